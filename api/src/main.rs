@@ -1,0 +1,2 @@
+//! The `roadie` binary (the service lands with its own issue).
+fn main() {}

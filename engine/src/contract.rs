@@ -1,0 +1,429 @@
+//! The contract every game implements, and the types it speaks in.
+
+use std::fmt;
+use std::ops::{Index, IndexMut, RangeInclusive};
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// A seat at the table, numbered `0..seats` in clockwise order.
+pub type Seat = usize;
+
+/// One value per seat, indexed by [`Seat`].
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct BySeat<T>(pub Vec<T>);
+
+impl<T> BySeat<T> {
+    /// `seats` values made by `f(seat)`.
+    pub fn from_fn(seats: usize, f: impl FnMut(Seat) -> T) -> Self {
+        Self((0..seats).map(f).collect())
+    }
+
+    /// How many seats.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// True when there is no seat.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The values in seat order.
+    pub fn iter(&self) -> std::slice::Iter<'_, T> {
+        self.0.iter()
+    }
+
+    /// The values in seat order, mutably.
+    pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, T> {
+        self.0.iter_mut()
+    }
+
+    /// `(seat, value)` pairs in seat order.
+    pub fn seats(&self) -> impl Iterator<Item = (Seat, &T)> {
+        self.0.iter().enumerate()
+    }
+}
+
+impl<T> Index<Seat> for BySeat<T> {
+    type Output = T;
+    fn index(&self, seat: Seat) -> &T {
+        &self.0[seat]
+    }
+}
+
+impl<T> IndexMut<Seat> for BySeat<T> {
+    fn index_mut(&mut self, seat: Seat) -> &mut T {
+        &mut self.0[seat]
+    }
+}
+
+/// Who is looking at the game: one seat, or a spectator who sees only public information.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Viewer {
+    /// The player in this seat.
+    Seat(Seat),
+    /// Anyone without a seat.
+    Spectator,
+}
+
+impl Viewer {
+    /// The seat, if the viewer has one.
+    pub fn seat(self) -> Option<Seat> {
+        match self {
+            Viewer::Seat(s) => Some(s),
+            Viewer::Spectator => None,
+        }
+    }
+}
+
+/// Who may see an event while the game runs. Once the game is over every event is public.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "to", content = "seats", rename_all = "snake_case")]
+pub enum Audience {
+    /// Every seat and every spectator.
+    Everyone,
+    /// Only these seats.
+    Seats(Vec<Seat>),
+    /// Nobody until the game ends: random outcomes (shuffles, rolls) kept for the audit.
+    Nobody,
+}
+
+impl Audience {
+    /// Only one seat.
+    pub fn seat(seat: Seat) -> Self {
+        Audience::Seats(vec![seat])
+    }
+
+    /// Whether `viewer` may see an event with this audience; `finished` makes everything public.
+    pub fn admits(&self, viewer: Viewer, finished: bool) -> bool {
+        if finished {
+            return true;
+        }
+        match (self, viewer) {
+            (Audience::Everyone, _) => true,
+            (Audience::Seats(seats), Viewer::Seat(s)) => seats.contains(&s),
+            _ => false,
+        }
+    }
+}
+
+/// Something that happened, and who may know it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Event<E> {
+    /// Who may see it while the game runs.
+    pub audience: Audience,
+    /// What happened.
+    pub body: E,
+}
+
+impl<E> Event<E> {
+    /// An event every seat and spectator sees.
+    pub fn public(body: E) -> Self {
+        Self {
+            audience: Audience::Everyone,
+            body,
+        }
+    }
+
+    /// An event only `seat` sees.
+    pub fn private(seat: Seat, body: E) -> Self {
+        Self {
+            audience: Audience::seat(seat),
+            body,
+        }
+    }
+
+    /// An event nobody sees until the game ends (a random outcome, for the audit).
+    pub fn sealed(body: E) -> Self {
+        Self {
+            audience: Audience::Nobody,
+            body,
+        }
+    }
+}
+
+/// Why an action was refused. Stable codes for machines, a sentence for people.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RejectionCode {
+    /// The seat may not act now.
+    NotYourTurn,
+    /// The action is well formed but not legal now.
+    IllegalAction,
+    /// The game is over; nothing more can be played.
+    GameOver,
+    /// The seat does not exist in this game.
+    NoSuchSeat,
+    /// The JSON is not an action of this ruleset.
+    MalformedAction,
+}
+
+impl RejectionCode {
+    /// The code as it appears on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RejectionCode::NotYourTurn => "not_your_turn",
+            RejectionCode::IllegalAction => "illegal_action",
+            RejectionCode::GameOver => "game_over",
+            RejectionCode::NoSuchSeat => "no_such_seat",
+            RejectionCode::MalformedAction => "malformed_action",
+        }
+    }
+}
+
+/// A refused action. The state it was applied to is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rejection {
+    /// Stable machine-readable code.
+    pub code: RejectionCode,
+    /// A sentence a person understands. Never names another seat's hidden information.
+    pub reason: String,
+}
+
+impl Rejection {
+    /// `not_your_turn` with a reason.
+    pub fn not_your_turn(reason: impl Into<String>) -> Self {
+        Self {
+            code: RejectionCode::NotYourTurn,
+            reason: reason.into(),
+        }
+    }
+
+    /// `illegal_action` with a reason.
+    pub fn illegal(reason: impl Into<String>) -> Self {
+        Self {
+            code: RejectionCode::IllegalAction,
+            reason: reason.into(),
+        }
+    }
+
+    /// `game_over`.
+    pub fn game_over() -> Self {
+        Self {
+            code: RejectionCode::GameOver,
+            reason: "the game is over".into(),
+        }
+    }
+
+    /// `no_such_seat`.
+    pub fn no_such_seat(seat: Seat, seats: usize) -> Self {
+        Self {
+            code: RejectionCode::NoSuchSeat,
+            reason: format!(
+                "seat {seat} does not exist; this game has seats 0 to {}",
+                seats.saturating_sub(1)
+            ),
+        }
+    }
+
+    /// `malformed_action` with a reason.
+    pub fn malformed(reason: impl Into<String>) -> Self {
+        Self {
+            code: RejectionCode::MalformedAction,
+            reason: reason.into(),
+        }
+    }
+}
+
+impl fmt::Display for Rejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code.as_str(), self.reason)
+    }
+}
+
+impl std::error::Error for Rejection {}
+
+/// Why a game could not be set up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetupError {
+    /// The ruleset does not seat that many players.
+    Seats {
+        /// Seats asked for.
+        asked: usize,
+        /// Fewest seats allowed.
+        min: usize,
+        /// Most seats allowed.
+        max: usize,
+    },
+    /// The options are not valid for this ruleset.
+    Options(String),
+    /// No ruleset has this slug.
+    UnknownRuleset(String),
+}
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SetupError::Seats { asked, min, max } => {
+                write!(f, "{asked} seats asked; this ruleset seats {min} to {max}")
+            }
+            SetupError::Options(reason) => write!(f, "invalid options: {reason}"),
+            SetupError::UnknownRuleset(slug) => write!(f, "no ruleset is called {slug:?}"),
+        }
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+/// One line of a seat's score, as the rulebook names it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct ScoreLine {
+    /// The rulebook's name for the line ("Completed song", "Debt").
+    pub label: String,
+    /// Points this line gives (negative for penalties).
+    pub points: i64,
+}
+
+/// A seat's final score.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct SeatScore {
+    /// The seat.
+    pub seat: Seat,
+    /// The sum of the lines.
+    pub total: i64,
+    /// The score, line by line.
+    pub lines: Vec<ScoreLine>,
+    /// Values the rulebook's tie-breaks compare, in order, each named.
+    pub tiebreaks: Vec<ScoreLine>,
+    /// 1 for the winners; tied seats share a rank.
+    pub rank: usize,
+}
+
+/// How a finished game ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct Outcome {
+    /// Every seat's score, in seat order.
+    pub scores: Vec<SeatScore>,
+    /// The winning seats (several when the rulebook lets a tie stand).
+    pub winners: Vec<Seat>,
+}
+
+/// A transition of the phase machine.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct Transition {
+    /// The phase it leads to.
+    pub to: &'static str,
+    /// When it is taken, in the rulebook's words.
+    pub when: &'static str,
+}
+
+/// One phase of a game: what may be done in it and where it leads.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct Phase {
+    /// Stable name, as [`Game::phase`] reports it.
+    pub name: &'static str,
+    /// What happens in this phase, from the rulebook.
+    pub description: &'static str,
+    /// The `type` of each action legal in this phase.
+    pub actions: Vec<&'static str>,
+    /// Where the phase can go next.
+    pub transitions: Vec<Transition>,
+}
+
+/// The phase machine of a game, as data.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct Machine {
+    /// The phase a new game starts in.
+    pub initial: &'static str,
+    /// Every phase; the game is over in a phase with no transition.
+    pub phases: Vec<Phase>,
+}
+
+impl Machine {
+    /// The machine as a Mermaid `stateDiagram-v2`.
+    pub fn mermaid(&self) -> String {
+        let mut out = String::from("stateDiagram-v2\n");
+        out.push_str(&format!("    [*] --> {}\n", self.initial));
+        for phase in &self.phases {
+            if phase.transitions.is_empty() {
+                out.push_str(&format!("    {} --> [*]\n", phase.name));
+            }
+            for t in &phase.transitions {
+                out.push_str(&format!(
+                    "    {} --> {}: {}\n",
+                    phase.name,
+                    t.to,
+                    t.when.replace(':', " -")
+                ));
+            }
+        }
+        out
+    }
+
+    /// The phase with this name.
+    pub fn phase(&self, name: &str) -> Option<&Phase> {
+        self.phases.iter().find(|p| p.name == name)
+    }
+}
+
+/// A new game and the events its setup produced.
+pub type Started<G> = (G, Vec<Event<<G as Game>::Event>>);
+
+/// A board game's rules: the one trait every game implements.
+///
+/// The implementing type is the whole position, including its seeded RNG. It is plain data:
+/// clone it, compare it, serialize it. `apply` is the only way it changes.
+pub trait Game:
+    Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static
+{
+    /// The ruleset's slug (`shrewd-producer`).
+    const SLUG: &'static str;
+    /// The game's title.
+    const TITLE: &'static str;
+    /// How many seats the rules allow.
+    const SEATS: RangeInclusive<usize>;
+
+    /// Game options, each documented with the ruling it sets; `Default` is the rulebook's game.
+    type Options: Clone + fmt::Debug + Default + Serialize + DeserializeOwned + ToSchema;
+    /// An action a seat posts: a tagged enum whose JSON is exactly what clients send.
+    type Action: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned + ToSchema;
+    /// What happened, as reported to those in the event's audience.
+    type Event: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned + ToSchema;
+    /// What one viewer may see of the game.
+    type View: Serialize + ToSchema;
+
+    /// A new game. All randomness comes from `seed`, through an RNG kept in the state; the
+    /// events report every random outcome with [`Audience::Nobody`].
+    fn setup(options: Self::Options, seats: usize, seed: u64) -> Result<Started<Self>, SetupError>;
+
+    /// How many seats this game has.
+    fn seat_count(&self) -> usize;
+
+    /// The seats that may act now, in ascending order. Empty when the game is over.
+    fn to_act(&self) -> Vec<Seat>;
+
+    /// Every action `seat` may post now, exactly: each is accepted by [`Game::apply`] and
+    /// nothing else is. Empty for a seat that may not act.
+    fn legal_actions(&self, seat: Seat) -> Vec<Self::Action>;
+
+    /// Plays one action. On `Err` the state is untouched.
+    fn apply(&mut self, seat: Seat, action: &Self::Action) -> Result<Vec<Event<Self::Event>>, Rejection>;
+
+    /// What `viewer` may see: other seats' hidden cards, deck order and the RNG never appear.
+    fn view(&self, viewer: Viewer) -> Self::View;
+
+    /// The current phase's name, one of [`Game::machine`]'s phases.
+    fn phase(&self) -> &'static str;
+
+    /// Final scores once the game is over, `None` while it runs.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// The phase machine.
+    fn machine() -> Machine;
+
+    /// Strings (card ids and the like) that must appear nowhere in `viewer`'s view or in the
+    /// events `viewer` may see: the conformance suite checks this after every step.
+    fn secrets(&self, viewer: Viewer) -> Vec<String>;
+
+    /// The game's own invariants (cards and money conserved, ...); `Err` names the broken one.
+    fn check_invariants(&self) -> Result<(), String>;
+
+    /// True once the game is over.
+    fn is_over(&self) -> bool {
+        self.outcome().is_some()
+    }
+}

@@ -1,0 +1,3 @@
+//! The games Roadie ships, one folder each.
+
+pub mod shrewd_producer;

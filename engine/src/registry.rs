@@ -1,0 +1,284 @@
+//! Every game Roadie hosts, by slug, behind one enum: the service never names a game type.
+//!
+//! A new game is a folder under `games/` and one line in the `registry!` call below.
+
+use std::borrow::Cow;
+use std::ops::RangeInclusive;
+
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use utoipa::ToSchema;
+use utoipa::openapi::{RefOr, Schema};
+
+use crate::games;
+use crate::{Event, Game, Machine, Outcome, Rejection, Seat, SetupError, Started, Viewer};
+
+/// A game's JSON, produced once by serde and passed through untouched.
+pub type Json = Box<RawValue>;
+
+/// What the service knows of a ruleset without holding a game of it.
+pub struct Ruleset {
+    /// The slug clients name it by.
+    pub slug: &'static str,
+    /// The game's title.
+    pub title: &'static str,
+    /// How many seats it allows.
+    pub seats: RangeInclusive<usize>,
+    /// The phase machine.
+    pub machine: fn() -> Machine,
+    /// The default options, as JSON.
+    pub default_options: fn() -> serde_json::Value,
+    /// The OpenAPI schemas of its options, actions, events and views.
+    pub schemas: fn() -> RulesetSchemas,
+}
+
+/// A ruleset's named OpenAPI schemas.
+pub struct RulesetSchemas {
+    /// Schema name of the options.
+    pub options: String,
+    /// Schema name of an action.
+    pub action: String,
+    /// Schema name of an event.
+    pub event: String,
+    /// Schema name of a view.
+    pub view: String,
+    /// Every schema the four above need, by name.
+    pub all: Vec<(String, RefOr<Schema>)>,
+}
+
+fn schemas_of<G: Game>() -> RulesetSchemas {
+    let mut all = Vec::new();
+    fn add<T: ToSchema>(all: &mut Vec<(String, RefOr<Schema>)>) -> String {
+        let name: Cow<'static, str> = T::name();
+        T::schemas(all);
+        all.push((name.to_string(), T::schema()));
+        name.into_owned()
+    }
+    let options = add::<G::Options>(&mut all);
+    let action = add::<G::Action>(&mut all);
+    let event = add::<G::Event>(&mut all);
+    let view = add::<G::View>(&mut all);
+    all.sort_by(|a, b| a.0.cmp(&b.0));
+    all.dedup_by(|a, b| a.0 == b.0);
+    RulesetSchemas {
+        options,
+        action,
+        event,
+        view,
+        all,
+    }
+}
+
+fn default_options_of<G: Game>() -> serde_json::Value {
+    serde_json::to_value(G::Options::default()).unwrap_or(serde_json::Value::Null)
+}
+
+const fn ruleset_of<G: Game>() -> Ruleset {
+    Ruleset {
+        slug: G::SLUG,
+        title: G::TITLE,
+        seats: G::SEATS,
+        machine: G::machine,
+        default_options: default_options_of::<G>,
+        schemas: schemas_of::<G>,
+    }
+}
+
+fn to_json<T: Serialize>(value: &T) -> Json {
+    // Engine types serialize infallibly (string keys, no non-finite floats).
+    serde_json::value::to_raw_value(value).unwrap_or_else(|_| RawValue::NULL.to_owned())
+}
+
+/// A game of any ruleset, seen through JSON: what the service stores and serves.
+trait Erased {
+    fn seat_count(&self) -> usize;
+    fn to_act(&self) -> Vec<Seat>;
+    fn phase(&self) -> &'static str;
+    fn legal_actions(&self, seat: Seat) -> Json;
+    fn legal_action_list(&self, seat: Seat) -> Vec<Json>;
+    fn apply(&mut self, seat: Seat, action: &str) -> Result<Vec<Event<Json>>, Rejection>;
+    fn view(&self, viewer: Viewer) -> Json;
+    fn outcome(&self) -> Option<Outcome>;
+}
+
+impl<G: Game> Erased for G {
+    fn seat_count(&self) -> usize {
+        Game::seat_count(self)
+    }
+
+    fn to_act(&self) -> Vec<Seat> {
+        Game::to_act(self)
+    }
+
+    fn phase(&self) -> &'static str {
+        Game::phase(self)
+    }
+
+    fn legal_actions(&self, seat: Seat) -> Json {
+        to_json(&Game::legal_actions(self, seat))
+    }
+
+    fn legal_action_list(&self, seat: Seat) -> Vec<Json> {
+        Game::legal_actions(self, seat).iter().map(to_json).collect()
+    }
+
+    fn apply(&mut self, seat: Seat, action: &str) -> Result<Vec<Event<Json>>, Rejection> {
+        if seat >= Game::seat_count(self) {
+            return Err(Rejection::no_such_seat(seat, Game::seat_count(self)));
+        }
+        let action: G::Action = serde_json::from_str(action)
+            .map_err(|e| Rejection::malformed(format!("not a {} action: {e}", G::SLUG)))?;
+        let events = Game::apply(self, seat, &action)?;
+        Ok(erase_events(events))
+    }
+
+    fn view(&self, viewer: Viewer) -> Json {
+        to_json(&Game::view(self, viewer))
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        Game::outcome(self)
+    }
+}
+
+fn erase_events<E: Serialize>(events: Vec<Event<E>>) -> Vec<Event<Json>> {
+    events
+        .into_iter()
+        .map(|e| Event {
+            audience: e.audience,
+            body: to_json(&e.body),
+        })
+        .collect()
+}
+
+macro_rules! registry {
+    ($($variant:ident => $ty:ty),+ $(,)?) => {
+        /// A game of any registered ruleset. Serializes with its ruleset, for storage.
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        #[serde(tag = "ruleset", content = "state")]
+        pub enum AnyGame {
+            $(
+                #[doc = concat!("A game of `", stringify!($ty), "`.")]
+                $variant(Box<$ty>),
+            )+
+        }
+
+        /// Every ruleset, in the order they are listed.
+        pub static RULESETS: &[Ruleset] = &[$(ruleset_of::<$ty>()),+];
+
+        impl AnyGame {
+            /// Sets up a game of the ruleset `slug`; `options` of `None` are the defaults.
+            pub fn setup(
+                slug: &str,
+                options: Option<&serde_json::Value>,
+                seats: usize,
+                seed: u64,
+            ) -> Result<(Self, Vec<Event<Json>>), SetupError> {
+                $(
+                    if slug == <$ty as Game>::SLUG {
+                        let (game, events) = setup_typed::<$ty>(options, seats, seed)?;
+                        return Ok((AnyGame::$variant(Box::new(game)), erase_events(events)));
+                    }
+                )+
+                Err(SetupError::UnknownRuleset(slug.to_owned()))
+            }
+
+            /// This game's ruleset.
+            pub fn ruleset(&self) -> &'static Ruleset {
+                let slug = match self {
+                    $(AnyGame::$variant(_) => <$ty as Game>::SLUG,)+
+                };
+                Ruleset::find(slug).expect("every variant is registered")
+            }
+
+            fn erased(&self) -> &dyn Erased {
+                match self {
+                    $(AnyGame::$variant(g) => g.as_ref(),)+
+                }
+            }
+
+            fn erased_mut(&mut self) -> &mut dyn Erased {
+                match self {
+                    $(AnyGame::$variant(g) => g.as_mut(),)+
+                }
+            }
+        }
+    };
+}
+
+registry! {
+    ShrewdProducer => games::shrewd_producer::ShrewdProducer,
+}
+
+fn setup_typed<G: Game>(
+    options: Option<&serde_json::Value>,
+    seats: usize,
+    seed: u64,
+) -> Result<Started<G>, SetupError> {
+    let options = match options {
+        None | Some(serde_json::Value::Null) => G::Options::default(),
+        Some(value) => G::Options::deserialize(value).map_err(|e| SetupError::Options(e.to_string()))?,
+    };
+    if !G::SEATS.contains(&seats) {
+        return Err(SetupError::Seats {
+            asked: seats,
+            min: *G::SEATS.start(),
+            max: *G::SEATS.end(),
+        });
+    }
+    G::setup(options, seats, seed)
+}
+
+impl Ruleset {
+    /// The ruleset with this slug.
+    pub fn find(slug: &str) -> Option<&'static Ruleset> {
+        RULESETS.iter().find(|r| r.slug == slug)
+    }
+}
+
+impl AnyGame {
+    /// How many seats the game has.
+    pub fn seat_count(&self) -> usize {
+        self.erased().seat_count()
+    }
+
+    /// The seats that may act now.
+    pub fn to_act(&self) -> Vec<Seat> {
+        self.erased().to_act()
+    }
+
+    /// The current phase.
+    pub fn phase(&self) -> &'static str {
+        self.erased().phase()
+    }
+
+    /// The legal actions of `seat`, as one JSON array.
+    pub fn legal_actions(&self, seat: Seat) -> Json {
+        self.erased().legal_actions(seat)
+    }
+
+    /// The legal actions of `seat`, each as its own JSON.
+    pub fn legal_action_list(&self, seat: Seat) -> Vec<Json> {
+        self.erased().legal_action_list(seat)
+    }
+
+    /// Plays `action` (JSON) for `seat`. On `Err` the game is unchanged.
+    pub fn apply(&mut self, seat: Seat, action: &str) -> Result<Vec<Event<Json>>, Rejection> {
+        self.erased_mut().apply(seat, action)
+    }
+
+    /// What `viewer` may see, as JSON.
+    pub fn view(&self, viewer: Viewer) -> Json {
+        self.erased().view(viewer)
+    }
+
+    /// The outcome, once the game is over.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.erased().outcome()
+    }
+
+    /// True once the game is over.
+    pub fn is_over(&self) -> bool {
+        self.outcome().is_some()
+    }
+}
