@@ -2,6 +2,7 @@
 
 use roadie_engine::Viewer;
 
+
 use crate::play::{Checks, Table};
 use crate::support::{Redis, Roadie, rulesets};
 
@@ -29,7 +30,7 @@ fn a_restart_mid_game_loses_nothing() {
     let after = snapshot(&roadie, &table);
     assert_eq!(before, after, "the restart changed the game");
     for viewer in (0..table.seats).map(Viewer::Seat) {
-        table.check_viewer(viewer);
+        table.check_view(viewer);
     }
     table.play_to_end(Checks::Acting);
     table.check_finished();
