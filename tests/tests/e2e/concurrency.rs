@@ -21,7 +21,13 @@ struct Applied {
     events: usize,
 }
 
-fn client(roadie: &Roadie, game: &Created, me: usize, seats: usize, applied: &Mutex<Vec<Applied>>) -> Vec<u16> {
+fn client(
+    roadie: &Roadie,
+    game: &Created,
+    me: usize,
+    seats: usize,
+    applied: &Mutex<Vec<Applied>>,
+) -> Vec<u16> {
     let mut rng = StdRng::seed_from_u64(me as u64);
     let seat = me % seats;
     let mut statuses = Vec::new();
@@ -30,7 +36,10 @@ fn client(roadie: &Roadie, game: &Created, me: usize, seats: usize, applied: &Mu
         if Instant::now() > deadline {
             break;
         }
-        let actions = roadie.get(&format!("/v1/games/{}/actions", game.id), Some(&game.tokens[seat]));
+        let actions = roadie.get(
+            &format!("/v1/games/{}/actions", game.id),
+            Some(&game.tokens[seat]),
+        );
         assert_eq!(actions.status, 200, "{}", actions.body);
         let list = actions.json["actions"].as_array().cloned().unwrap_or_default();
         if list.is_empty() {
@@ -47,7 +56,7 @@ fn client(roadie: &Roadie, game: &Created, me: usize, seats: usize, applied: &Mu
             .post(roadie.url(&format!("/v1/games/{}/actions", game.id)))
             .bearer_auth(&game.tokens[seat])
             .json(&json!({ "action": action }));
-        let pinned = me % 4 == 0;
+        let pinned = me.is_multiple_of(4);
         if pinned {
             request = request.header("If-Match", format!("\"{}\"", actions.json["version"]));
         }
@@ -64,7 +73,8 @@ fn client(roadie: &Roadie, game: &Created, me: usize, seats: usize, applied: &Mu
                 });
             }
             409 => assert!(
-                ["not_your_turn", "game_over", "contention"].contains(&reply.json["code"].as_str().unwrap_or("")),
+                ["not_your_turn", "game_over", "contention"]
+                    .contains(&reply.json["code"].as_str().unwrap_or("")),
                 "{}",
                 reply.body
             ),
@@ -99,13 +109,20 @@ fn thirty_two_clients_posting_at_once_lose_and_double_nothing() {
     let mut applied = applied.into_inner().unwrap_or_else(|e| e.into_inner());
     applied.sort_by_key(|a| a.version);
     assert!(!applied.is_empty(), "no post was applied (statuses {statuses:?})");
-    assert!(statuses.iter().any(|&s| s != 200), "no post lost a race: the test raced nothing");
+    assert!(
+        statuses.iter().any(|&s| s != 200),
+        "no post lost a race: the test raced nothing"
+    );
 
     // Every applied post produced exactly one new version: 2, 3, 4, ... with no gap or double.
     let versions: Vec<u64> = applied.iter().map(|a| a.version).collect();
     assert_eq!(versions, (2..2 + applied.len() as u64).collect::<Vec<_>>());
     let state = roadie.game(&game, None);
-    assert_eq!(state.json["version"], 1 + applied.len() as u64, "the game's version counts every applied post");
+    assert_eq!(
+        state.json["version"],
+        1 + applied.len() as u64,
+        "the game's version counts every applied post"
+    );
 
     // Replaying the applied posts in version order on the engine gives the server's game and
     // the server's event log, event for event.
@@ -124,7 +141,10 @@ fn thirty_two_clients_posting_at_once_lose_and_double_nothing() {
         all.extend(produced);
     }
     let view: Value = serde_json::from_str(local.view(Viewer::Spectator).get()).expect("view");
-    assert_eq!(state.json["view"], view, "the stored game is not the replayed one");
+    assert_eq!(
+        state.json["view"], view,
+        "the stored game is not the replayed one"
+    );
     let finished = local.is_over();
     let expected: Vec<(u64, Value)> = (1..)
         .zip(all.iter())
@@ -138,5 +158,9 @@ fn thirty_two_clients_posting_at_once_lose_and_double_nothing() {
         .collect();
     assert_eq!(log, expected, "the event log and the game disagree");
     let metrics = roadie.get("/metrics", None);
-    assert!(metrics.body.contains("roadie_cas_conflicts_total"), "{}", metrics.body);
+    assert!(
+        metrics.body.contains("roadie_cas_conflicts_total"),
+        "{}",
+        metrics.body
+    );
 }

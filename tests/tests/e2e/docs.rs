@@ -13,18 +13,29 @@ fn the_served_openapi_document_is_the_committed_one() {
     let served = roadie.get("/api-docs/openapi.json", None);
     assert_eq!(served.status, 200);
     let committed: Value = serde_json::from_str(
-        &std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../openapi/openapi.json")).expect("committed"),
+        &std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../openapi/openapi.json"))
+            .expect("committed"),
     )
     .expect("committed JSON");
-    assert_eq!(served.json, committed, "openapi/openapi.json is not what the server serves");
+    assert_eq!(
+        served.json, committed,
+        "openapi/openapi.json is not what the server serves"
+    );
     let rulesets = roadie.get("/v1/rulesets", None);
     for ruleset in rulesets.json["rulesets"].as_array().expect("rulesets") {
         let slug = ruleset["slug"].as_str().expect("slug");
         let documented = &committed["x-roadie-rulesets"][slug];
-        assert!(documented["machine"]["phases"].is_array(), "{slug}'s phase machine is not documented");
+        assert!(
+            documented["machine"]["phases"].is_array(),
+            "{slug}'s phase machine is not documented"
+        );
         let detail = roadie.get(&format!("/v1/rulesets/{slug}"), None);
         assert_eq!(detail.json["machine"], documented["machine"]);
-        assert!(detail.json["mermaid"].as_str().is_some_and(|m| m.starts_with("stateDiagram-v2")));
+        assert!(
+            detail.json["mermaid"]
+                .as_str()
+                .is_some_and(|m| m.starts_with("stateDiagram-v2"))
+        );
     }
 }
 
@@ -33,7 +44,12 @@ fn swagger_ui_in_headless_chromium_lists_every_endpoint() {
     ensure_installed("/usr/bin/chromium", "chromium");
     let roadie = Roadie::start("swagger", None, &[]);
     let doc = roadie.get("/api-docs/openapi.json", None);
-    let paths: Vec<String> = doc.json["paths"].as_object().expect("paths").keys().cloned().collect();
+    let paths: Vec<String> = doc.json["paths"]
+        .as_object()
+        .expect("paths")
+        .keys()
+        .cloned()
+        .collect();
     assert!(paths.len() >= 9, "{paths:?}");
     let profile = scratch("swagger_chromium");
     let output = Command::new("/usr/bin/chromium")
@@ -55,8 +71,15 @@ fn swagger_ui_in_headless_chromium_lists_every_endpoint() {
         .output()
         .expect("run chromium");
     let dom = String::from_utf8_lossy(&output.stdout);
-    assert!(dom.contains("swagger-ui"), "no Swagger UI in the page: {}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        dom.contains("swagger-ui"),
+        "no Swagger UI in the page: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     for path in &paths {
-        assert!(dom.contains(&format!("data-path=\"{path}\"")), "Swagger UI does not list {path}");
+        assert!(
+            dom.contains(&format!("data-path=\"{path}\"")),
+            "Swagger UI does not list {path}"
+        );
     }
 }

@@ -29,7 +29,10 @@ fn hidden_cards_never_reach_other_seats_views_or_events() {
     let roadie = Roadie::start("hidden", Some(&redis), &[]);
     for (slug, _, max) in rulesets(&roadie) {
         let mut table = Table::new(&roadie, &slug, max, 77);
-        for viewer in (0..max).map(roadie_engine::Viewer::Seat).chain([roadie_engine::Viewer::Spectator]) {
+        for viewer in (0..max)
+            .map(roadie_engine::Viewer::Seat)
+            .chain([roadie_engine::Viewer::Spectator])
+        {
             table.check_viewer(viewer);
         }
         table.play_to_end(Checks::Everyone);

@@ -69,19 +69,38 @@ impl<'a> Table<'a> {
             assert!(self.local.is_over());
             return false;
         }
-        assert!(!to_act.is_empty(), "{}: an active game with nobody to act: {}", self.slug, spectator.body);
+        assert!(
+            !to_act.is_empty(),
+            "{}: an active game with nobody to act: {}",
+            self.slug,
+            spectator.body
+        );
         let seat = to_act[self.rng.random_range(0..to_act.len())];
         let actions = self.roadie.actions(&self.created, seat);
         let local_actions = json(&self.local.legal_actions(seat));
-        assert_eq!(Value::Array(actions.clone()), local_actions, "legal actions differ");
+        assert_eq!(
+            Value::Array(actions.clone()),
+            local_actions,
+            "legal actions differ"
+        );
         assert!(!actions.is_empty(), "seat {seat} is to act with no legal action");
         let action = actions[self.rng.random_range(0..actions.len())].clone();
         let version_before = spectator.json["version"].as_u64().expect("version");
         let reply = self.roadie.act(&self.created, seat, &action);
-        assert_eq!(reply.status, 200, "posting {action} for seat {seat}: {}", reply.body);
+        assert_eq!(
+            reply.status, 200,
+            "posting {action} for seat {seat}: {}",
+            reply.body
+        );
         assert_eq!(reply.json["version"], version_before + 1);
-        assert_eq!(reply.header("etag"), Some(format!("\"{}\"", version_before + 1).as_str()));
-        let events = self.local.apply(seat, &action.to_string()).expect("the engine accepts it too");
+        assert_eq!(
+            reply.header("etag"),
+            Some(format!("\"{}\"", version_before + 1).as_str())
+        );
+        let events = self
+            .local
+            .apply(seat, &action.to_string())
+            .expect("the engine accepts it too");
         let first_seq = self.local_events.len() as u64 + 1;
         self.local_events.extend(events.iter().map(|e| json(&e.body)));
         let finished = self.local.is_over();
@@ -96,8 +115,14 @@ impl<'a> Table<'a> {
             .iter()
             .map(|e| (e["seq"].as_u64().expect("seq"), e["body"].clone()))
             .collect();
-        assert_eq!(replied, seen, "the post's events are not the seat's share of the engine's");
-        assert_eq!(reply.json["game"]["view"], json(&self.local.view(Viewer::Seat(seat))));
+        assert_eq!(
+            replied, seen,
+            "the post's events are not the seat's share of the engine's"
+        );
+        assert_eq!(
+            reply.json["game"]["view"],
+            json(&self.local.view(Viewer::Seat(seat)))
+        );
         self.assert_no_secret(Viewer::Seat(seat), &reply.body, "the post's response");
         self.steps += 1;
         if checks == Checks::Everyone {
@@ -111,7 +136,11 @@ impl<'a> Table<'a> {
     /// Plays until the game ends.
     pub fn play_to_end(&mut self, checks: Checks) {
         while self.step(checks) {
-            assert!(self.steps < MAX_STEPS, "{} did not end in {MAX_STEPS} steps", self.slug);
+            assert!(
+                self.steps < MAX_STEPS,
+                "{} did not end in {MAX_STEPS} steps",
+                self.slug
+            );
         }
     }
 
@@ -123,7 +152,9 @@ impl<'a> Table<'a> {
         let seat = viewer.seat();
         let index = seat.unwrap_or(self.seats);
         let path = format!("/v1/games/{}/events?after={}", self.created.id, self.read[index]);
-        let log = self.roadie.get(&path, seat.map(|s| self.created.tokens[s].as_str()));
+        let log = self
+            .roadie
+            .get(&path, seat.map(|s| self.created.tokens[s].as_str()));
         assert_eq!(log.status, 200, "{}", log.body);
         self.assert_no_secret(viewer, &log.body, "the event log");
         self.read[index] = log.json["next_after"].as_u64().expect("next_after");
@@ -134,10 +165,17 @@ impl<'a> Table<'a> {
         let seat = viewer.seat();
         let reply = self.roadie.game(&self.created, seat);
         assert_eq!(reply.status, 200, "{}", reply.body);
-        assert_eq!(reply.json["view"], json(&self.local.view(viewer)), "{viewer:?}'s view differs");
+        assert_eq!(
+            reply.json["view"],
+            json(&self.local.view(viewer)),
+            "{viewer:?}'s view differs"
+        );
         self.assert_no_secret(viewer, &reply.body, "the view");
         if !self.local.is_over() {
-            assert!(reply.json.get("seed").is_none(), "the seed is shown before the end");
+            assert!(
+                reply.json.get("seed").is_none(),
+                "the seed is shown before the end"
+            );
             assert!(!reply.body.contains("\"rng\""), "the view shows the RNG");
         }
     }
@@ -160,7 +198,11 @@ impl<'a> Table<'a> {
     pub fn check_finished(&self) {
         let game = self.roadie.game(&self.created, None);
         assert_eq!(game.json["status"], "finished");
-        assert!(game.json["outcome"]["winners"].is_array(), "no outcome: {}", game.body);
+        assert!(
+            game.json["outcome"]["winners"].is_array(),
+            "no outcome: {}",
+            game.body
+        );
         assert_eq!(game.json["to_act"], serde_json::json!([]));
         assert_eq!(game.json["seed"], self.seed, "the seed is revealed at the end");
         let commitment = hex::encode(Sha256::digest(self.seed.to_string().as_bytes()));
@@ -171,7 +213,10 @@ impl<'a> Table<'a> {
         for seat in (0..self.seats).map(Some).chain([None]) {
             let log = self.roadie.events(&self.created, seat);
             let bodies: Vec<Value> = log.iter().map(|e| e["body"].clone()).collect();
-            assert_eq!(bodies, self.local_events, "{seat:?}: the finished log is not the whole log");
+            assert_eq!(
+                bodies, self.local_events,
+                "{seat:?}: the finished log is not the whole log"
+            );
             let seqs: Vec<u64> = log.iter().map(|e| e["seq"].as_u64().expect("seq")).collect();
             assert_eq!(seqs, (1..=self.local_events.len() as u64).collect::<Vec<_>>());
         }

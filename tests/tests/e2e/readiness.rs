@@ -11,7 +11,12 @@ fn wait_for(roadie: &Roadie, status: u16) -> crate::support::Reply {
         if reply.status == status {
             return reply;
         }
-        assert!(Instant::now() < deadline, "/readyz stayed {}: {}", reply.status, reply.body);
+        assert!(
+            Instant::now() < deadline,
+            "/readyz stayed {}: {}",
+            reply.status,
+            reply.body
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
 }
@@ -33,9 +38,17 @@ fn readiness_fails_while_redis_is_stopped_and_recovers_when_it_returns() {
     get.assert_problem(503, "store_unavailable");
     assert!(get.header("retry-after").is_some());
     roadie
-        .post("/v1/games", None, &serde_json::json!({"ruleset": slug, "seats": max}))
+        .post(
+            "/v1/games",
+            None,
+            &serde_json::json!({"ruleset": slug, "seats": max}),
+        )
         .assert_problem(503, "store_unavailable");
-    assert_eq!(roadie.get("/healthz", None).status, 200, "liveness does not depend on the store");
+    assert_eq!(
+        roadie.get("/healthz", None).status,
+        200,
+        "liveness does not depend on the store"
+    );
 
     redis.resume();
     wait_for(&roadie, 200);
@@ -43,7 +56,10 @@ fn readiness_fails_while_redis_is_stopped_and_recovers_when_it_returns() {
     assert_eq!(roadie.game(&again, Some(0)).status, 200);
     let metrics = roadie.get("/metrics", None);
     assert!(
-        metrics.body.lines().any(|l| l.starts_with("roadie_store_errors_total ") && !l.ends_with(" 0")),
+        metrics
+            .body
+            .lines()
+            .any(|l| l.starts_with("roadie_store_errors_total ") && !l.ends_with(" 0")),
         "store errors are counted"
     );
 }

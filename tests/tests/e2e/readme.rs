@@ -6,7 +6,8 @@ use crate::support::Roadie;
 
 /// The ```sh blocks of README.md, in order.
 fn walkthrough() -> String {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).expect("README.md");
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).expect("README.md");
     let mut script = String::new();
     let mut inside = false;
     for line in readme.lines() {
@@ -35,6 +36,12 @@ fn the_readme_walkthrough_plays_against_a_real_server() {
         .expect("run bash");
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "the walk-through failed:\n{stdout}\n{stderr}");
-    assert!(stdout.contains("\"version\": 2"), "the walk-through did not apply an action:\n{stdout}");
+    assert!(
+        output.status.success(),
+        "the walk-through failed:\n{stdout}\n{stderr}"
+    );
+    assert!(
+        stdout.contains("\"version\": 2"),
+        "the walk-through did not apply an action:\n{stdout}"
+    );
 }

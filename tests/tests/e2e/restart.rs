@@ -2,7 +2,6 @@
 
 use roadie_engine::Viewer;
 
-
 use crate::play::{Checks, Table};
 use crate::support::{Redis, Roadie, rulesets};
 
@@ -21,7 +20,12 @@ fn a_restart_mid_game_loses_nothing() {
         (0..table.seats)
             .map(Some)
             .chain([None])
-            .map(|seat| (roadie.game(&table.created, seat).body, roadie.events(&table.created, seat)))
+            .map(|seat| {
+                (
+                    roadie.game(&table.created, seat).body,
+                    roadie.events(&table.created, seat),
+                )
+            })
             .collect::<Vec<_>>()
     };
     let before = snapshot(&roadie, &table);

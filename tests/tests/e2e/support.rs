@@ -41,7 +41,10 @@ pub fn ensure_installed(binary: &str, package: &str) {
         .args(["install", "-y", "--no-install-recommends", package])
         .env("DEBIAN_FRONTEND", "noninteractive")
         .status();
-    assert!(status.is_ok_and(|s| s.success()), "apt-get install {package} failed");
+    assert!(
+        status.is_ok_and(|s| s.success()),
+        "apt-get install {package} failed"
+    );
 }
 
 /// A `redis-server` of our own on a free loopback port, stopped when dropped.
@@ -165,7 +168,10 @@ impl Roadie {
             env,
             child: Mutex::new(None),
             log: scratch(name).join("roadie.log"),
-            http: Client::builder().timeout(Duration::from_secs(30)).build().expect("client"),
+            http: Client::builder()
+                .timeout(Duration::from_secs(30))
+                .build()
+                .expect("client"),
         };
         roadie.launch();
         roadie
@@ -200,7 +206,11 @@ impl Roadie {
             if let Some(status) = exited {
                 panic!("roadie exited with {status}; log:\n{}", self.log_text());
             }
-            assert!(Instant::now() < deadline, "roadie did not answer; log:\n{}", self.log_text());
+            assert!(
+                Instant::now() < deadline,
+                "roadie did not answer; log:\n{}",
+                self.log_text()
+            );
             std::thread::sleep(Duration::from_millis(25));
         }
     }
@@ -215,7 +225,9 @@ impl Roadie {
     pub fn stop(&self) {
         let taken = self.child().take();
         if let Some(mut child) = taken {
-            let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
+            let _ = Command::new("kill")
+                .args(["-TERM", &child.id().to_string()])
+                .status();
             let deadline = Instant::now() + Duration::from_secs(15);
             loop {
                 match child.try_wait() {
@@ -267,7 +279,10 @@ impl Roadie {
 
     /// The seat's legal actions.
     pub fn actions(&self, game: &Created, seat: usize) -> Vec<Value> {
-        let reply = self.get(&format!("/v1/games/{}/actions", game.id), Some(&game.tokens[seat]));
+        let reply = self.get(
+            &format!("/v1/games/{}/actions", game.id),
+            Some(&game.tokens[seat]),
+        );
         assert_eq!(reply.status, 200, "{}", reply.body);
         reply.json["actions"].as_array().cloned().unwrap_or_default()
     }
@@ -283,7 +298,10 @@ impl Roadie {
 
     /// The game as the seat (or a spectator) sees it.
     pub fn game(&self, game: &Created, seat: Option<usize>) -> Reply {
-        self.get(&format!("/v1/games/{}", game.id), seat.map(|s| game.tokens[s].as_str()))
+        self.get(
+            &format!("/v1/games/{}", game.id),
+            seat.map(|s| game.tokens[s].as_str()),
+        )
     }
 
     /// The seat's (or a spectator's) whole event log, read page by page.
@@ -336,7 +354,11 @@ impl Reply {
 
     /// Asserts a problem+json error with this status and code.
     pub fn assert_problem(&self, status: u16, code: &str) {
-        assert_eq!(self.status, status, "expected {status} {code}, got: {}", self.body);
+        assert_eq!(
+            self.status, status,
+            "expected {status} {code}, got: {}",
+            self.body
+        );
         assert_eq!(
             self.header("content-type"),
             Some("application/problem+json"),
@@ -346,7 +368,11 @@ impl Reply {
         assert_eq!(self.json["code"], code, "{}", self.body);
         assert_eq!(self.json["status"], status, "{}", self.body);
         for field in ["type", "title", "detail"] {
-            assert!(self.json[field].is_string(), "problem without {field}: {}", self.body);
+            assert!(
+                self.json[field].is_string(),
+                "problem without {field}: {}",
+                self.body
+            );
         }
     }
 }

@@ -10,7 +10,8 @@ use crate::support::{Roadie, rulesets};
 fn tamper(token: &str, change: impl FnOnce(&mut Value)) -> String {
     let parts: Vec<&str> = token.split('.').collect();
     assert_eq!(parts.len(), 3);
-    let mut claims: Value = serde_json::from_slice(&URL_SAFE_NO_PAD.decode(parts[1]).expect("base64")).expect("claims");
+    let mut claims: Value =
+        serde_json::from_slice(&URL_SAFE_NO_PAD.decode(parts[1]).expect("base64")).expect("claims");
     change(&mut claims);
     let payload = URL_SAFE_NO_PAD.encode(serde_json::to_vec(&claims).expect("json"));
     format!("{}.{payload}.{}", parts[0], parts[2])
@@ -40,7 +41,9 @@ fn a_seat_token_opens_only_its_own_seat_of_its_own_game() {
         .get(&format!("/v1/games/{}/actions", other.id), Some(&as_other_game))
         .assert_problem(401, "token_invalid");
     let forever = tamper(&game.tokens[1], |c| c["exp"] = json!(u32::MAX));
-    roadie.get(&format!("/v1/games/{}", game.id), Some(&forever)).assert_problem(401, "token_invalid");
+    roadie
+        .get(&format!("/v1/games/{}", game.id), Some(&forever))
+        .assert_problem(401, "token_invalid");
 
     // Seat 1's genuine token is refused by another game.
     roadie
@@ -52,17 +55,32 @@ fn a_seat_token_opens_only_its_own_seat_of_its_own_game() {
 
     // Seat 1 cannot play seat 2's turn: whatever it posts is its own seat's.
     let state = roadie.game(&game, None);
-    if let Some(acting) = state.json["to_act"].as_array().and_then(|a| a.first()).and_then(Value::as_u64) {
+    if let Some(acting) = state.json["to_act"]
+        .as_array()
+        .and_then(|a| a.first())
+        .and_then(Value::as_u64)
+    {
         let acting = acting as usize;
-        let impostor = (0..max).find(|s| *s != acting && !state.json["to_act"].as_array().is_some_and(|a| a.contains(&json!(s))));
+        let impostor = (0..max).find(|s| {
+            *s != acting
+                && !state.json["to_act"]
+                    .as_array()
+                    .is_some_and(|a| a.contains(&json!(s)))
+        });
         if let Some(impostor) = impostor {
             let action = roadie.actions(&game, acting)[0].clone();
-            roadie.act(&game, impostor, &action).assert_problem(409, "not_your_turn");
+            roadie
+                .act(&game, impostor, &action)
+                .assert_problem(409, "not_your_turn");
         }
     }
 
     // A token signed with another secret is refused.
-    let stranger = Roadie::start("tokens_stranger", None, &[("ROADIE_JWT_SECRET", "another secret")]);
+    let stranger = Roadie::start(
+        "tokens_stranger",
+        None,
+        &[("ROADIE_JWT_SECRET", "another secret")],
+    );
     let foreign = stranger.create(&slug, max, Some(1));
     roadie
         .get(&format!("/v1/games/{}", foreign.id), Some(&foreign.tokens[0]))
