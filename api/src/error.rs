@@ -117,6 +117,7 @@ pub struct Problem<'a> {
     pub legal_actions: Option<&'a RawValue>,
     /// The seats that may act now (with `not_your_turn`).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Vec<usize>>)]
     pub to_act: Option<&'a [usize]>,
     /// The game's current version (with `412`).
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -50,14 +50,21 @@ pub fn ensure_installed(binary: &str, package: &str) {
 /// A `redis-server` of our own on a free loopback port, stopped when dropped.
 pub struct Redis {
     pub port: u16,
+    args: Vec<String>,
     child: Option<Child>,
 }
 
 impl Redis {
     pub fn start() -> Self {
+        Self::start_with(&[])
+    }
+
+    /// A server with extra `redis-server` arguments.
+    pub fn start_with(args: &[String]) -> Self {
         ensure_installed("/usr/bin/redis-server", "redis-server");
         let mut redis = Redis {
             port: free_port(),
+            args: args.to_vec(),
             child: None,
         };
         redis.resume();
@@ -73,6 +80,7 @@ impl Redis {
         let child = Command::new("redis-server")
             .args(["--bind", "127.0.0.1", "--port", &self.port.to_string()])
             .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
+            .args(&self.args)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -119,7 +127,9 @@ pub fn roadie_binary() -> &'static Path {
         let target_dir = profile_dir.parent().expect("target");
         let mut build = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
         build
-            .args(["build", "--quiet", "-p", "roadie-api", "--bin", "roadie"])
+            // The same package and target selection as `cargo test --workspace`, so the
+            // dependencies it built (with the same features) are reused, not rebuilt.
+            .args(["build", "--quiet", "--workspace", "--bins", "--tests"])
             .env("CARGO_TARGET_DIR", target_dir)
             .current_dir(env!("CARGO_MANIFEST_DIR"));
         if profile_dir.file_name().is_some_and(|n| n == "release") {
