@@ -128,7 +128,7 @@ impl ShrewdProducer {
     }
 
     /// Seats from the lead, clockwise.
-    fn from_lead(&self) -> impl Iterator<Item = Seat> + use<> {
+    fn clockwise_from_lead(&self) -> impl Iterator<Item = Seat> + use<> {
         let (lead, seats) = (self.lead, self.seats());
         (0..seats).map(move |k| (lead + k) % seats)
     }
@@ -141,7 +141,7 @@ impl ShrewdProducer {
             order: self.scout_deck.iter().rev().copied().collect(),
         }));
         self.stage = Stage::Draft;
-        for seat in self.from_lead() {
+        for seat in self.clockwise_from_lead() {
             let mut cards = Vec::with_capacity(FIRST_DRAW);
             for _ in 0..FIRST_DRAW {
                 if let Some(card) = self.scout_deck.pop() {
@@ -168,7 +168,7 @@ impl ShrewdProducer {
 
     /// "each player draws 2 cards. They choose 1 to add to their hand and pass the other".
     fn deal_pairs(&mut self, events: &mut Events) {
-        for seat in self.from_lead() {
+        for seat in self.clockwise_from_lead() {
             let (Some(a), Some(b)) = (self.scout_deck.pop(), self.scout_deck.pop()) else {
                 continue;
             };
@@ -395,7 +395,7 @@ impl ShrewdProducer {
         }
         // G22: when all have chosen, each passed card goes straight into the left hand.
         events.push(Event::public(GameEvent::CardsPassedLeft));
-        for from in self.from_lead() {
+        for from in self.clockwise_from_lead() {
             if let Some(card) = self.players[from].passing.take() {
                 let to = self.left_of(from);
                 self.players[to].hand.push(card);
