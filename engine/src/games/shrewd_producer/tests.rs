@@ -1112,29 +1112,52 @@ fn g22_draft_keep_choices_are_simultaneous_and_passed_cards_move_when_all_have_c
     assert!(g.players.iter().all(|p| p.hand.len() == 4 && p.pair.is_some()));
 }
 
-#[test]
-fn the_game_ends_after_round_12_with_every_artist_revealed() {
-    let (mut g, _) = ShrewdProducer::setup(Options::default(), 4, 5).expect("setup");
-    let mut pick = crate::rng::GameRng::new(9);
+/// Plays random listed actions to the end, checking the rulebook's derived facts on the way.
+fn random_game(seats: usize, seed: u64) -> ShrewdProducer {
+    let (mut g, _) = ShrewdProducer::setup(Options::default(), seats, seed).expect("setup");
+    let mut pick = crate::rng::GameRng::new(seed ^ 0xabcd);
     let mut rounds_seen = Vec::new();
     while !g.is_over() {
         if !rounds_seen.contains(&g.round) {
             rounds_seen.push(g.round);
+            if g.round > 0 {
+                // DERIVED 5: every player holds a Scout card at the start of every round.
+                assert!(g.players.iter().all(|p| !p.hand.is_empty()), "round {}", g.round);
+            }
         }
-        let seat = g.to_act()[0];
+        if g.stage == Stage::Songs {
+            // DERIVED 7: the Lv.2 and Lv.3 piles never run out.
+            let seat = g.to_act()[0];
+            assert!(
+                g.legal_actions(seat)
+                    .iter()
+                    .any(|a| matches!(a, Action::TakeSong { .. }))
+            );
+        }
+        let to_act = g.to_act();
+        let seat = to_act[pick.below(to_act.len())];
         let legal = g.legal_actions(seat);
         let action = legal[pick.below(legal.len())];
         act(&mut g, seat, action);
     }
     assert_eq!(rounds_seen, (0..=12).collect::<Vec<u8>>());
-    assert!(g.artist_deck.is_empty() && g.revealed.is_empty());
-    assert!(g.players.iter().all(|p| p.hand.is_empty()));
-    assert_eq!(
-        g.apply(0, &Action::Pass).expect_err("over").code,
-        RejectionCode::GameOver
-    );
-    assert!(g.to_act().is_empty());
-    g.check_invariants().expect("invariants");
+    g
+}
+
+#[test]
+fn the_game_ends_after_round_12_with_every_artist_revealed() {
+    for (seats, seed) in [(4, 5), (3, 6), (4, 7), (3, 8)] {
+        let mut g = random_game(seats, seed);
+        assert_eq!(g.round, ROUNDS);
+        assert!(g.artist_deck.is_empty() && g.revealed.is_empty());
+        assert_eq!(
+            g.apply(0, &Action::Pass).expect_err("over").code,
+            RejectionCode::GameOver
+        );
+        assert!(g.to_act().is_empty());
+        assert!(g.outcome().is_some());
+        g.check_invariants().expect("invariants");
+    }
 }
 
 #[test]
