@@ -148,7 +148,9 @@ impl ShrewdProducer {
                     cards.push(card);
                 }
             }
-            self.players[seat].hand.extend_from_slice(&cards);
+            let hand = &mut self.players[seat].hand;
+            hand.extend_from_slice(&cards);
+            hand.sort_unstable();
             events.push(Event::public(GameEvent::ScoutDrawn {
                 seat,
                 count: cards.len(),
@@ -387,6 +389,7 @@ impl ShrewdProducer {
         };
         let passed = if a == card { b } else { a };
         p.hand.push(card);
+        p.hand.sort_unstable();
         p.passing = Some(passed);
         events.push(Event::public(GameEvent::Kept { seat }));
         events.push(Event::private(seat, GameEvent::KeptCard { seat, kept: card }));
@@ -398,7 +401,9 @@ impl ShrewdProducer {
         for from in self.clockwise_from_lead() {
             if let Some(card) = self.players[from].passing.take() {
                 let to = self.left_of(from);
-                self.players[to].hand.push(card);
+                let hand = &mut self.players[to].hand;
+                hand.push(card);
+                hand.sort_unstable();
                 events.push(Event::private(
                     to,
                     GameEvent::CardReceived { seat: to, from, card },

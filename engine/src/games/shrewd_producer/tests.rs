@@ -1218,3 +1218,4 @@ fn conformance_2000_games_3_and_4_seats_both_dual_fills_both_values() {
 fn conformance_20000_games() {
     conformance_both_seat_counts(10_000, 1_000_000);
 }
+
