@@ -88,7 +88,11 @@ fn reveal(g: &mut ShrewdProducer, ids: [&str; 2]) {
             g.revealed.swap(i, j);
             continue;
         }
-        let at = g.artist_deck.iter().position(|&d| d == a).expect("artist in the pile");
+        let at = g
+            .artist_deck
+            .iter()
+            .position(|&d| d == a)
+            .expect("artist in the pile");
         std::mem::swap(&mut g.artist_deck[at], &mut g.revealed[i]);
     }
 }
@@ -101,7 +105,11 @@ fn give(g: &mut ShrewdProducer, seat: usize, ids: &[&str]) {
         if let Some(i) = g.revealed.iter().position(|&r| r == a) {
             g.revealed[i] = g.artist_deck.pop().expect("artist pile");
         } else {
-            let at = g.artist_deck.iter().position(|&d| d == a).expect("artist in the pile");
+            let at = g
+                .artist_deck
+                .iter()
+                .position(|&d| d == a)
+                .expect("artist in the pile");
             g.artist_deck.remove(at);
         }
         g.players[seat].artists.push(a);
@@ -114,7 +122,12 @@ fn all_red_raise() -> ShrewdProducer {
     let mut g = scout_round(
         4,
         0,
-        &[&["R700a", "Y200a"], &["R300a", "Y300a"], &["R400a", "Y400a"], &["R500a", "Y500a"]],
+        &[
+            &["R700a", "Y200a"],
+            &["R300a", "Y300a"],
+            &["R400a", "Y400a"],
+            &["R500a", "Y500a"],
+        ],
     );
     act(&mut g, 0, play("R700a"));
     act(&mut g, 1, play("R300a"));
@@ -133,18 +146,32 @@ fn derived1_artist_deck_is_24_cards_with_the_rulebooks_parts_and_points() {
         [Part::Vo, Part::Gt, Part::Ba, Part::Dr, Part::Ky].map(carrying),
         [7, 6, 6, 5, 4]
     );
-    let gt: Vec<u8> = ARTISTS.iter().filter(|a| a.parts == [Part::Gt]).map(|a| a.pt).collect();
+    let gt: Vec<u8> = ARTISTS
+        .iter()
+        .filter(|a| a.parts == [Part::Gt])
+        .map(|a| a.pt)
+        .collect();
     assert_eq!(gt, [1, 2, 4, 5, 6]);
-    assert_eq!(ARTISTS.iter().filter(|a| a.parts.len() == 2 && a.pt == 3).count(), 4);
+    assert_eq!(
+        ARTISTS.iter().filter(|a| a.parts.len() == 2 && a.pt == 3).count(),
+        4
+    );
 }
 
 #[test]
 fn derived2_scout_money_is_24_cards_with_unique_ids() {
     assert_eq!(SCOUT_MONEY.len(), 24);
     for suit in [Suit::Red, Suit::Yellow] {
-        let mut values: Vec<u16> = SCOUT_MONEY.iter().filter(|c| c.suit == suit).map(|c| c.value).collect();
+        let mut values: Vec<u16> = SCOUT_MONEY
+            .iter()
+            .filter(|c| c.suit == suit)
+            .map(|c| c.value)
+            .collect();
         values.sort();
-        assert_eq!(values, [200, 200, 300, 300, 300, 400, 400, 400, 500, 500, 600, 700]);
+        assert_eq!(
+            values,
+            [200, 200, 300, 300, 300, 400, 400, 400, 500, 500, 600, 700]
+        );
     }
     let mut ids: Vec<&str> = SCOUT_MONEY.iter().map(|c| c.id).collect();
     ids.sort();
@@ -163,8 +190,14 @@ fn g1_songs_are_the_rulings_twelve_four_per_level() {
         assert!(songs.iter().all(|s| (lo..=hi).contains(&s.song_pt)));
     }
     let ballad = so("L1-2").card();
-    assert_eq!((ballad.name, ballad.requires, ballad.song_pt), ("Street Ballad", &[Part::Vo, Part::Gt, Part::Ba][..], 6));
-    assert_eq!(so("L2-2").card().requires, [Part::Vo, Part::Vo, Part::Gt, Part::Ba]);
+    assert_eq!(
+        (ballad.name, ballad.requires, ballad.song_pt),
+        ("Street Ballad", &[Part::Vo, Part::Gt, Part::Ba][..], 6)
+    );
+    assert_eq!(
+        so("L2-2").card().requires,
+        [Part::Vo, Part::Vo, Part::Gt, Part::Ba]
+    );
     assert_eq!(so("L3-4").card().song_pt, 15);
 }
 
@@ -174,7 +207,11 @@ fn setup_4_players_deals_10_raise_money_each_and_the_supply_starts_empty() {
     assert!(g.players.iter().all(|p| p.bills == 10));
     assert_eq!(g.supply, 0);
     assert!(g.scout_removed.is_empty());
-    assert!(g.players.iter().all(|p| p.songs.len() == 1 && p.songs[0].card().level == 1));
+    assert!(
+        g.players
+            .iter()
+            .all(|p| p.songs.len() == 1 && p.songs[0].card().level == 1)
+    );
     assert_eq!(g.open_songs.len(), 8);
     g.check_invariants().expect("invariants");
 }
@@ -223,11 +260,22 @@ fn scout_example_red_500_red_300_yellow_is_out_and_a_200_substitute_is_in() {
     let mut g = scout_round(
         4,
         0,
-        &[&["R500a", "Y300a"], &["R300a", "Y400a"], &["Y200a", "Y600a"], &["Y500a", "Y700a"]],
+        &[
+            &["R500a", "Y300a"],
+            &["R300a", "Y400a"],
+            &["Y200a", "Y600a"],
+            &["Y500a", "Y700a"],
+        ],
     );
     reveal(&mut g, ["A24", "A07"]);
-    assert_eq!((ar("A24").card().parts, ar("A24").card().pt), (&[Part::Vo, Part::Ky][..], 3));
-    assert_eq!((ar("A07").card().parts, ar("A07").card().pt), (&[Part::Gt][..], 5));
+    assert_eq!(
+        (ar("A24").card().parts, ar("A24").card().pt),
+        (&[Part::Vo, Part::Ky][..], 3)
+    );
+    assert_eq!(
+        (ar("A07").card().parts, ar("A07").card().pt),
+        (&[Part::Gt][..], 5)
+    );
 
     act(&mut g, 0, play("R500a"));
     assert_eq!(g.lead_suit(), Some(Suit::Red));
@@ -253,7 +301,11 @@ fn scout_example_red_500_red_300_yellow_is_out_and_a_200_substitute_is_in() {
 
 #[test]
 fn a_player_holding_the_lead_suit_must_play_it_at_any_value() {
-    let mut g = scout_round(4, 0, &[&["R500a"], &["R300a", "R700a", "Y400a"], &["Y200a"], &["Y500a"]]);
+    let mut g = scout_round(
+        4,
+        0,
+        &[&["R500a"], &["R300a", "R700a", "Y400a"], &["Y200a"], &["Y500a"]],
+    );
     act(&mut g, 0, play("R500a"));
     assert_eq!(g.legal_actions(1), vec![play("R300a"), play("R700a")]);
     let refused = g.apply(1, &play("Y400a")).expect_err("off-suit refused");
@@ -265,7 +317,10 @@ fn a_player_holding_the_lead_suit_must_play_it_at_any_value() {
 fn without_the_lead_suit_a_player_plays_any_card_and_is_out_or_substitutes_and_is_in() {
     let mut g = scout_round(4, 0, &[&["R500a"], &["Y300a", "Y700a"], &["Y200a"], &["Y500a"]]);
     act(&mut g, 0, play("R500a"));
-    assert_eq!(g.legal_actions(1), vec![play("Y300a"), play("Y700a"), Action::Substitute]);
+    assert_eq!(
+        g.legal_actions(1),
+        vec![play("Y300a"), play("Y700a"), Action::Substitute]
+    );
     act(&mut g, 1, play("Y700a"));
     assert!(!g.players[1].participating);
 }
@@ -348,14 +403,25 @@ fn g8_raises_are_multiples_of_100_from_100_to_what_the_seat_holds() {
     g.check_invariants().expect("invariants");
     assert_eq!(
         g.legal_actions(1),
-        vec![Action::Pass, raise(100), raise(200), raise(300), raise(400), raise(500), Action::TakeDebt]
+        vec![
+            Action::Pass,
+            raise(100),
+            raise(200),
+            raise(300),
+            raise(400),
+            raise(500),
+            Action::TakeDebt
+        ]
     );
     for bad in [0, 50, 150, 600] {
         let refused = g.apply(1, &raise(bad)).expect_err("refused");
         assert_eq!(refused.code, RejectionCode::IllegalAction);
     }
     act(&mut g, 1, raise(500));
-    assert_eq!((g.players[1].bills, g.players[1].raised, g.total_bid(1)), (0, 5, 800));
+    assert_eq!(
+        (g.players[1].bills, g.players[1].raised, g.total_bid(1)),
+        (0, 5, 800)
+    );
 }
 
 #[test]
@@ -432,7 +498,11 @@ fn g23_debt_only_on_ones_own_scout_or_raise_turn_and_it_does_not_end_the_turn() 
     let (mut g, _) = new_game(4, 0);
     g.supply = 10;
     g.players[0].bills = 0;
-    assert!(g.legal_actions(0).iter().all(|a| matches!(a, Action::Keep { .. })));
+    assert!(
+        g.legal_actions(0)
+            .iter()
+            .all(|a| matches!(a, Action::Keep { .. }))
+    );
     assert!(g.apply(0, &Action::TakeDebt).is_err());
     draft(&mut g);
     assert!(g.legal_actions(0).contains(&Action::TakeDebt));
@@ -555,10 +625,17 @@ fn g25_only_first_place_chooses_an_artist() {
     }
     assert_eq!(g.ranking, [0, 3]);
     assert_eq!(g.to_act(), vec![0]);
-    let choice = Action::ChooseArtist { artist: g.revealed[0] };
-    assert_eq!(g.apply(3, &choice).expect_err("2nd").code, RejectionCode::NotYourTurn);
+    let choice = Action::ChooseArtist {
+        artist: g.revealed[0],
+    };
+    assert_eq!(
+        g.apply(3, &choice).expect_err("2nd").code,
+        RejectionCode::NotYourTurn
+    );
     let not_revealed = g.artist_deck[0];
-    let refused = g.apply(0, &Action::ChooseArtist { artist: not_revealed }).expect_err("not revealed");
+    let refused = g
+        .apply(0, &Action::ChooseArtist { artist: not_revealed })
+        .expect_err("not revealed");
     assert_eq!(refused.code, RejectionCode::IllegalAction);
 }
 
@@ -624,10 +701,16 @@ fn g24_the_lead_must_play_a_scout_card_and_may_neither_substitute_nor_go_off_sui
 fn g2_a_dual_card_fills_both_its_parts_unless_the_option_says_one_slot() {
     let owned = [ar("A21"), ar("A13")]; // Vo/Gt 3, Ba 6
     let ballad = so("L1-2").card().requires; // Vo Gt Ba
-    assert_eq!(best_assignment(ballad, &owned, true).map(|a| a.artist_pt), Some(9));
+    assert_eq!(
+        best_assignment(ballad, &owned, true).map(|a| a.artist_pt),
+        Some(9)
+    );
     assert_eq!(best_assignment(ballad, &owned, false), None);
     let with_gt = [ar("A21"), ar("A13"), ar("A04")];
-    assert_eq!(best_assignment(ballad, &with_gt, false).map(|a| a.artist_pt), Some(10));
+    assert_eq!(
+        best_assignment(ballad, &with_gt, false).map(|a| a.artist_pt),
+        Some(10)
+    );
     assert_eq!(DUAL_FILLS_BOTH, Options::default().dual_fills_both);
 }
 
@@ -684,8 +767,14 @@ fn g12_a_signer_who_completes_its_song_chooses_the_next_level_and_may_chain() {
     act(&mut g, 0, Action::TakeSong { song: so("L2-1") });
     // Power Quartet is complete at once: pick again, from Lv.3.
     assert_eq!(g.to_act(), vec![0]);
-    assert!(g.legal_actions(0).contains(&Action::TakeSong { song: so("L3-4") }));
-    assert!(!g.legal_actions(0).contains(&Action::TakeSong { song: so("L2-2") }));
+    assert!(
+        g.legal_actions(0)
+            .contains(&Action::TakeSong { song: so("L3-4") })
+    );
+    assert!(
+        !g.legal_actions(0)
+            .contains(&Action::TakeSong { song: so("L2-2") })
+    );
     act(&mut g, 0, Action::TakeSong { song: so("L3-4") });
     assert_eq!(g.players[0].songs, [so("L1-2"), so("L2-1"), so("L3-4")]);
     assert_eq!((g.stage, g.round), (Stage::Scout, 2));
@@ -702,7 +791,8 @@ fn g26_declining_ends_the_chain_and_the_song_is_offered_again_at_the_next_signin
     // Next round seat 0 signs again (alone) and is asked again.
     let hands: [&[&str]; 4] = [&["R600a"], &["Y300b"], &["Y200b"], &["Y500b"]];
     for (seat, ids) in hands.iter().enumerate() {
-        g.scout_discard.extend(g.players[seat].hand.drain(..));
+        let hand = std::mem::take(&mut g.players[seat].hand);
+        g.scout_discard.extend(hand);
         for id in *ids {
             g.scout_discard.retain(|&c| c != sc(id));
             g.players[seat].hand.push(sc(id));
@@ -744,7 +834,10 @@ fn g26_simultaneous_completions_pick_in_order_of_distance_from_the_lead() {
     assert_eq!(g.to_act(), vec![3]);
     act(&mut g, 3, Action::TakeSong { song: so("L2-4") });
     assert_eq!(g.to_act(), vec![0]);
-    assert!(!g.legal_actions(0).contains(&Action::TakeSong { song: so("L2-4") }));
+    assert!(
+        !g.legal_actions(0)
+            .contains(&Action::TakeSong { song: so("L2-4") })
+    );
     act(&mut g, 0, Action::TakeSong { song: so("L2-1") });
     assert_eq!((g.stage, g.lead), (Stage::Scout, 3));
 }
@@ -779,7 +872,10 @@ fn scoring_example_vo_ky_3_gt_5_ba_5_with_street_ballad_6_is_19() {
     let score = g.final_score(0);
     // The Lv.2 song is not completed, so the Lv.1 song scores: 13 + 6 = 19.
     assert_eq!(score.song, Some(so("L1-2")));
-    assert_eq!((score.artist_pt, score.song_pt, score.artist_pt + score.song_pt), (13, 6, 19));
+    assert_eq!(
+        (score.artist_pt, score.song_pt, score.artist_pt + score.song_pt),
+        (13, 6, 19)
+    );
 }
 
 #[test]
@@ -838,7 +934,10 @@ fn a_tie_goes_to_the_most_artists_signed_and_then_is_shared() {
     g.stage = Stage::Over;
     let outcome = g.outcome().expect("over");
     assert_eq!(outcome.winners, [1]);
-    assert_eq!(outcome.scores.iter().map(|s| s.rank).collect::<Vec<_>>(), [2, 1, 2]);
+    assert_eq!(
+        outcome.scores.iter().map(|s| s.rank).collect::<Vec<_>>(),
+        [2, 1, 2]
+    );
     give(&mut g, 0, &["A04"]);
     assert_eq!(g.outcome().expect("over").winners, [0, 1]);
 }
@@ -912,7 +1011,11 @@ fn g15_scout_hands_and_face_down_piles_are_hidden_the_rest_is_public() {
         assert_eq!(view.artists_revealed.len(), 2);
     }
     assert!(g.view(Viewer::Spectator).hand.is_none());
-    assert!(!serde_json::to_string(&g.view(Viewer::Spectator)).expect("view").contains("\"rng\""));
+    assert!(
+        !serde_json::to_string(&g.view(Viewer::Spectator))
+            .expect("view")
+            .contains("\"rng\"")
+    );
 }
 
 #[test]
@@ -920,32 +1023,43 @@ fn g16_the_starting_lead_is_an_option_or_drawn_from_the_seed() {
     let (g, events) = new_game(4, 3);
     assert_eq!(g.lead, 3);
     assert!(bodies(&events).contains(&GameEvent::StartingLead { seat: 3 }));
-    assert!(!events.iter().any(|e| matches!(e.body, GameEvent::LeadDrawn { .. })));
-    let leads: Vec<usize> = (0..40u64)
-        .map(|seed| {
-            let (g, events) = ShrewdProducer::setup(Options::default(), 4, seed).expect("setup");
-            assert!(events
-                .iter()
-                .any(|e| e.audience == Audience::Nobody && e.body == GameEvent::LeadDrawn { seat: g.lead }));
-            g.lead
-        })
-        .collect();
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e.body, GameEvent::LeadDrawn { .. }))
+    );
+    let leads: Vec<usize> =
+        (0..40u64)
+            .map(|seed| {
+                let (g, events) = ShrewdProducer::setup(Options::default(), 4, seed).expect("setup");
+                assert!(events.iter().any(
+                    |e| e.audience == Audience::Nobody && e.body == GameEvent::LeadDrawn { seat: g.lead }
+                ));
+                g.lead
+            })
+            .collect();
     assert!((0..4).all(|s| leads.contains(&s)));
-    let again = ShrewdProducer::setup(Options::default(), 4, 7).expect("setup").0.lead;
+    let again = ShrewdProducer::setup(Options::default(), 4, 7)
+        .expect("setup")
+        .0
+        .lead;
     assert_eq!(again, leads[7]);
     let bad = Options {
         starting_lead: Some(3),
         ..Options::default()
     };
-    assert!(matches!(ShrewdProducer::setup(bad, 3, 1), Err(crate::SetupError::Options(_))));
+    assert!(matches!(
+        ShrewdProducer::setup(bad, 3, 1),
+        Err(crate::SetupError::Options(_))
+    ));
 }
 
 #[test]
 fn g20_a_passed_card_goes_to_the_next_seat_clockwise() {
     let (mut g, _) = new_game(4, 0);
     let pairs: Vec<[ScoutId; 2]> = g.players.iter().map(|p| p.pair.expect("pair")).collect();
-    for seat in 0..4 {
-        act(&mut g, seat, Action::Keep { card: pairs[seat][0] });
+    for (seat, pair) in pairs.iter().enumerate() {
+        act(&mut g, seat, Action::Keep { card: pair[0] });
     }
     for seat in 0..4 {
         let from = (seat + 3) % 4;
@@ -978,12 +1092,16 @@ fn g22_draft_keep_choices_are_simultaneous_and_passed_cards_move_when_all_have_c
     let events = act(&mut g, 3, Action::Keep { card: pair3[1] });
     assert_eq!(g.to_act(), vec![0, 1, 2]);
     // Only seat 3 learns which card it kept; nothing has moved to seat 0 yet.
-    assert!(events
-        .iter()
-        .any(|e| e.audience == Audience::seat(3) && matches!(e.body, GameEvent::KeptCard { .. })));
+    assert!(
+        events
+            .iter()
+            .any(|e| e.audience == Audience::seat(3) && matches!(e.body, GameEvent::KeptCard { .. }))
+    );
     assert_eq!(g.players[0].hand.len(), 2);
     assert_eq!(
-        g.apply(3, &Action::Keep { card: pair3[0] }).expect_err("chose").code,
+        g.apply(3, &Action::Keep { card: pair3[0] })
+            .expect_err("chose")
+            .code,
         RejectionCode::NotYourTurn
     );
     for seat in [2, 0, 1] {
@@ -994,26 +1112,52 @@ fn g22_draft_keep_choices_are_simultaneous_and_passed_cards_move_when_all_have_c
     assert!(g.players.iter().all(|p| p.hand.len() == 4 && p.pair.is_some()));
 }
 
-#[test]
-fn the_game_ends_after_round_12_with_every_artist_revealed() {
-    let (mut g, _) = ShrewdProducer::setup(Options::default(), 4, 5).expect("setup");
-    let mut pick = crate::rng::GameRng::new(9);
+/// Plays random listed actions to the end, checking the rulebook's derived facts on the way.
+fn random_game(seats: usize, seed: u64) -> ShrewdProducer {
+    let (mut g, _) = ShrewdProducer::setup(Options::default(), seats, seed).expect("setup");
+    let mut pick = crate::rng::GameRng::new(seed ^ 0xabcd);
     let mut rounds_seen = Vec::new();
     while !g.is_over() {
         if !rounds_seen.contains(&g.round) {
             rounds_seen.push(g.round);
+            if g.round > 0 {
+                // DERIVED 5: every player holds a Scout card at the start of every round.
+                assert!(g.players.iter().all(|p| !p.hand.is_empty()), "round {}", g.round);
+            }
         }
-        let seat = g.to_act()[0];
+        if g.stage == Stage::Songs {
+            // DERIVED 7: the Lv.2 and Lv.3 piles never run out.
+            let seat = g.to_act()[0];
+            assert!(
+                g.legal_actions(seat)
+                    .iter()
+                    .any(|a| matches!(a, Action::TakeSong { .. }))
+            );
+        }
+        let to_act = g.to_act();
+        let seat = to_act[pick.below(to_act.len())];
         let legal = g.legal_actions(seat);
         let action = legal[pick.below(legal.len())];
         act(&mut g, seat, action);
     }
     assert_eq!(rounds_seen, (0..=12).collect::<Vec<u8>>());
-    assert!(g.artist_deck.is_empty() && g.revealed.is_empty());
-    assert!(g.players.iter().all(|p| p.hand.is_empty()));
-    assert_eq!(g.apply(0, &Action::Pass).expect_err("over").code, RejectionCode::GameOver);
-    assert!(g.to_act().is_empty());
-    g.check_invariants().expect("invariants");
+    g
+}
+
+#[test]
+fn the_game_ends_after_round_12_with_every_artist_revealed() {
+    for (seats, seed) in [(4, 5), (3, 6), (4, 7), (3, 8)] {
+        let mut g = random_game(seats, seed);
+        assert_eq!(g.round, ROUNDS);
+        assert!(g.artist_deck.is_empty() && g.revealed.is_empty());
+        assert_eq!(
+            g.apply(0, &Action::Pass).expect_err("over").code,
+            RejectionCode::GameOver
+        );
+        assert!(g.to_act().is_empty());
+        assert!(g.outcome().is_some());
+        g.check_invariants().expect("invariants");
+    }
 }
 
 #[test]
@@ -1023,7 +1167,11 @@ fn scout_bids_go_back_to_none_and_every_played_card_is_discarded_after_the_round
         act(&mut g, seat, Action::Pass);
     }
     choose_first(&mut g, 0);
-    assert!(g.players.iter().all(|p| p.bid.is_none() && p.raised == 0 && !p.passed));
+    assert!(
+        g.players
+            .iter()
+            .all(|p| p.bid.is_none() && p.raised == 0 && !p.passed)
+    );
     for id in ["R700a", "R300a", "R400a", "R500a"] {
         assert!(g.scout_discard.contains(&sc(id)));
     }
@@ -1036,41 +1184,38 @@ fn options_for(i: usize) -> Options {
     Options {
         dual_fills_both: i % 4 < 2,
         substitute_counts_200: i % 8 < 6,
-        starting_lead: None,
+        starting_lead: (i % 5 == 4).then_some(i % 3),
     }
+}
+
+/// Runs `games` conformance games with 3 seats and as many with 4, on two threads.
+fn conformance_both_seat_counts(games: usize, seed: u64) {
+    let run = |seats: usize, seed: u64| {
+        let config = Config {
+            games,
+            seed,
+            max_steps: 20_000,
+            exhaustive: true,
+        };
+        conformance::run::<ShrewdProducer>(&config, |_| seats, options_for).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let (three, four) = std::thread::scope(|s| {
+        let three = s.spawn(|| run(3, seed));
+        let four = run(4, seed + games as u64);
+        (three.join().expect("3-seat run"), four)
+    });
+    assert_eq!(three.by_seats[3], games);
+    assert_eq!(four.by_seats[4], games);
 }
 
 #[test]
 fn conformance_2000_games_3_and_4_seats_both_dual_fills_both_values() {
-    let report = conformance::run::<ShrewdProducer>(
-        &Config {
-            games: 2_000,
-            seed: 1,
-            max_steps: 20_000,
-            exhaustive: true,
-        },
-        |i| 3 + i % 2,
-        options_for,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(report.games, 2_000);
-    assert_eq!(report.by_seats[3], 1_000);
-    assert_eq!(report.by_seats[4], 1_000);
+    conformance_both_seat_counts(1_000, 1);
 }
 
 #[test]
-#[ignore = "long run: cargo test -p roadie-engine --release -- --ignored"]
+#[ignore = "long run: cargo test -p roadie-engine conformance_20000 -- --ignored"]
 fn conformance_20000_games() {
-    let report = conformance::run::<ShrewdProducer>(
-        &Config {
-            games: 20_000,
-            seed: 1_000_000,
-            max_steps: 20_000,
-            exhaustive: true,
-        },
-        |i| 3 + i % 2,
-        options_for,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(report.games, 20_000);
+    conformance_both_seat_counts(10_000, 1_000_000);
 }
+
