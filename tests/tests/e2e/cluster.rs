@@ -31,7 +31,11 @@ fn games_play_the_same_on_a_three_node_redis_cluster() {
         .args(["--cluster-replicas", "0", "--cluster-yes"])
         .output()
         .expect("redis-cli --cluster create");
-    assert!(created.status.success(), "{}", String::from_utf8_lossy(&created.stdout));
+    assert!(
+        created.status.success(),
+        "{}",
+        String::from_utf8_lossy(&created.stdout)
+    );
     let deadline = Instant::now() + Duration::from_secs(30);
     for node in &nodes {
         loop {
