@@ -503,7 +503,8 @@ fn g23_debt_only_on_ones_own_scout_or_raise_turn_and_it_does_not_end_the_turn() 
             .iter()
             .all(|a| matches!(a, Action::Keep { .. }))
     );
-    assert!(g.apply(0, &Action::TakeDebt).is_err());
+    let refused = g.apply(0, &Action::TakeDebt).expect_err("no debt in the draft");
+    assert!(refused.reason.contains("G23"), "{}", refused.reason);
     draft(&mut g);
     assert!(g.legal_actions(0).contains(&Action::TakeDebt));
     assert_eq!(
@@ -1218,4 +1219,3 @@ fn conformance_2000_games_3_and_4_seats_both_dual_fills_both_values() {
 fn conformance_20000_games() {
     conformance_both_seat_counts(10_000, 1_000_000);
 }
-
