@@ -366,6 +366,9 @@ impl ShrewdProducer {
                 "{} is not an open song card of the next level above your current song",
                 song.id()
             ),
+            (_, Action::TakeDebt) => {
+                "debt may be taken only on one's own Scout or Raise Phase turn (G23)".into()
+            }
             _ => format!("this action is not legal in the {phase} phase"),
         }
     }
