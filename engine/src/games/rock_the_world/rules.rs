@@ -222,6 +222,7 @@ impl RockTheWorld {
         for combo in &mut combos {
             combo.sort_unstable();
         }
+        combos.sort_unstable();
         combos
     }
 
