@@ -136,8 +136,13 @@ fn conformance_long_run_of_10000_games() {
         max_steps: 50_000,
         exhaustive: false,
     };
+    // One game in ten uncapped, one in ten at the suggested cap of 100 turns a seat, the rest at 20.
     let options = |i| Options {
-        max_turns_per_seat: if i % 4 == 0 { 0 } else { SUGGESTED_TEST_TURN_CAP },
+        max_turns_per_seat: match i % 10 {
+            0 => 0,
+            5 => SUGGESTED_TEST_TURN_CAP,
+            _ => 20,
+        },
         ..random_options(i)
     };
     let report =
@@ -889,6 +894,10 @@ fn r16_a_turn_begins_with_the_roll_moving_clockwise_past_space_20() {
     rig_roll(&mut g, 3);
     let events = play(&mut g, 0, Action::Roll);
     assert_eq!(g.players[0].space, 2);
+    assert_eq!(
+        g.players[0].cash, START_CASH,
+        "R17: passing New York pays nothing"
+    );
     assert!(public(&events).contains(&GameEvent::Moved {
         seat: 0,
         from: 19,
@@ -1272,4 +1281,51 @@ fn registry_knows_rock_the_world() {
     assert_eq!(ruleset.seats, 2..=4);
     let (game, _) = crate::AnyGame::setup("rock-the-world", None, 3, 5).expect("setup");
     assert_eq!(game.phase(), "phase_one_roll");
+    let schemas = (ruleset.schemas)();
+    assert_eq!(schemas.action, "RockTheWorldAction");
+    for (name, _) in &schemas.all {
+        // `Seat` is `usize`, which utoipa names as a shared primitive schema.
+        assert!(
+            name.starts_with("RockTheWorld") || name == "usize",
+            "schema {name} is not prefixed with the game"
+        );
+    }
+    let options = serde_json::json!({"variant": "friendly", "colours": ["red"]});
+    assert!(crate::AnyGame::setup("rock-the-world", Some(&options), 2, 5).is_err());
+}
+
+#[test]
+fn r25_the_lead_flips_back_when_the_rocker_takes_a_family_character() {
+    let mut g = new_game(2, Options::default());
+    g.rocker = Some(0);
+    give(&mut g, 1, &[C02, C08, C09, C16]); // Kai's whole blue family
+    g.players[1].space = 1;
+    after_roll(&mut g, 0, 1);
+    assert!(g.lead_flipped(1));
+    assert_eq!(g.band_value(1), 30);
+    rig_roll(&mut g, 6);
+    let events = play(&mut g, 0, claim(&[C16]));
+    assert!(public(&events).contains(&GameEvent::LeadTurned {
+        seat: 1,
+        flipped: false
+    }));
+    assert_eq!(g.band_value(1), 10 + 5 + 2 + 3);
+}
+
+#[test]
+fn r35_eliminated_players_rank_below_everyone_a_later_elimination_higher() {
+    let mut g = new_game(4, Options::default());
+    for seat in [1, 2] {
+        set_cash(&mut g, seat, 0);
+        g.players[seat].out = true;
+    }
+    g.eliminated = vec![1, 2];
+    g.rocker = Some(0);
+    give(&mut g, 0, &CharacterId::ALL[1..]);
+    after_roll(&mut g, 0, 2);
+    rig_roll(&mut g, 6);
+    play(&mut g, 0, claim(&[C01]));
+    let outcome = g.outcome().expect("over");
+    let ranks: Vec<usize> = outcome.scores.iter().map(|s| s.rank).collect();
+    assert_eq!(ranks, vec![1, 4, 3, 2]);
 }
