@@ -34,9 +34,10 @@ pub struct Options {
     /// R5/R24: after a claim that took the board character, the claimer (never the rocker, R42)
     /// may then choose `gig` or `end_turn` (default off).
     pub gig_after_claim: bool,
-    /// R36: the turn cap. 0 (the default) is off; N > 0 ends the game when play would pass to a
-    /// seat that has already had N turns, the richest player winning. 100 is the value suggested
-    /// for random-play tests.
+    /// R36: the turn cap, a safety valve. 0 (the default) is off; N > 0 ends the game when play
+    /// would pass to a seat that has already had N turns, the richest player winning. Games end
+    /// without it (random play ends by a rocker's win or elimination, about 740 actions on
+    /// average); 100 is the value suggested for random-play tests.
     pub max_turns_per_seat: u32,
     /// R13: the first player; `null` (the default) draws it uniformly at random.
     pub first_seat: Option<Seat>,
