@@ -112,23 +112,38 @@ pub const TRAIN_LINES: [[u8; 6]; 4] = [
 /// The 16 characters, by the ids of components.json.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, ToSchema)]
 #[schema(as = RockTheWorldCharacter)]
-#[allow(missing_docs)]
 pub enum CharacterId {
+    /// Axel Blaze, red guitarist, value 2, Nashville.
     C01,
+    /// Bo Slide, blue guitarist, value 5, Memphis.
     C02,
+    /// Sunny Strum, yellow guitarist, value 2, Chicago.
     C03,
+    /// Jade Skank, green guitarist, value 2, Toronto.
     C04,
+    /// Rex Rumble, red bassist, value 3, Mexico City.
     C05,
+    /// Moss Dub, green bassist, value 3, Kingston.
     C06,
+    /// Goldie Groove, yellow bassist, value 5, Rio de Janeiro.
     C07,
+    /// Deep Walker, blue bassist, value 2, Buenos Aires.
     C08,
+    /// Indigo Brush, blue drummer, value 3, Dublin.
     C09,
+    /// Amber Beat, yellow drummer, value 3, Paris.
     C10,
+    /// Scarlet Snare, red drummer, value 4, Berlin.
     C11,
+    /// Fern Riddim, green drummer, value 5, Stockholm.
     C12,
+    /// Ruby Keys, red keyboardist, value 5, Tokyo.
     C13,
+    /// Honey Keys, yellow keyboardist, value 4, Seoul.
     C14,
+    /// Ivy Organ, green keyboardist, value 4, Mumbai.
     C15,
+    /// Cobalt Keys, blue keyboardist, value 4, Moscow.
     C16,
 }
 
