@@ -132,7 +132,7 @@ impl<'a> Table<'a> {
             // Every viewer's new events after every step; their whole views after each of the
             // first steps and every tenth step after that (views are large: this keeps long
             // games quick).
-            let views = self.steps <= FULL_VIEW_STEPS || self.steps % 10 == 0;
+            let views = self.steps <= FULL_VIEW_STEPS || self.steps.is_multiple_of(10);
             for viewer in (0..self.seats).map(Viewer::Seat).chain([Viewer::Spectator]) {
                 if views {
                     self.check_view(viewer);
