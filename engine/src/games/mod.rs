@@ -1,3 +1,4 @@
 //! The games Roadie ships, one folder each.
 
+pub mod show_business;
 pub mod shrewd_producer;
