@@ -208,6 +208,7 @@ macro_rules! registry {
 
 registry! {
     ShrewdProducer => games::shrewd_producer::ShrewdProducer,
+    ShowBusiness => games::show_business::ShowBusiness,
 }
 
 fn setup_typed<G: Game>(

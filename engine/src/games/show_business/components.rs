@@ -102,12 +102,29 @@ pub enum Volume {
 }
 
 /// Lyrics in the blue die's order.
-pub const LYRICS: [Lyrics; 5] = [Lyrics::Politics, Lyrics::Love, Lyrics::Live, Lyrics::Fun, Lyrics::Poetry];
+pub const LYRICS: [Lyrics; 5] = [
+    Lyrics::Politics,
+    Lyrics::Love,
+    Lyrics::Live,
+    Lyrics::Fun,
+    Lyrics::Poetry,
+];
 /// Tempi in the yellow die's order.
-pub const TEMPI: [Tempo; 5] = [Tempo::VerySlow, Tempo::Slow, Tempo::Medium, Tempo::Fast, Tempo::VeryFast];
+pub const TEMPI: [Tempo; 5] = [
+    Tempo::VerySlow,
+    Tempo::Slow,
+    Tempo::Medium,
+    Tempo::Fast,
+    Tempo::VeryFast,
+];
 /// Volumes in the red die's order.
-pub const VOLUMES: [Volume; 5] =
-    [Volume::VerySilent, Volume::Silent, Volume::Medium, Volume::Loud, Volume::VeryLoud];
+pub const VOLUMES: [Volume; 5] = [
+    Volume::VerySilent,
+    Volume::Silent,
+    Volume::Medium,
+    Volume::Loud,
+    Volume::VeryLoud,
+];
 
 /// One of the four trend dice, in the rulebook's order (S3: white, blue, yellow, red).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -453,7 +470,9 @@ fn character(name: &str) -> Character {
 }
 
 fn die_value(die: Die, name: &str) -> u8 {
-    (0..5u8).find(|&v| die.face_name(v).eq_ignore_ascii_case(&name.replace(' ', ""))).unwrap_or(0)
+    (0..5u8)
+        .find(|&v| die.face_name(v).eq_ignore_ascii_case(&name.replace(' ', "")))
+        .unwrap_or(0)
 }
 
 fn load() -> Components {
@@ -497,7 +516,11 @@ fn load() -> Components {
             start_board: a.start_board.as_deref().map(Style::from_name),
             side_a: Style::from_name(&a.side_a.current),
             side_b: Style::from_name(&a.side_a.alternative),
-            instruments: a.instruments.iter().map(|i| Instrument::parse(&i.instrument)).collect(),
+            instruments: a
+                .instruments
+                .iter()
+                .map(|i| Instrument::parse(&i.instrument))
+                .collect(),
             independence: a.independence,
             experience_fields: a.experience_fields,
         })
@@ -520,7 +543,14 @@ fn load() -> Components {
         studios: raw.map.studios.iter().map(|s| idx(s)).collect(),
         neighbours,
         cities,
-        chart: raw.chart_fields.iter().map(|c| ChartField { power: c.power, cost: c.cost }).collect(),
+        chart: raw
+            .chart_fields
+            .iter()
+            .map(|c| ChartField {
+                power: c.power,
+                cost: c.cost,
+            })
+            .collect(),
     }
 }
 

@@ -18,21 +18,36 @@ mod tests;
 use std::collections::BTreeSet;
 use std::ops::RangeInclusive;
 
-pub use actions::{
-    Action, GameEvent, Market, Options, PaparazziBlock, Restock, RoyaltyBasis, SongContent,
-};
-pub use components::{
-    Character, Die, Instrument, Lyrics, Style, Tempo, TokenColour, Volume,
-};
+pub use actions::{Action, GameEvent, Market, Options, PaparazziBlock, Restock, RoyaltyBasis, SongContent};
+pub use components::{Character, Die, Instrument, Lyrics, Style, Tempo, TokenColour, Volume};
 pub use state::ShowBusiness;
 pub use view::{ArtistView, PlayerView, SongView, TokenView, View};
 
 use components::components;
 use state::Task;
 
-use crate::{
-    Event, Game, Machine, Outcome, Phase, Rejection, Seat, SetupError, Started, Transition, Viewer,
-};
+use crate::{Event, Game, Machine, Outcome, Phase, Rejection, Seat, SetupError, Started, Transition, Viewer};
+
+/// Joins runs of public log lines into one event, one line each.
+fn coalesce(events: Vec<Event<GameEvent>>) -> Vec<Event<GameEvent>> {
+    let mut out: Vec<Event<GameEvent>> = Vec::with_capacity(events.len());
+    for e in events {
+        if let (Some(last), GameEvent::Log { seat, text }) = (out.last_mut(), &e.body)
+            && last.audience == crate::Audience::Everyone
+            && e.audience == crate::Audience::Everyone
+            && let GameEvent::Log { seat: s0, text: t0 } = &mut last.body
+        {
+            if *s0 != *seat {
+                *s0 = None;
+            }
+            t0.push('\n');
+            t0.push_str(text);
+            continue;
+        }
+        out.push(e);
+    }
+    out
+}
 
 const ANYTIME: [&str; 3] = ["dismiss", "regroup", "flip"];
 
@@ -80,7 +95,11 @@ impl ShowBusiness {
         cards.extend(self.trend_expert.map(|t| t.0));
         let set: BTreeSet<u8> = cards.iter().copied().collect();
         if cards.len() != c.influence.len() || set.len() != cards.len() {
-            return Err(format!("{} influence cards in play, {} distinct", cards.len(), set.len()));
+            return Err(format!(
+                "{} influence cards in play, {} distinct",
+                cards.len(),
+                set.len()
+            ));
         }
         let mut artists: Vec<u8> = Vec::new();
         let mut tokens: Vec<u8> = Vec::new();
@@ -95,7 +114,11 @@ impl ShowBusiness {
         artists.extend(self.artist_market.iter().flatten());
         let set: BTreeSet<u8> = artists.iter().copied().collect();
         if artists.len() != c.artists.len() || set.len() != artists.len() {
-            return Err(format!("{} artist cards in play, {} distinct", artists.len(), set.len()));
+            return Err(format!(
+                "{} artist cards in play, {} distinct",
+                artists.len(),
+                set.len()
+            ));
         }
         tokens.extend(&self.bag);
         tokens.extend(&self.used_tokens);
@@ -108,7 +131,11 @@ impl ShowBusiness {
         }
         let set: BTreeSet<u8> = tokens.iter().copied().collect();
         if tokens.len() != c.tokens.len() || set.len() != tokens.len() {
-            return Err(format!("{} concert tokens in play, {} distinct", tokens.len(), set.len()));
+            return Err(format!(
+                "{} concert tokens in play, {} distinct",
+                tokens.len(),
+                set.len()
+            ));
         }
         Ok(())
     }
@@ -125,11 +152,15 @@ impl Game for ShowBusiness {
 
     fn setup(options: Options, seats: usize, seed: u64) -> Result<Started<Self>, SetupError> {
         if !Self::SEATS.contains(&seats) {
-            return Err(SetupError::Seats { asked: seats, min: 2, max: 5 });
+            return Err(SetupError::Seats {
+                asked: seats,
+                min: 2,
+                max: 5,
+            });
         }
         let (mut game, mut events) = ShowBusiness::new(options, seats, seed);
         game.advance(&mut events);
-        Ok((game, events))
+        Ok((game, coalesce(events)))
     }
 
     fn seat_count(&self) -> usize {
@@ -172,7 +203,7 @@ impl Game for ShowBusiness {
         let mut events = Vec::new();
         self.exec(seat, action, &mut events);
         self.advance(&mut events);
-        Ok(events)
+        Ok(coalesce(events))
     }
 
     fn view(&self, viewer: Viewer) -> View {
@@ -189,79 +220,182 @@ impl Game for ShowBusiness {
 
     fn machine() -> Machine {
         let t = |to, when| Transition { to, when };
-        let phase = |name, description, actions, transitions| Phase { name, description, actions, transitions };
+        let phase = |name, description, actions, transitions| Phase {
+            name,
+            description,
+            actions,
+            transitions,
+        };
         Machine {
             initial: "opening_bid",
             phases: vec![
-                phase("opening_bid", "Setup 10: sealed, simultaneous bids; all pay; ties re-bid.", vec!["bid"], vec![
-                    t("choose_first", "a unique highest positive bid"),
-                    t("market_review", "all bid 0: a random seat starts"),
-                ]),
-                phase("choose_first", "S7: the bid winner decides who starts the turn.", vec!["choose_first"], vec![
-                    t("market_review", "at setup, the first round begins"),
-                    t("charts", "a quarter end is pending"),
-                    t("market_review", "the next turn begins"),
-                ]),
-                phase("market_review", "Step 2 MARKET REVIEW: remove market cards for their field number.", with_anytime(vec!["remove", "end_review"]), vec![
-                    t("time_lapse", "end_review"),
-                    t("advertising", "a removal costs more than the cash"),
-                    t("hand_discard", "a dismissal leaves too many cards"),
-                ]),
-                phase("time_lapse", "Step 3 TIME LAPSE: play a card and move the time marker by its POWER.", with_anytime(vec!["play", "give_up"]), vec![
-                    t("activation", "a card is played"),
-                    t("influences", "give_up"),
-                ]),
-                phase("activation", "Step 4: act with the played card or a market card from a field at most its POWER.", with_anytime(vec!["activate_hand", "take_market"]), vec![
-                    t("action", "the active card is set"),
-                ]),
-                phase("action", "Step 4 ACTION: TREND, RECRUITMENT, TOURNEE, PROMOTION or CHARACTER, step by step.", with_anytime(vec![
-                    "pass", "set_die", "recruit", "move", "pick_token", "pick_song", "end_action", "place_token",
-                    "discard_token", "promote", "a_and_r", "sponsor", "swap", "stop", "groupie", "groupie_take",
-                    "groupie_give", "groupie_place_mine", "groupie_place_theirs", "femme_fatale", "integration",
-                    "disorder", "paparazzi", "reporter", "trend_expert_place", "trend_expert_remove",
-                    "pilot_token", "pilot_song", "car_to", "dj_remove", "dj_done", "dj_from_market", "dj_from_bag",
-                ]), vec![
-                    t("recording", "a song is picked up"),
-                    t("defence", "a hostile activity is declared"),
-                    t("advertising", "a promotion costs more than the cash"),
-                    t("time_lapse", "the first action ends and no quarter end was triggered"),
-                    t("influences", "the last action ends"),
-                ]),
-                phase("recording", "RECORDING: style, lyrics, tempo, volume, one field at a time.", vec![
-                    "record_style", "record_lyrics", "record_tempo", "record_volume",
-                ], vec![t("action", "the song is recorded")]),
-                phase("defence", "Hostile activity: the target defends with a card or declines.", vec!["defend", "decline"], vec![
-                    t("action", "the attack is settled"),
-                ]),
-                phase("influences", "Step 5 INFLUENCES: draw or buy up to the hand limit.", with_anytime(vec!["draw", "buy"]), vec![
-                    t("end_round", "the hand is full (step 6 MARKET REFRESHMENT runs)"),
-                    t("advertising", "a purchase costs more than the cash"),
-                ]),
-                phase("end_round", "S10: end the round; steps 7-10 follow for the last seat.", with_anytime(vec!["end_round"]), vec![
-                    t("market_review", "the next seat's round"),
-                    t("sequence_bid_poll", "the last seat's round: step 9"),
-                    t("charts", "a quarter end is pending"),
-                    t("game_over", "the last turn is over"),
-                ]),
-                phase("sequence_bid_poll", "Step 9 (S6): each solvent seat gives up or joins the bid.", vec!["give_up_bid", "join_bid"], vec![
-                    t("sequence_bid", "someone joins"),
-                    t("market_review", "everyone gives up"),
-                ]),
-                phase("sequence_bid", "Step 9: sealed bids; all pay; ties re-bid.", vec!["bid"], vec![
-                    t("choose_first", "a unique highest positive bid"),
-                    t("market_review", "all bid 0"),
-                ]),
-                phase("hand_discard", "S11: discard down to the hand limit after losing artists.", vec!["discard"], vec![
-                    t("action", "the hand fits"),
-                ]),
-                phase("advertising", "S33: PERFORM IN ADVERTISING to cover a payment.", vec!["advertise"], vec![
-                    t("action", "the payment is made"),
-                ]),
-                phase("charts", "QUARTER END 1 CHARTS: SPONSOR laps and choices for tied songs.", vec!["sponsor_tie", "done", "choose_song"], vec![
-                    t("market_review", "the quarter end is over"),
-                    t("game_over", "the last quarter ends the game"),
-                ]),
-                phase("game_over", "END OF GAME: popularity + 10% of cash.", vec![], vec![]),
+                phase(
+                    "opening_bid",
+                    "Setup 10: sealed, simultaneous bids; all pay; ties re-bid.",
+                    vec!["bid"],
+                    vec![
+                        t("choose_first", "a unique highest positive bid"),
+                        t("market_review", "all bid 0: a random seat starts"),
+                    ],
+                ),
+                phase(
+                    "choose_first",
+                    "S7: the bid winner decides who starts the turn.",
+                    vec!["choose_first"],
+                    vec![
+                        t("market_review", "at setup, the first round begins"),
+                        t("charts", "a quarter end is pending"),
+                        t("market_review", "the next turn begins"),
+                    ],
+                ),
+                phase(
+                    "market_review",
+                    "Step 2 MARKET REVIEW: remove market cards for their field number.",
+                    with_anytime(vec!["remove", "end_review"]),
+                    vec![
+                        t("time_lapse", "end_review"),
+                        t("advertising", "a removal costs more than the cash"),
+                        t("hand_discard", "a dismissal leaves too many cards"),
+                    ],
+                ),
+                phase(
+                    "time_lapse",
+                    "Step 3 TIME LAPSE: play a card and move the time marker by its POWER.",
+                    with_anytime(vec!["play", "give_up"]),
+                    vec![t("activation", "a card is played"), t("influences", "give_up")],
+                ),
+                phase(
+                    "activation",
+                    "Step 4: act with the played card or a market card from a field at most its POWER.",
+                    with_anytime(vec!["activate_hand", "take_market"]),
+                    vec![t("action", "the active card is set")],
+                ),
+                phase(
+                    "action",
+                    "Step 4 ACTION: TREND, RECRUITMENT, TOURNEE, PROMOTION or CHARACTER, step by step.",
+                    with_anytime(vec![
+                        "pass",
+                        "set_die",
+                        "recruit",
+                        "move",
+                        "pick_token",
+                        "pick_song",
+                        "end_action",
+                        "place_token",
+                        "discard_token",
+                        "promote",
+                        "a_and_r",
+                        "sponsor",
+                        "swap",
+                        "stop",
+                        "groupie",
+                        "groupie_take",
+                        "groupie_give",
+                        "groupie_place_mine",
+                        "groupie_place_theirs",
+                        "femme_fatale",
+                        "integration",
+                        "disorder",
+                        "paparazzi",
+                        "reporter",
+                        "trend_expert_place",
+                        "trend_expert_remove",
+                        "pilot_token",
+                        "pilot_song",
+                        "car_to",
+                        "dj_remove",
+                        "dj_done",
+                        "dj_from_market",
+                        "dj_from_bag",
+                    ]),
+                    vec![
+                        t("recording", "a song is picked up"),
+                        t("defence", "a hostile activity is declared"),
+                        t("advertising", "a promotion costs more than the cash"),
+                        t(
+                            "time_lapse",
+                            "the first action ends and no quarter end was triggered",
+                        ),
+                        t("influences", "the last action ends"),
+                    ],
+                ),
+                phase(
+                    "recording",
+                    "RECORDING: style, lyrics, tempo, volume, one field at a time.",
+                    vec!["record_style", "record_lyrics", "record_tempo", "record_volume"],
+                    vec![t("action", "the song is recorded")],
+                ),
+                phase(
+                    "defence",
+                    "Hostile activity: the target defends with a card or declines.",
+                    vec!["defend", "decline"],
+                    vec![t("action", "the attack is settled")],
+                ),
+                phase(
+                    "influences",
+                    "Step 5 INFLUENCES: draw or buy up to the hand limit.",
+                    with_anytime(vec!["draw", "buy"]),
+                    vec![
+                        t("end_round", "the hand is full (step 6 MARKET REFRESHMENT runs)"),
+                        t("advertising", "a purchase costs more than the cash"),
+                    ],
+                ),
+                phase(
+                    "end_round",
+                    "S10: end the round; steps 7-10 follow for the last seat.",
+                    with_anytime(vec!["end_round"]),
+                    vec![
+                        t("market_review", "the next seat's round"),
+                        t("sequence_bid_poll", "the last seat's round: step 9"),
+                        t("charts", "a quarter end is pending"),
+                        t("game_over", "the last turn is over"),
+                    ],
+                ),
+                phase(
+                    "sequence_bid_poll",
+                    "Step 9 (S6): each solvent seat gives up or joins the bid.",
+                    vec!["give_up_bid", "join_bid"],
+                    vec![
+                        t("sequence_bid", "someone joins"),
+                        t("market_review", "everyone gives up"),
+                    ],
+                ),
+                phase(
+                    "sequence_bid",
+                    "Step 9: sealed bids; all pay; ties re-bid.",
+                    vec!["bid"],
+                    vec![
+                        t("choose_first", "a unique highest positive bid"),
+                        t("market_review", "all bid 0"),
+                    ],
+                ),
+                phase(
+                    "hand_discard",
+                    "S11: discard down to the hand limit after losing artists.",
+                    vec!["discard"],
+                    vec![t("action", "the hand fits")],
+                ),
+                phase(
+                    "advertising",
+                    "S33: PERFORM IN ADVERTISING to cover a payment.",
+                    vec!["advertise"],
+                    vec![t("action", "the payment is made")],
+                ),
+                phase(
+                    "charts",
+                    "QUARTER END 1 CHARTS: SPONSOR laps and choices for tied songs.",
+                    vec!["sponsor_tie", "done", "choose_song"],
+                    vec![
+                        t("market_review", "the quarter end is over"),
+                        t("game_over", "the last quarter ends the game"),
+                    ],
+                ),
+                phase(
+                    "game_over",
+                    "END OF GAME: popularity + 10% of cash.",
+                    vec![],
+                    vec![],
+                ),
             ],
         }
     }

@@ -7,8 +7,7 @@ use super::components::{
     Character, Die, LYRICS, MANDATORY_FIELDS, Style, TEMPI, TokenColour, VOLUMES, components,
 };
 use super::state::{
-    Attack, BandArtist, Bidding, DrawPurpose, PartialSong, Player, RONDEL, ShowBusiness, Song,
-    Task, Then,
+    Attack, BandArtist, Bidding, DrawPurpose, PartialSong, Player, RONDEL, ShowBusiness, Song, Task, Then,
 };
 use crate::rng::GameRng;
 use crate::{Event, Seat};
@@ -41,7 +40,10 @@ pub const MAX_ARTISTS: usize = 6;
 pub const MIN_HAND: usize = 3;
 
 pub(crate) fn log(ev: &mut Events, seat: Option<Seat>, text: impl Into<String>) {
-    ev.push(Event::public(GameEvent::Log { seat, text: text.into() }));
+    ev.push(Event::public(GameEvent::Log {
+        seat,
+        text: text.into(),
+    }));
 }
 
 pub(crate) fn card_id(c: u8) -> String {
@@ -63,13 +65,25 @@ fn character(c: u8) -> Character {
     components().influence[c as usize].character
 }
 fn find_card(id: &str) -> Option<u8> {
-    components().influence.iter().position(|c| c.id == id).map(|i| i as u8)
+    components()
+        .influence
+        .iter()
+        .position(|c| c.id == id)
+        .map(|i| i as u8)
 }
 fn find_artist(id: &str) -> Option<u8> {
-    components().artists.iter().position(|c| c.id == id).map(|i| i as u8)
+    components()
+        .artists
+        .iter()
+        .position(|c| c.id == id)
+        .map(|i| i as u8)
 }
 fn find_token(id: &str) -> Option<u8> {
-    components().tokens.iter().position(|c| c.id == id).map(|i| i as u8)
+    components()
+        .tokens
+        .iter()
+        .position(|c| c.id == id)
+        .map(|i| i as u8)
 }
 
 /// Where a card can go, given which fields are taken (BAND: instruments).
@@ -90,11 +104,15 @@ pub(crate) fn placements(card: u8, occupied: [bool; 6]) -> Vec<Vec<u8>> {
             }
         }
     }
-    let oranges: Vec<u8> = artist.instruments.iter().filter_map(|i| i.orange_field()).collect();
-    if oranges.contains(&0) {
-        if let Some(&other) = oranges.iter().find(|&&f| f != 0) {
-            add(vec![0, other]);
-        }
+    let oranges: Vec<u8> = artist
+        .instruments
+        .iter()
+        .filter_map(|i| i.orange_field())
+        .collect();
+    if oranges.contains(&0)
+        && let Some(&other) = oranges.iter().find(|&&f| f != 0)
+    {
+        add(vec![0, other]);
     }
     out
 }
@@ -111,8 +129,16 @@ impl ShowBusiness {
             let mut band = Vec::new();
             for (i, a) in c.artists.iter().enumerate() {
                 if a.start_board == Some(colour) {
-                    let fields = placements(i as u8, [false; 6]).into_iter().max_by_key(Vec::len).unwrap_or_default();
-                    band.push(BandArtist { card: i as u8, side_b: false, fields, tokens: vec![] });
+                    let fields = placements(i as u8, [false; 6])
+                        .into_iter()
+                        .max_by_key(Vec::len)
+                        .unwrap_or_default();
+                    band.push(BandArtist {
+                        card: i as u8,
+                        side_b: false,
+                        fields,
+                        tokens: vec![],
+                    });
                     in_bands.push(i as u8);
                 }
             }
@@ -138,8 +164,9 @@ impl ShowBusiness {
             pile: "influence".into(),
             order: influence_pile.iter().rev().map(|&x| card_id(x)).collect(),
         }));
-        let mut artist_pile: Vec<u8> =
-            (0..c.artists.len() as u8).filter(|a| !in_bands.contains(a)).collect();
+        let mut artist_pile: Vec<u8> = (0..c.artists.len() as u8)
+            .filter(|a| !in_bands.contains(a))
+            .collect();
         rng.shuffle(&mut artist_pile);
         ev.push(Event::sealed(GameEvent::Shuffled {
             pile: "artist".into(),
@@ -233,7 +260,9 @@ impl ShowBusiness {
 
     /// BAND: all 4 mandatory fields occupied.
     pub(crate) fn band_complete(&self, seat: Seat) -> bool {
-        self.occupied(seat)[..MANDATORY_FIELDS as usize].iter().all(|&x| x)
+        self.occupied(seat)[..MANDATORY_FIELDS as usize]
+            .iter()
+            .all(|&x| x)
     }
 
     fn active_card(&self, seat: Seat) -> Option<u8> {
@@ -303,11 +332,16 @@ impl ShowBusiness {
     }
 
     fn any_influence_field(&self) -> bool {
-        self.players.iter().any(|p| p.bankrupt.is_none() && !p.influence_field.is_empty())
+        self.players
+            .iter()
+            .any(|p| p.bankrupt.is_none() && !p.influence_field.is_empty())
     }
 
     fn emergency_clearing(&self) -> Vec<Task> {
-        self.solvent_in_order().into_iter().map(|seat| Task::Clearing { seat }).collect()
+        self.solvent_in_order()
+            .into_iter()
+            .map(|seat| Task::Clearing { seat })
+            .collect()
     }
 
     // ----- piles, bag, markets -----
@@ -360,7 +394,13 @@ impl ShowBusiness {
         match self.draw_influence(ev) {
             Some(card) => {
                 self.players[seat].hand.push(card);
-                ev.push(Event::private(seat, GameEvent::CardToHand { seat, card: card_id(card) }));
+                ev.push(Event::private(
+                    seat,
+                    GameEvent::CardToHand {
+                        seat,
+                        card: card_id(card),
+                    },
+                ));
                 log(ev, Some(seat), format!("seat {seat} draws an influence card"));
                 true
             }
@@ -384,7 +424,11 @@ impl ShowBusiness {
                 match self.draw_influence(ev) {
                     Some(c) => {
                         self.influence_market[f] = Some(c);
-                        log(ev, None, format!("{} comes to influence market field {}", card_id(c), f + 1));
+                        log(
+                            ev,
+                            None,
+                            format!("{} comes to influence market field {}", card_id(c), f + 1),
+                        );
                     }
                     None => return false,
                 }
@@ -396,11 +440,15 @@ impl ShowBusiness {
     fn refill_artist_market(&mut self, ev: &mut Events) {
         Self::close_up(&mut self.artist_market);
         for f in 0..4 {
-            if self.artist_market[f].is_none() {
-                if let Some(a) = self.draw_artist(ev) {
-                    self.artist_market[f] = Some(a);
-                    log(ev, None, format!("{} comes to artist market field {}", artist_id(a), f + 1));
-                }
+            if self.artist_market[f].is_none()
+                && let Some(a) = self.draw_artist(ev)
+            {
+                self.artist_market[f] = Some(a);
+                log(
+                    ev,
+                    None,
+                    format!("{} comes to artist market field {}", artist_id(a), f + 1),
+                );
             }
         }
     }
@@ -408,11 +456,15 @@ impl ShowBusiness {
     fn refill_concert_market(&mut self, ev: &mut Events) {
         Self::close_up(&mut self.concert_market);
         for f in 0..5 {
-            if self.concert_market[f].is_none() {
-                if let Some(t) = self.draw_token(ev) {
-                    self.concert_market[f] = Some(t);
-                    log(ev, None, format!("{} comes to concert market field {}", token_id(t), f + 1));
-                }
+            if self.concert_market[f].is_none()
+                && let Some(t) = self.draw_token(ev)
+            {
+                self.concert_market[f] = Some(t);
+                log(
+                    ev,
+                    None,
+                    format!("{} comes to concert market field {}", token_id(t), f + 1),
+                );
             }
         }
     }
@@ -423,7 +475,9 @@ impl ShowBusiness {
             let face = self.rng.roll(6);
             ev.push(Event::sealed(GameEvent::Rolled { die, face }));
             self.dice[i] = if face == 6 { None } else { Some(face - 1) };
-            let shown = self.dice[i].map(|v| die.face_name(v)).unwrap_or_else(|| "blank".into());
+            let shown = self.dice[i]
+                .map(|v| die.face_name(v))
+                .unwrap_or_else(|| "blank".into());
             log(ev, None, format!("the {die:?} trend die shows {shown}"));
         }
     }
@@ -460,7 +514,11 @@ impl ShowBusiness {
             self.players[seat].cash -= cost;
             self.do_then(seat, then, ev);
         } else {
-            self.queue.push_front(Task::Advertise { seat, due: cost, then });
+            self.queue.push_front(Task::Advertise {
+                seat,
+                due: cost,
+                then,
+            });
         }
     }
 
@@ -477,13 +535,27 @@ impl ShowBusiness {
                     Market::Influence => {
                         if let Some(c) = self.influence_market[f].take() {
                             self.influence_discard.push(c);
-                            log(ev, Some(seat), format!("seat {seat} removes {} from influence market field {field}", card_id(c)));
+                            log(
+                                ev,
+                                Some(seat),
+                                format!(
+                                    "seat {seat} removes {} from influence market field {field}",
+                                    card_id(c)
+                                ),
+                            );
                         }
                     }
                     Market::Artist => {
                         if let Some(a) = self.artist_market[f].take() {
                             self.artist_discard.push(a);
-                            log(ev, Some(seat), format!("seat {seat} removes {} from artist market field {field}", artist_id(a)));
+                            log(
+                                ev,
+                                Some(seat),
+                                format!(
+                                    "seat {seat} removes {} from artist market field {field}",
+                                    artist_id(a)
+                                ),
+                            );
                         }
                     }
                 }
@@ -496,16 +568,32 @@ impl ShowBusiness {
                             self.known.push((c, v));
                         }
                     }
-                    log(ev, Some(seat), format!("seat {seat} buys {} from influence market field {field}", card_id(c)));
+                    log(
+                        ev,
+                        Some(seat),
+                        format!(
+                            "seat {seat} buys {} from influence market field {field}",
+                            card_id(c)
+                        ),
+                    );
                 }
             }
             Then::Promote(song) => {
-                let Some(f) = self.first_empty_chart_field() else { return };
+                let Some(f) = self.first_empty_chart_field() else {
+                    return;
+                };
                 let songs = &mut self.players[seat].songs;
                 if let Some(i) = songs.iter().position(|s| s.id == song) {
                     let s = songs.remove(i);
-                    self.chart[f].push(super::state::ChartSong { song: s, disclosed: false });
-                    log(ev, Some(seat), format!("seat {seat} promotes song {song} to CHARTS field {}", f + 1));
+                    self.chart[f].push(super::state::ChartSong {
+                        song: s,
+                        disclosed: false,
+                    });
+                    log(
+                        ev,
+                        Some(seat),
+                        format!("seat {seat} promotes song {song} to CHARTS field {}", f + 1),
+                    );
                 }
             }
         }
@@ -553,13 +641,13 @@ impl ShowBusiness {
 
     /// Runs an automatic step, or returns a decision that still waits for a seat.
     fn step(&mut self, task: Task, ev: &mut Events) -> Option<Task> {
-        if let Some(seat) = Self::task_seat(&task) {
-            if !self.solvent(seat) {
-                if let Task::PlaceToken { token, .. } = task {
-                    self.used_tokens.push(token);
-                }
-                return None;
+        if let Some(seat) = Self::task_seat(&task)
+            && !self.solvent(seat)
+        {
+            if let Task::PlaceToken { token, .. } = task {
+                self.used_tokens.push(token);
             }
+            return None;
         }
         match task {
             Task::TimeLapse { seat, .. } => {
@@ -570,7 +658,9 @@ impl ShowBusiness {
                 Some(task)
             }
             Task::Influences { seat } => {
-                let can_buy = (1..=4u8).any(|f| self.influence_market[f as usize - 1].is_some() && self.coverable(seat, f as i64));
+                let can_buy = (1..=4u8).any(|f| {
+                    self.influence_market[f as usize - 1].is_some() && self.coverable(seat, f as i64)
+                });
                 if self.players[seat].hand.len() >= self.hand_limit(seat) || (!self.can_draw() && !can_buy) {
                     return None;
                 }
@@ -580,14 +670,20 @@ impl ShowBusiness {
                 (self.players[seat].hand.len() > self.hand_limit(seat)).then_some(task)
             }
             Task::DjAdd { .. } => {
-                let source = self.concert_market.iter().any(Option::is_some) || !self.bag.is_empty() || !self.used_tokens.is_empty();
+                let source = self.concert_market.iter().any(Option::is_some)
+                    || !self.bag.is_empty()
+                    || !self.used_tokens.is_empty();
                 if self.map_tokens.len() >= MAP_TOKENS || !source {
                     self.refill_concert_market(ev);
                     return None;
                 }
                 Some(task)
             }
-            Task::Pilot { seat, ref cities, stopped } => {
+            Task::Pilot {
+                seat,
+                ref cities,
+                stopped,
+            } => {
                 let _ = seat;
                 let _ = stopped;
                 if cities.is_empty() {
@@ -612,7 +708,11 @@ impl ShowBusiness {
                 if !self.refill_influence_market(ev) && !retried && self.any_influence_field() {
                     let mut tasks = self.emergency_clearing();
                     tasks.push(Task::RefillMarkets { retried: true });
-                    log(ev, None, "no influence card is left to draw: CLEARING runs at once");
+                    log(
+                        ev,
+                        None,
+                        "no influence card is left to draw: CLEARING runs at once",
+                    );
                     self.push_front_all(tasks);
                     return None;
                 }
@@ -643,22 +743,38 @@ impl ShowBusiness {
                 // Step 7: field 1 of each market is discarded, the rest move down.
                 if let Some(c) = self.influence_market[0].take() {
                     self.influence_discard.push(c);
-                    log(ev, None, format!("MARKET CHANGE: {} leaves the influence market", card_id(c)));
+                    log(
+                        ev,
+                        None,
+                        format!("MARKET CHANGE: {} leaves the influence market", card_id(c)),
+                    );
                 }
                 if let Some(a) = self.artist_market[0].take() {
                     self.artist_discard.push(a);
-                    log(ev, None, format!("MARKET CHANGE: {} leaves the artist market", artist_id(a)));
+                    log(
+                        ev,
+                        None,
+                        format!("MARKET CHANGE: {} leaves the artist market", artist_id(a)),
+                    );
                 }
                 self.queue.push_front(Task::RefillMarkets { retried: false });
                 None
             }
             Task::RondelStep => {
                 self.rondel = (self.rondel + 1) % RONDEL.len() as u8;
-                log(ev, None, format!("EVENT RONDEL: {}", RONDEL[self.rondel as usize]));
+                log(
+                    ev,
+                    None,
+                    format!("EVENT RONDEL: {}", RONDEL[self.rondel as usize]),
+                );
                 let seats = self.in_turn_order();
                 let tasks: Vec<Task> = match self.rondel {
                     0 => vec![Task::TrendChange],
-                    1 => seats.into_iter().map(|seat| Task::PopCheck { seat }).chain([Task::ScandalsUpright]).collect(),
+                    1 => seats
+                        .into_iter()
+                        .map(|seat| Task::PopCheck { seat })
+                        .chain([Task::ScandalsUpright])
+                        .collect(),
                     2 => seats.into_iter().map(|seat| Task::Salary { seat }).collect(),
                     3 => seats.into_iter().map(|seat| Task::Integration { seat }).collect(),
                     _ => seats.into_iter().map(|seat| Task::Royalty { seat }).collect(),
@@ -668,7 +784,11 @@ impl ShowBusiness {
             }
             Task::TrendChange => {
                 if self.trend_expert.is_some() {
-                    log(ev, None, "a TREND EXPERT stands between the dice: no trend change");
+                    log(
+                        ev,
+                        None,
+                        "a TREND EXPERT stands between the dice: no trend change",
+                    );
                 } else {
                     self.roll_dice(ev);
                 }
@@ -683,7 +803,9 @@ impl ShowBusiness {
                             seat,
                             left: 1,
                             best: 0,
-                            purpose: DrawPurpose::PopularityCheck { double: scandal && !charted },
+                            purpose: DrawPurpose::PopularityCheck {
+                                double: scandal && !charted,
+                            },
                             retried: false,
                         });
                     }
@@ -698,8 +820,13 @@ impl ShowBusiness {
             }
             Task::Salary { seat } => {
                 if self.solvent(seat) {
-                    let amount = SALARY_PER_ARTIST * self.players[seat].band.len() as i64 + self.tokens_on_band(seat) as i64;
-                    log(ev, Some(seat), format!("SALARIES: seat {seat} owes {amount} FONS"));
+                    let amount = SALARY_PER_ARTIST * self.players[seat].band.len() as i64
+                        + self.tokens_on_band(seat) as i64;
+                    log(
+                        ev,
+                        Some(seat),
+                        format!("SALARIES: seat {seat} owes {amount} FONS"),
+                    );
                     self.push_front_all(vec![Task::Pay { seat, amount }, Task::SatisfactionUp { seat }]);
                 }
                 None
@@ -719,7 +846,14 @@ impl ShowBusiness {
                         .partition(|a| components().artists[a.card as usize].independence > sat);
                     self.players[seat].band = stay;
                     for a in leave {
-                        log(ev, Some(seat), format!("INTEGRATION CONTROL: {} leaves seat {seat}'s band", artist_id(a.card)));
+                        log(
+                            ev,
+                            Some(seat),
+                            format!(
+                                "INTEGRATION CONTROL: {} leaves seat {seat}'s band",
+                                artist_id(a.card)
+                            ),
+                        );
                         self.artist_discard.push(a.card);
                         self.used_tokens.extend(a.tokens);
                     }
@@ -736,9 +870,17 @@ impl ShowBusiness {
                             RoyaltyBasis::PrintedField => (pop - 1) % 50 + 1,
                         };
                         self.players[seat].cash += pay;
-                        log(ev, Some(seat), format!("ROYALTIES: seat {seat} receives {pay} FONS"));
+                        log(
+                            ev,
+                            Some(seat),
+                            format!("ROYALTIES: seat {seat} receives {pay} FONS"),
+                        );
                     } else if pop < 0 {
-                        log(ev, Some(seat), format!("ROYALTIES: seat {seat} owes {} FONS", -pop));
+                        log(
+                            ev,
+                            Some(seat),
+                            format!("ROYALTIES: seat {seat} owes {} FONS", -pop),
+                        );
                         self.queue.push_front(Task::Pay { seat, amount: -pop });
                     }
                 }
@@ -752,7 +894,11 @@ impl ShowBusiness {
                     self.players[seat].cash -= amount;
                     None
                 } else if self.coverable(seat, amount) {
-                    Some(Task::Advertise { seat, due: amount, then: Then::Mandatory })
+                    Some(Task::Advertise {
+                        seat,
+                        due: amount,
+                        then: Then::Mandatory,
+                    })
                 } else {
                     self.go_bankrupt(seat, ev);
                     None
@@ -760,8 +906,16 @@ impl ShowBusiness {
             }
             Task::Clearing { seat } => {
                 if self.solvent(seat) {
-                    let sum: i64 = self.players[seat].influence_field.iter().map(|&c| power(c) as i64).sum();
-                    log(ev, Some(seat), format!("CLEARING: seat {seat} pays {sum} FONS for its influence field"));
+                    let sum: i64 = self.players[seat]
+                        .influence_field
+                        .iter()
+                        .map(|&c| power(c) as i64)
+                        .sum();
+                    log(
+                        ev,
+                        Some(seat),
+                        format!("CLEARING: seat {seat} pays {sum} FONS for its influence field"),
+                    );
                     self.push_front_all(vec![Task::Pay { seat, amount: sum }, Task::DiscardField { seat }]);
                 }
                 None
@@ -771,18 +925,34 @@ impl ShowBusiness {
                 self.influence_discard.extend(field);
                 None
             }
-            Task::Draw { seat, mut left, mut best, purpose, retried } => {
+            Task::Draw {
+                seat,
+                mut left,
+                mut best,
+                purpose,
+                retried,
+            } => {
                 while left > 0 {
                     match self.draw_influence(ev) {
                         Some(c) => {
                             self.revealed.push(c);
                             best = best.max(power(c));
                             left -= 1;
-                            log(ev, Some(seat), format!("{} is drawn and shown (POWER {})", card_id(c), power(c)));
+                            log(
+                                ev,
+                                Some(seat),
+                                format!("{} is drawn and shown (POWER {})", card_id(c), power(c)),
+                            );
                         }
                         None if !retried && self.any_influence_field() => {
                             let mut tasks = self.emergency_clearing();
-                            tasks.push(Task::Draw { seat, left, best, purpose, retried: true });
+                            tasks.push(Task::Draw {
+                                seat,
+                                left,
+                                best,
+                                purpose,
+                                retried: true,
+                            });
                             self.push_front_all(tasks);
                             return None;
                         }
@@ -798,16 +968,28 @@ impl ShowBusiness {
                     DrawPurpose::FemmeFatale => self.queue.push_front(Task::FemmeChoice { seat, best }),
                     DrawPurpose::Paparazzi => {
                         self.players[seat].popularity += best as i64;
-                        log(ev, Some(seat), format!("PAPARAZZI: seat {seat} gains {best} popularity"));
+                        log(
+                            ev,
+                            Some(seat),
+                            format!("PAPARAZZI: seat {seat} gains {best} popularity"),
+                        );
                     }
                     DrawPurpose::PopularityCheck { double } => {
                         let by = best as i64 * if double { 2 } else { 1 };
                         self.lower_popularity(seat, by);
-                        log(ev, Some(seat), format!("POPULARITY CHECK: seat {seat} loses up to {by} popularity"));
+                        log(
+                            ev,
+                            Some(seat),
+                            format!("POPULARITY CHECK: seat {seat} loses up to {by} popularity"),
+                        );
                     }
                     DrawPurpose::EndScandal => {
                         self.lower_popularity(seat, best as i64);
-                        log(ev, Some(seat), format!("scandal at game end: seat {seat} loses up to {best} popularity"));
+                        log(
+                            ev,
+                            Some(seat),
+                            format!("scandal at game end: seat {seat} loses up to {best} popularity"),
+                        );
                     }
                 }
                 None
@@ -819,8 +1001,9 @@ impl ShowBusiness {
                 None
             }
             Task::SequenceBid => {
-                let answers: Vec<Option<bool>> =
-                    (0..self.n()).map(|s| if self.solvent(s) { None } else { Some(true) }).collect();
+                let answers: Vec<Option<bool>> = (0..self.n())
+                    .map(|s| if self.solvent(s) { None } else { Some(true) })
+                    .collect();
                 if answers.iter().any(Option::is_none) {
                     self.queue.push_front(Task::Poll { answers });
                 }
@@ -838,7 +1021,11 @@ impl ShowBusiness {
                 }
                 self.start_charts(ev);
                 let mut tasks = vec![Task::Charts, Task::QePopularity, Task::QeSatisfaction];
-                tasks.extend(self.in_turn_order().into_iter().map(|seat| Task::Clearing { seat }));
+                tasks.extend(
+                    self.in_turn_order()
+                        .into_iter()
+                        .map(|seat| Task::Clearing { seat }),
+                );
                 self.push_front_all(tasks);
                 None
             }
@@ -847,7 +1034,11 @@ impl ShowBusiness {
                     let t = self.tokens_on_band(seat) as i64;
                     if self.solvent(seat) && t > 0 {
                         self.players[seat].popularity += t;
-                        log(ev, Some(seat), format!("POPULARITY: seat {seat} gains {t} for its experience"));
+                        log(
+                            ev,
+                            Some(seat),
+                            format!("POPULARITY: seat {seat} gains {t} for its experience"),
+                        );
                     }
                 }
                 None
@@ -857,7 +1048,13 @@ impl ShowBusiness {
                     if !self.solvent(seat) {
                         continue;
                     }
-                    let best = self.chart.iter().take(5).flatten().find(|s| s.song.owner == seat).map(|s| s.song.style);
+                    let best = self
+                        .chart
+                        .iter()
+                        .take(5)
+                        .flatten()
+                        .find(|s| s.song.owner == seat)
+                        .map(|s| s.song.style);
                     let loss = match best {
                         Some(style) => self.players[seat]
                             .band
@@ -867,7 +1064,11 @@ impl ShowBusiness {
                         None => self.players[seat].band.len(),
                     };
                     self.lower_satisfaction(seat, loss as u8);
-                    log(ev, Some(seat), format!("SATISFACTION CHECK: seat {seat} loses {loss}"));
+                    log(
+                        ev,
+                        Some(seat),
+                        format!("SATISFACTION CHECK: seat {seat} loses {loss}"),
+                    );
                 }
                 None
             }
@@ -901,18 +1102,36 @@ impl ShowBusiness {
                 if self.solvent(seat) {
                     let sat = self.players[seat].satisfaction;
                     self.lower_popularity(seat, (MAX_SATISFACTION - sat) as i64);
-                    let missing = self.occupied(seat)[..MANDATORY_FIELDS as usize].iter().filter(|&&x| !x).count();
+                    let missing = self.occupied(seat)[..MANDATORY_FIELDS as usize]
+                        .iter()
+                        .filter(|&&x| !x)
+                        .count();
                     self.lower_popularity(seat, missing as i64);
-                    log(ev, Some(seat), format!("END OF GAME: seat {seat} penalties {} (satisfaction) and {missing} (incomplete band)", MAX_SATISFACTION - sat));
+                    log(
+                        ev,
+                        Some(seat),
+                        format!(
+                            "END OF GAME: seat {seat} penalties {} (satisfaction) and {missing} (incomplete band)",
+                            MAX_SATISFACTION - sat
+                        ),
+                    );
                     if self.players[seat].scandal {
-                        self.queue.push_front(Task::Draw { seat, left: 1, best: 0, purpose: DrawPurpose::EndScandal, retried: false });
+                        self.queue.push_front(Task::Draw {
+                            seat,
+                            left: 1,
+                            best: 0,
+                            purpose: DrawPurpose::EndScandal,
+                            retried: false,
+                        });
                     }
                 }
                 None
             }
             Task::Finish => {
                 let outcome = self.compute_outcome();
-                ev.push(Event::public(GameEvent::GameOver { winners: outcome.winners.clone() }));
+                ev.push(Event::public(GameEvent::GameOver {
+                    winners: outcome.winners.clone(),
+                }));
                 self.result = Some(outcome);
                 self.queue.clear();
                 None
@@ -926,7 +1145,11 @@ impl ShowBusiness {
     }
 
     pub(crate) fn has_top5_song(&self, seat: Seat) -> bool {
-        self.chart.iter().take(5).flatten().any(|s| s.song.owner == seat && s.disclosed)
+        self.chart
+            .iter()
+            .take(5)
+            .flatten()
+            .any(|s| s.song.owner == seat && s.disclosed)
     }
 
     /// Step 1 CONCERTS, after RULINGS 3.6's restock.
@@ -946,7 +1169,15 @@ impl ShowBusiness {
             }
             if let Some(t) = self.concert_market[f].take() {
                 self.map_tokens.push(t);
-                log(ev, Some(seat), format!("CONCERTS: {} goes to city {}", token_id(t), city_name(components().tokens[t as usize].city)));
+                log(
+                    ev,
+                    Some(seat),
+                    format!(
+                        "CONCERTS: {} goes to city {}",
+                        token_id(t),
+                        city_name(components().tokens[t as usize].city)
+                    ),
+                );
             }
         }
         self.refill_concert_market(ev);
@@ -966,9 +1197,16 @@ impl ShowBusiness {
         if self.result.is_some() {
             return vec![];
         }
-        let Some(task) = self.queue.front() else { return vec![] };
+        let Some(task) = self.queue.front() else {
+            return vec![];
+        };
         match task {
-            Task::Bid(b) => b.seats.iter().copied().filter(|&s| b.bids[s].is_none()).collect::<Vec<_>>(),
+            Task::Bid(b) => b
+                .seats
+                .iter()
+                .copied()
+                .filter(|&s| b.bids[s].is_none())
+                .collect::<Vec<_>>(),
             Task::Poll { answers } => (0..self.n()).filter(|&s| answers[s].is_none()).collect(),
             Task::Charts => self.charts_decider().into_iter().collect(),
             t => Self::task_seat(t).into_iter().collect(),
@@ -1008,7 +1246,10 @@ impl ShowBusiness {
             }
             for p in placements(a.card, free) {
                 if p != a.fields {
-                    out.push(Action::Regroup { artist: id.clone(), fields: p });
+                    out.push(Action::Regroup {
+                        artist: id.clone(),
+                        fields: p,
+                    });
                 }
             }
         }
@@ -1024,7 +1265,11 @@ impl ShowBusiness {
             if let Some(a) = self.artist_market[f as usize - 1] {
                 for p in placements(a, occ) {
                     for side_b in [false, true] {
-                        out.push(Action::Recruit { field: f, side_b, fields: p.clone() });
+                        out.push(Action::Recruit {
+                            field: f,
+                            side_b,
+                            fields: p.clone(),
+                        });
                     }
                 }
             }
@@ -1082,7 +1327,12 @@ impl ShowBusiness {
         let my_occ = self.occupied(seat);
         let their_occ = self.occupied(target);
         for ta in &self.players[target].band {
-            let t_orange: Vec<u8> = ta.fields.iter().copied().filter(|&f| f < MANDATORY_FIELDS).collect();
+            let t_orange: Vec<u8> = ta
+                .fields
+                .iter()
+                .copied()
+                .filter(|&f| f < MANDATORY_FIELDS)
+                .collect();
             for ga in &self.players[seat].band {
                 if !t_orange.is_empty() && !ga.fields.iter().any(|f| t_orange.contains(f)) {
                     continue;
@@ -1115,7 +1365,9 @@ impl ShowBusiness {
 
     fn choose_action_list(&self, seat: Seat, out: &mut Vec<Action>) {
         out.push(Action::Pass);
-        let Some(card) = self.active_card(seat) else { return };
+        let Some(card) = self.active_card(seat) else {
+            return;
+        };
         let pw = power(card);
         if self.trend_expert.is_none() {
             out.push(Action::SetDie);
@@ -1134,10 +1386,18 @@ impl ShowBusiness {
         let hostile_ok = !self.last_turn;
         match character(card) {
             Character::AAndR if hostile_ok => {
-                out.extend(self.targets(seat).into_iter().map(|target| Action::AAndR { target }));
+                out.extend(
+                    self.targets(seat)
+                        .into_iter()
+                        .map(|target| Action::AAndR { target }),
+                );
             }
             Character::Sponsor if hostile_ok => {
-                out.extend(self.targets(seat).into_iter().map(|target| Action::Sponsor { target }));
+                out.extend(
+                    self.targets(seat)
+                        .into_iter()
+                        .map(|target| Action::Sponsor { target }),
+                );
             }
             Character::Groupie if hostile_ok => {
                 for target in self.targets(seat) {
@@ -1147,7 +1407,11 @@ impl ShowBusiness {
                 }
             }
             Character::Dj => {
-                out.extend(self.map_tokens.iter().map(|&t| Action::DjRemove { token: token_id(t) }));
+                out.extend(
+                    self.map_tokens
+                        .iter()
+                        .map(|&t| Action::DjRemove { token: token_id(t) }),
+                );
                 out.push(Action::DjDone);
             }
             Character::FemmeFatale => out.push(Action::FemmeFatale),
@@ -1155,7 +1419,11 @@ impl ShowBusiness {
             Character::Pilot => self.pilot_actions(seat, out),
             Character::Reporter => out.push(Action::Reporter),
             Character::TrendExpert => {
-                out.push(if self.trend_expert.is_none() { Action::TrendExpertPlace } else { Action::TrendExpertRemove });
+                out.push(if self.trend_expert.is_none() {
+                    Action::TrendExpertPlace
+                } else {
+                    Action::TrendExpertRemove
+                });
             }
             _ => {}
         }
@@ -1166,23 +1434,35 @@ impl ShowBusiness {
         if self.result.is_some() || !self.to_act_now().contains(&seat) {
             return out;
         }
-        let Some(task) = self.queue.front() else { return out };
+        let Some(task) = self.queue.front() else {
+            return out;
+        };
         let p = &self.players[seat];
         match task {
             Task::Bid(_) => out.extend((0..=p.cash.max(0) as u32).map(|amount| Action::Bid { amount })),
             Task::Poll { .. } => out.extend([Action::GiveUpBid, Action::JoinBid]),
             Task::ChooseFirst { .. } => {
-                out.extend((0..self.n()).filter(|&s| self.solvent(s)).map(|seat| Action::ChooseFirst { seat }));
+                out.extend(
+                    (0..self.n())
+                        .filter(|&s| self.solvent(s))
+                        .map(|seat| Action::ChooseFirst { seat }),
+                );
             }
             Task::Review { .. } => {
                 for f in 1..=4u8 {
                     if self.influence_market[f as usize - 1].is_some() && self.coverable(seat, f as i64) {
-                        out.push(Action::Remove { market: Market::Influence, field: f });
+                        out.push(Action::Remove {
+                            market: Market::Influence,
+                            field: f,
+                        });
                     }
                 }
                 for f in 1..=4u8 {
                     if self.artist_market[f as usize - 1].is_some() && self.coverable(seat, f as i64) {
-                        out.push(Action::Remove { market: Market::Artist, field: f });
+                        out.push(Action::Remove {
+                            market: Market::Artist,
+                            field: f,
+                        });
                     }
                 }
                 out.push(Action::EndReview);
@@ -1214,9 +1494,12 @@ impl ShowBusiness {
                 let colour = components().tokens[*token as usize].colour;
                 for a in &p.band {
                     let card = &components().artists[a.card as usize];
-                    let fits = colour == TokenColour::Multicolour || colour.style() == Some(card.style(a.side_b));
+                    let fits =
+                        colour == TokenColour::Multicolour || colour.style() == Some(card.style(a.side_b));
                     if fits && (a.tokens.len() as u8) < card.experience_fields {
-                        out.push(Action::PlaceToken { artist: artist_id(a.card) });
+                        out.push(Action::PlaceToken {
+                            artist: artist_id(a.card),
+                        });
                     }
                 }
                 out.push(Action::DiscardToken);
@@ -1247,12 +1530,21 @@ impl ShowBusiness {
             Task::SponsorSwap { target, .. } => {
                 for &g in &p.hand {
                     for &t in &self.players[*target].hand {
-                        out.push(Action::Swap { give: card_id(g), take: card_id(t) });
+                        out.push(Action::Swap {
+                            give: card_id(g),
+                            take: card_id(t),
+                        });
                     }
                 }
                 out.push(Action::Stop);
             }
-            Task::Groupie { target, take, give, mine, .. } => {
+            Task::Groupie {
+                target,
+                take,
+                give,
+                mine,
+                ..
+            } => {
                 let combos = self.groupie_combos(seat, *target);
                 let mut push = |a: Action| {
                     if !out.contains(&a) {
@@ -1276,7 +1568,11 @@ impl ShowBusiness {
             Task::FemmeChoice { .. } => {
                 out.push(Action::Integration);
                 if !self.last_turn {
-                    out.extend(self.targets(seat).into_iter().map(|target| Action::Disorder { target }));
+                    out.extend(
+                        self.targets(seat)
+                            .into_iter()
+                            .map(|target| Action::Disorder { target }),
+                    );
                 }
             }
             Task::Pilot { cities, stopped, .. } => {
@@ -1293,7 +1589,11 @@ impl ShowBusiness {
                 }
             }
             Task::DjRemove { .. } => {
-                out.extend(self.map_tokens.iter().map(|&t| Action::DjRemove { token: token_id(t) }));
+                out.extend(
+                    self.map_tokens
+                        .iter()
+                        .map(|&t| Action::DjRemove { token: token_id(t) }),
+                );
                 out.push(Action::DjDone);
             }
             Task::DjAdd { .. } => {
@@ -1317,7 +1617,9 @@ impl ShowBusiness {
                 }
             }
             Task::EndRound { .. } => out.push(Action::EndRound),
-            Task::HandDiscard { .. } => out.extend(p.hand.iter().map(|&c| Action::Discard { card: card_id(c) })),
+            Task::HandDiscard { .. } => {
+                out.extend(p.hand.iter().map(|&c| Action::Discard { card: card_id(c) }))
+            }
             Task::Advertise { due, .. } => {
                 let short = (due - p.cash).max(0);
                 let min = (short + FONS_PER_FIELD - 1) / FONS_PER_FIELD;
@@ -1362,7 +1664,11 @@ impl ShowBusiness {
                         .partition(|&&t| c.tokens[t as usize].colour == TokenColour::Multicolour);
                     a.tokens = keep;
                     self.used_tokens.extend(drop);
-                    log(ev, Some(seat), format!("STYLE CHANGE: seat {seat} turns {artist} over"));
+                    log(
+                        ev,
+                        Some(seat),
+                        format!("STYLE CHANGE: seat {seat} turns {artist} over"),
+                    );
                 }
                 return;
             }
@@ -1370,17 +1676,29 @@ impl ShowBusiness {
                 let Some(card) = find_artist(artist) else { return };
                 if let Some(a) = self.players[seat].band.iter_mut().find(|a| a.card == card) {
                     a.fields = fields.clone();
-                    log(ev, Some(seat), format!("REGROUPMENT: seat {seat} moves {artist} to {fields:?}"));
+                    log(
+                        ev,
+                        Some(seat),
+                        format!("REGROUPMENT: seat {seat} moves {artist} to {fields:?}"),
+                    );
                 }
                 return;
             }
             _ => {}
         }
-        let Some(task) = self.queue.pop_front() else { return };
+        let Some(task) = self.queue.pop_front() else {
+            return;
+        };
         match (task, action) {
             (Task::Bid(mut b), Action::Bid { amount }) => {
                 b.bids[seat] = Some(*amount);
-                ev.push(Event::private(seat, GameEvent::BidIn { seat, amount: Some(*amount) }));
+                ev.push(Event::private(
+                    seat,
+                    GameEvent::BidIn {
+                        seat,
+                        amount: Some(*amount),
+                    },
+                ));
                 ev.push(Event::public(GameEvent::BidIn { seat, amount: None }));
                 if b.seats.iter().all(|&s| b.bids[s].is_some()) {
                     self.resolve_bids(b, ev);
@@ -1390,14 +1708,30 @@ impl ShowBusiness {
             }
             (Task::Poll { mut answers }, a) => {
                 answers[seat] = Some(matches!(a, Action::GiveUpBid));
-                log(ev, Some(seat), format!("seat {seat} {}", if matches!(a, Action::GiveUpBid) { "gives up the sequence bid" } else { "joins the sequence bid" }));
+                log(
+                    ev,
+                    Some(seat),
+                    format!(
+                        "seat {seat} {}",
+                        if matches!(a, Action::GiveUpBid) {
+                            "gives up the sequence bid"
+                        } else {
+                            "joins the sequence bid"
+                        }
+                    ),
+                );
                 if answers.iter().all(Option::is_some) {
                     if answers.iter().all(|a| *a == Some(true)) {
                         log(ev, None, "SEQUENCE BID: everyone gives up; the sequence stays");
                     } else {
                         self.bid_rounds += 1;
                         let seats: Vec<Seat> = (0..self.n()).filter(|&s| self.solvent(s)).collect();
-                        self.queue.push_front(Task::Bid(Bidding { setup: false, seats, bids: vec![None; self.n()], round: self.bid_rounds }));
+                        self.queue.push_front(Task::Bid(Bidding {
+                            setup: false,
+                            seats,
+                            bids: vec![None; self.n()],
+                            round: self.bid_rounds,
+                        }));
                     }
                 } else {
                     self.queue.push_front(Task::Poll { answers });
@@ -1425,7 +1759,14 @@ impl ShowBusiness {
                 let old = self.players[seat].time;
                 let new = (old + power(card)).min(LAST_WEEK);
                 self.players[seat].time = new;
-                log(ev, Some(seat), format!("TIME LAPSE: seat {seat} plays {} and moves from week {old} to {new}", card_id(card)));
+                log(
+                    ev,
+                    Some(seat),
+                    format!(
+                        "TIME LAPSE: seat {seat} plays {} and moves from week {old} to {new}",
+                        card_id(card)
+                    ),
+                );
                 for (i, q) in QUARTER_ENDS.into_iter().enumerate() {
                     if !self.qe_done[i] && old < q && new >= q {
                         self.qe_done[i] = true;
@@ -1437,10 +1778,17 @@ impl ShowBusiness {
                             self.last_turn = true;
                             log(ev, Some(seat), "the last turn has begun");
                         }
-                        log(ev, Some(seat), format!("seat {seat} reaches QUARTER END field {q} first"));
+                        log(
+                            ev,
+                            Some(seat),
+                            format!("seat {seat} reaches QUARTER END field {q} first"),
+                        );
                     }
                 }
-                self.push_front_all(vec![Task::Activate { seat, card }, Task::AfterAction { seat, nth }]);
+                self.push_front_all(vec![
+                    Task::Activate { seat, card },
+                    Task::AfterAction { seat, nth },
+                ]);
             }
             (Task::TimeLapse { .. }, Action::GiveUp) => {
                 log(ev, Some(seat), format!("seat {seat} gives up its time lapse"));
@@ -1451,21 +1799,50 @@ impl ShowBusiness {
             (Task::Activate { .. }, Action::TakeMarket { field }) => {
                 if let Some(card) = self.influence_market[*field as usize - 1].take() {
                     self.players[seat].influence_field.push(card);
-                    log(ev, Some(seat), format!("seat {seat} activates {} from influence market field {field}", card_id(card)));
+                    log(
+                        ev,
+                        Some(seat),
+                        format!(
+                            "seat {seat} activates {} from influence market field {field}",
+                            card_id(card)
+                        ),
+                    );
                 }
                 self.queue.push_front(Task::ChooseAction { seat });
             }
             (Task::ChooseAction { .. }, a) => self.first_step(seat, a, ev),
-            (t @ Task::Recruit { .. }, Action::Recruit { field, side_b, fields }) => {
+            (
+                t @ Task::Recruit { .. },
+                Action::Recruit {
+                    field,
+                    side_b,
+                    fields,
+                },
+            ) => {
                 self.queue.push_front(t);
                 if let Some(a) = self.artist_market[*field as usize - 1].take() {
-                    self.players[seat].band.push(BandArtist { card: a, side_b: *side_b, fields: fields.clone(), tokens: vec![] });
+                    self.players[seat].band.push(BandArtist {
+                        card: a,
+                        side_b: *side_b,
+                        fields: fields.clone(),
+                        tokens: vec![],
+                    });
                     self.raise_satisfaction(seat, 1);
-                    log(ev, Some(seat), format!("RECRUITMENT: seat {seat} hires {}", artist_id(a)));
+                    log(
+                        ev,
+                        Some(seat),
+                        format!("RECRUITMENT: seat {seat} hires {}", artist_id(a)),
+                    );
                 }
             }
-            (Task::Tournee { left, .. }, a @ (Action::Move { .. } | Action::PickToken { .. } | Action::PickSong { .. })) => {
-                self.queue.push_front(Task::Tournee { seat, left: left.saturating_sub(1) });
+            (
+                Task::Tournee { left, .. },
+                a @ (Action::Move { .. } | Action::PickToken { .. } | Action::PickSong { .. }),
+            ) => {
+                self.queue.push_front(Task::Tournee {
+                    seat,
+                    left: left.saturating_sub(1),
+                });
                 match a {
                     Action::Move { city } => {
                         if let Some(cy) = c.city(city) {
@@ -1491,7 +1868,11 @@ impl ShowBusiness {
                 let card = find_artist(artist);
                 if let Some(a) = self.players[seat].band.iter_mut().find(|a| Some(a.card) == card) {
                     a.tokens.push(token);
-                    log(ev, Some(seat), format!("seat {seat} places {} on {artist}", token_id(token)));
+                    log(
+                        ev,
+                        Some(seat),
+                        format!("seat {seat} places {} on {artist}", token_id(token)),
+                    );
                 }
             }
             (Task::PlaceToken { token, .. }, Action::DiscardToken) => {
@@ -1516,20 +1897,45 @@ impl ShowBusiness {
                 }
                 _ => {}
             },
-            (Task::Defend { target, attacker, attack, .. }, Action::Defend { card }) => {
+            (
+                Task::Defend {
+                    target,
+                    attacker,
+                    attack,
+                    ..
+                },
+                Action::Defend { card },
+            ) => {
                 if let Some(card) = find_card(card) {
                     self.take_from_hand(target, card);
                     self.players[target].influence_field.push(card);
-                    log(ev, Some(target), format!("seat {target} defends with {} against seat {attacker}", card_id(card)));
+                    log(
+                        ev,
+                        Some(target),
+                        format!(
+                            "seat {target} defends with {} against seat {attacker}",
+                            card_id(card)
+                        ),
+                    );
                 }
                 let _ = attack;
             }
-            (Task::Defend { target, attacker, attack, .. }, Action::Decline) => {
+            (
+                Task::Defend {
+                    target,
+                    attacker,
+                    attack,
+                    ..
+                },
+                Action::Decline,
+            ) => {
                 log(ev, Some(target), format!("seat {target} does not defend"));
                 self.resolve_attack(attacker, target, attack, ev);
             }
             (Task::SponsorSwap { target, left, .. }, Action::Swap { give, take }) => {
-                let (Some(g), Some(t)) = (find_card(give), find_card(take)) else { return };
+                let (Some(g), Some(t)) = (find_card(give), find_card(take)) else {
+                    return;
+                };
                 self.take_from_hand(seat, g);
                 self.take_from_hand(target, t);
                 self.players[target].hand.push(g);
@@ -1538,51 +1944,130 @@ impl ShowBusiness {
                 self.known.push((t, target));
                 ev.push(Event {
                     audience: crate::Audience::Seats(vec![seat.min(target), seat.max(target)]),
-                    body: GameEvent::Log { seat: Some(seat), text: format!("SPONSOR: seat {seat} gives {give} and takes {take}") },
+                    body: GameEvent::Log {
+                        seat: Some(seat),
+                        text: format!("SPONSOR: seat {seat} gives {give} and takes {take}"),
+                    },
                 });
-                log(ev, Some(seat), format!("SPONSOR: seat {seat} exchanges a card with seat {target}"));
+                log(
+                    ev,
+                    Some(seat),
+                    format!("SPONSOR: seat {seat} exchanges a card with seat {target}"),
+                );
                 if left > 1 {
-                    self.queue.push_front(Task::SponsorSwap { seat, target, left: left - 1 });
+                    self.queue.push_front(Task::SponsorSwap {
+                        seat,
+                        target,
+                        left: left - 1,
+                    });
                 }
             }
             (Task::SponsorSwap { .. }, Action::Stop) => {}
-            (Task::Groupie { target, take, give, mine, .. }, a) => match a {
+            (
+                Task::Groupie {
+                    target,
+                    take,
+                    give,
+                    mine,
+                    ..
+                },
+                a,
+            ) => match a {
                 Action::GroupieTake { artist } => {
-                    self.queue.push_front(Task::Groupie { seat, target, take: find_artist(artist), give, mine });
+                    self.queue.push_front(Task::Groupie {
+                        seat,
+                        target,
+                        take: find_artist(artist),
+                        give,
+                        mine,
+                    });
                 }
                 Action::GroupieGive { artist } => {
-                    self.queue.push_front(Task::Groupie { seat, target, take, give: find_artist(artist), mine });
+                    self.queue.push_front(Task::Groupie {
+                        seat,
+                        target,
+                        take,
+                        give: find_artist(artist),
+                        mine,
+                    });
                 }
                 Action::GroupiePlaceMine { fields } => {
-                    self.queue.push_front(Task::Groupie { seat, target, take, give, mine: Some(fields.clone()) });
+                    self.queue.push_front(Task::Groupie {
+                        seat,
+                        target,
+                        take,
+                        give,
+                        mine: Some(fields.clone()),
+                    });
                 }
                 Action::GroupiePlaceTheirs { fields } => {
-                    let (Some(take), Some(give), Some(mine)) = (take, give, mine) else { return };
+                    let (Some(take), Some(give), Some(mine)) = (take, give, mine) else {
+                        return;
+                    };
                     let card = self.active_card(seat).unwrap_or(0);
-                    log(ev, Some(seat), format!("GROUPIE: seat {seat} wants {} from seat {target} for {}", artist_id(take), artist_id(give)));
-                    self.queue.push_front(Task::Defend { target, attacker: seat, card, attack: Attack::Groupie { take, give, mine, theirs: fields.clone() } });
+                    log(
+                        ev,
+                        Some(seat),
+                        format!(
+                            "GROUPIE: seat {seat} wants {} from seat {target} for {}",
+                            artist_id(take),
+                            artist_id(give)
+                        ),
+                    );
+                    self.queue.push_front(Task::Defend {
+                        target,
+                        attacker: seat,
+                        card,
+                        attack: Attack::Groupie {
+                            take,
+                            give,
+                            mine,
+                            theirs: fields.clone(),
+                        },
+                    });
                 }
                 _ => {}
             },
             (Task::FemmeChoice { best, .. }, Action::Integration) => {
                 self.raise_satisfaction(seat, best);
-                log(ev, Some(seat), format!("FEMME FATALE: INTEGRATION raises seat {seat}'s satisfaction by {best}"));
+                log(
+                    ev,
+                    Some(seat),
+                    format!("FEMME FATALE: INTEGRATION raises seat {seat}'s satisfaction by {best}"),
+                );
             }
             (Task::FemmeChoice { best, .. }, Action::Disorder { target }) => {
                 let card = self.active_card(seat).unwrap_or(0);
-                log(ev, Some(seat), format!("FEMME FATALE: DISORDER against seat {target}"));
-                self.queue.push_front(Task::Defend { target: *target, attacker: seat, card, attack: Attack::Disorder { amount: best } });
+                log(
+                    ev,
+                    Some(seat),
+                    format!("FEMME FATALE: DISORDER against seat {target}"),
+                );
+                self.queue.push_front(Task::Defend {
+                    target: *target,
+                    attacker: seat,
+                    card,
+                    attack: Attack::Disorder { amount: best },
+                });
             }
             (Task::Pilot { cities, .. }, a @ (Action::PilotToken { .. } | Action::PilotSong { .. })) => {
                 self.pilot_pick(seat, cities, a, ev);
             }
             (Task::Pilot { cities, .. }, Action::Stop) => {
-                self.queue.push_front(Task::Pilot { seat, cities, stopped: true });
+                self.queue.push_front(Task::Pilot {
+                    seat,
+                    cities,
+                    stopped: true,
+                });
             }
             (Task::Pilot { .. }, Action::CarTo { city }) => {
                 if let Some(cy) = c.city(city) {
                     self.players[seat].car = cy;
-                    log(ev, Some(seat), format!("PILOT: seat {seat}'s car lands in {city}"));
+                    log(
+                        ev,
+                        Some(seat),
+                        format!("PILOT: seat {seat}'s car lands in {city}"),
+                    );
                 }
             }
             (Task::DjRemove { .. }, a) => self.dj_step(seat, a, ev),
@@ -1590,14 +2075,22 @@ impl ShowBusiness {
                 self.queue.push_front(t);
                 if let Some(tk) = self.concert_market[*field as usize - 1].take() {
                     self.map_tokens.push(tk);
-                    log(ev, Some(seat), format!("DJ: {} moves from the concert market to the map", token_id(tk)));
+                    log(
+                        ev,
+                        Some(seat),
+                        format!("DJ: {} moves from the concert market to the map", token_id(tk)),
+                    );
                 }
             }
             (t @ Task::DjAdd { .. }, Action::DjFromBag) => {
                 self.queue.push_front(t);
                 if let Some(tk) = self.draw_token(ev) {
                     self.map_tokens.push(tk);
-                    log(ev, Some(seat), format!("DJ: {} comes from the bag to the map", token_id(tk)));
+                    log(
+                        ev,
+                        Some(seat),
+                        format!("DJ: {} comes from the bag to the map", token_id(tk)),
+                    );
                 }
             }
             (t @ Task::Influences { .. }, Action::Draw) => {
@@ -1605,7 +2098,11 @@ impl ShowBusiness {
                 if !self.draw_to_hand(seat, ev) {
                     let mut tasks = self.emergency_clearing();
                     tasks.push(Task::DrawToHand { seat });
-                    log(ev, None, "no influence card is left to draw: CLEARING runs at once");
+                    log(
+                        ev,
+                        None,
+                        "no influence card is left to draw: CLEARING runs at once",
+                    );
                     self.push_front_all(tasks);
                 }
             }
@@ -1621,14 +2118,22 @@ impl ShowBusiness {
                 if let Some(card) = find_card(card) {
                     self.take_from_hand(seat, card);
                     self.influence_discard.push(card);
-                    log(ev, Some(seat), format!("seat {seat} discards {} down to the hand limit", card_id(card)));
+                    log(
+                        ev,
+                        Some(seat),
+                        format!("seat {seat} discards {} down to the hand limit", card_id(card)),
+                    );
                 }
             }
             (Task::Advertise { due, then, .. }, Action::Advertise { fields }) => {
                 let p = &mut self.players[seat];
                 p.popularity -= *fields as i64;
                 p.cash += FONS_PER_FIELD * *fields as i64 - due;
-                log(ev, Some(seat), format!("ADVERTISING: seat {seat} moves {fields} fields down and pays {due} FONS"));
+                log(
+                    ev,
+                    Some(seat),
+                    format!("ADVERTISING: seat {seat} moves {fields} fields down and pays {due} FONS"),
+                );
                 self.do_then(seat, then, ev);
             }
             (Task::Charts, a) => {
@@ -1649,16 +2154,28 @@ impl ShowBusiness {
         if top > 0 {
             let winners: Vec<Seat> = bids.iter().filter(|b| b.1 == top).map(|b| b.0).collect();
             if winners.len() == 1 {
-                self.queue.push_front(Task::ChooseFirst { seat: winners[0], setup: b.setup });
+                self.queue.push_front(Task::ChooseFirst {
+                    seat: winners[0],
+                    setup: b.setup,
+                });
             } else {
                 self.bid_rounds += 1;
                 log(ev, None, "the top bid is tied: the tied seats bid again");
-                self.queue.push_front(Task::Bid(Bidding { setup: b.setup, seats: winners, bids: vec![None; self.n()], round: self.bid_rounds }));
+                self.queue.push_front(Task::Bid(Bidding {
+                    setup: b.setup,
+                    seats: winners,
+                    bids: vec![None; self.n()],
+                    round: self.bid_rounds,
+                }));
             }
         } else if b.setup {
             let first = b.seats[self.rng.below(b.seats.len())];
             ev.push(Event::sealed(GameEvent::RandomFirst { seat: first }));
-            log(ev, None, format!("no bid decides: seat {first} is drawn to start"));
+            log(
+                ev,
+                None,
+                format!("no bid decides: seat {first} is drawn to start"),
+            );
             self.set_order_from(first, ev);
             self.turn = 0;
             self.queue.push_front(Task::StartRound { seat: first });
@@ -1670,14 +2187,27 @@ impl ShowBusiness {
     fn set_order_from(&mut self, first: Seat, ev: &mut Events) {
         let n = self.n();
         self.order = (0..n).map(|i| (first + i) % n).collect();
-        log(ev, Some(first), format!("seat {first} starts; the sequence is {:?}", self.order));
+        log(
+            ev,
+            Some(first),
+            format!("seat {first} starts; the sequence is {:?}", self.order),
+        );
     }
 
     fn concert(&mut self, seat: Seat, t: u8, ev: &mut Events) {
         let tok = &components().tokens[t as usize];
         self.map_tokens.retain(|&x| x != t);
         self.players[seat].cash += tok.value as i64;
-        log(ev, Some(seat), format!("CONCERT: seat {seat} plays {} in {} for {} FONS", tok.id, city_name(tok.city), tok.value));
+        log(
+            ev,
+            Some(seat),
+            format!(
+                "CONCERT: seat {seat} plays {} in {} for {} FONS",
+                tok.id,
+                city_name(tok.city),
+                tok.value
+            ),
+        );
         if tok.colour == TokenColour::White {
             self.used_tokens.push(t);
         } else {
@@ -1688,8 +2218,19 @@ impl ShowBusiness {
     fn pick_song(&mut self, seat: Seat, city: u8, ev: &mut Events) {
         if let Some(i) = components().studios.iter().position(|&s| s == city) {
             self.players[seat].blanks[i] = false;
-            log(ev, Some(seat), format!("RECORDING: seat {seat} records in {}", city_name(city)));
-            self.queue.push_front(Task::Record { seat, song: PartialSong { style: None, lyrics: None, tempo: None } });
+            log(
+                ev,
+                Some(seat),
+                format!("RECORDING: seat {seat} records in {}", city_name(city)),
+            );
+            self.queue.push_front(Task::Record {
+                seat,
+                song: PartialSong {
+                    style: None,
+                    lyrics: None,
+                    tempo: None,
+                },
+            });
         }
     }
 
@@ -1715,26 +2256,45 @@ impl ShowBusiness {
             experience: self.song_experience(seat, style),
         };
         self.next_song += 1;
-        ev.push(Event::private(seat, GameEvent::Recorded { song: s.id, content: super::view::content(&s) }));
+        ev.push(Event::private(
+            seat,
+            GameEvent::Recorded {
+                song: s.id,
+                content: super::view::content(&s),
+            },
+        ));
         log(ev, Some(seat), format!("seat {seat} records song {}", s.id));
         self.players[seat].songs.push(s);
     }
 
     fn first_step(&mut self, seat: Seat, a: &Action, ev: &mut Events) {
-        let Some(card) = self.active_card(seat) else { return };
+        let Some(card) = self.active_card(seat) else {
+            return;
+        };
         let info = &components().influence[card as usize];
         match a {
             Action::Pass => log(ev, Some(seat), format!("seat {seat} passes its action")),
             Action::SetDie => {
                 self.dice[info.die as usize] = Some(info.value);
-                log(ev, Some(seat), format!("TREND: seat {seat} turns the {:?} die to {}", info.die, info.die.face_name(info.value)));
+                log(
+                    ev,
+                    Some(seat),
+                    format!(
+                        "TREND: seat {seat} turns the {:?} die to {}",
+                        info.die,
+                        info.die.face_name(info.value)
+                    ),
+                );
             }
             Action::Recruit { .. } => {
                 self.queue.push_front(Task::Recruit { seat });
                 self.exec(seat, a, ev);
             }
             Action::Move { .. } | Action::PickToken { .. } | Action::PickSong { .. } => {
-                self.queue.push_front(Task::Tournee { seat, left: info.power });
+                self.queue.push_front(Task::Tournee {
+                    seat,
+                    left: info.power,
+                });
                 self.exec(seat, a, ev);
             }
             Action::Promote { song } => {
@@ -1745,35 +2305,81 @@ impl ShowBusiness {
             }
             Action::AAndR { target } => {
                 log(ev, Some(seat), format!("A&R: seat {seat} attacks seat {target}"));
-                self.queue.push_front(Task::Defend { target: *target, attacker: seat, card, attack: Attack::AAndR });
+                self.queue.push_front(Task::Defend {
+                    target: *target,
+                    attacker: seat,
+                    card,
+                    attack: Attack::AAndR,
+                });
             }
             Action::Sponsor { target } => {
-                log(ev, Some(seat), format!("SPONSOR: seat {seat} attacks seat {target}"));
-                self.queue.push_front(Task::Defend { target: *target, attacker: seat, card, attack: Attack::Sponsor { power: info.power } });
+                log(
+                    ev,
+                    Some(seat),
+                    format!("SPONSOR: seat {seat} attacks seat {target}"),
+                );
+                self.queue.push_front(Task::Defend {
+                    target: *target,
+                    attacker: seat,
+                    card,
+                    attack: Attack::Sponsor { power: info.power },
+                });
             }
             Action::Groupie { target } => {
-                self.queue.push_front(Task::Groupie { seat, target: *target, take: None, give: None, mine: None });
+                self.queue.push_front(Task::Groupie {
+                    seat,
+                    target: *target,
+                    take: None,
+                    give: None,
+                    mine: None,
+                });
             }
             Action::DjRemove { .. } | Action::DjDone => {
                 self.queue.push_front(Task::DjRemove { seat });
                 self.exec(seat, a, ev);
             }
             Action::FemmeFatale => {
-                self.queue.push_front(Task::Draw { seat, left: info.power, best: 0, purpose: DrawPurpose::FemmeFatale, retried: false });
+                self.queue.push_front(Task::Draw {
+                    seat,
+                    left: info.power,
+                    best: 0,
+                    purpose: DrawPurpose::FemmeFatale,
+                    retried: false,
+                });
             }
             Action::Paparazzi => {
                 self.players[seat].scandal = true;
                 log(ev, Some(seat), format!("PAPARAZZI: seat {seat} starts a scandal"));
-                self.queue.push_front(Task::Draw { seat, left: info.power, best: 0, purpose: DrawPurpose::Paparazzi, retried: false });
+                self.queue.push_front(Task::Draw {
+                    seat,
+                    left: info.power,
+                    best: 0,
+                    purpose: DrawPurpose::Paparazzi,
+                    retried: false,
+                });
             }
             Action::Reporter => {
                 self.rondel = (self.rondel + info.power) % RONDEL.len() as u8;
-                log(ev, Some(seat), format!("REPORTER: the rondel marker moves to {}", RONDEL[self.rondel as usize]));
+                log(
+                    ev,
+                    Some(seat),
+                    format!(
+                        "REPORTER: the rondel marker moves to {}",
+                        RONDEL[self.rondel as usize]
+                    ),
+                );
             }
             Action::TrendExpertPlace => {
                 self.players[seat].influence_field.pop();
                 self.trend_expert = Some((card, seat));
-                log(ev, Some(seat), format!("TREND EXPERT: seat {seat} stands {} between the dice", card_id(card)));
+                log(
+                    ev,
+                    Some(seat),
+                    format!(
+                        "TREND EXPERT: seat {seat} stands {} between the dice",
+                        card_id(card)
+                    ),
+                );
             }
             Action::TrendExpertRemove => {
                 self.return_trend_expert(ev);
@@ -1792,7 +2398,11 @@ impl ShowBusiness {
             } else {
                 self.influence_discard.push(card);
             }
-            log(ev, Some(placer), format!("TREND EXPERT {} returns to seat {placer}", card_id(card)));
+            log(
+                ev,
+                Some(placer),
+                format!("TREND EXPERT {} returns to seat {placer}", card_id(card)),
+            );
         }
     }
 
@@ -1802,13 +2412,21 @@ impl ShowBusiness {
             Action::PilotToken { token } => {
                 let Some(t) = find_token(token) else { return };
                 cities.push(c.tokens[t as usize].city);
-                self.queue.push_front(Task::Pilot { seat, cities, stopped: false });
+                self.queue.push_front(Task::Pilot {
+                    seat,
+                    cities,
+                    stopped: false,
+                });
                 self.concert(seat, t, ev);
             }
             Action::PilotSong { studio } => {
                 let Some(cy) = c.city(studio) else { return };
                 cities.push(cy);
-                self.queue.push_front(Task::Pilot { seat, cities, stopped: false });
+                self.queue.push_front(Task::Pilot {
+                    seat,
+                    cities,
+                    stopped: false,
+                });
                 self.pick_song(seat, cy, ev);
             }
             _ => {}
@@ -1821,7 +2439,11 @@ impl ShowBusiness {
                 if let Some(t) = find_token(token) {
                     self.map_tokens.retain(|&x| x != t);
                     self.used_tokens.push(t);
-                    log(ev, Some(seat), format!("DJ: seat {seat} removes {token} from the map"));
+                    log(
+                        ev,
+                        Some(seat),
+                        format!("DJ: seat {seat} removes {token} from the map"),
+                    );
                 }
                 self.queue.push_front(Task::DjRemove { seat });
             }
@@ -1836,23 +2458,46 @@ impl ShowBusiness {
                 let (a, t) = (self.players[attacker].time, self.players[target].time);
                 self.players[attacker].time = t;
                 self.players[target].time = a;
-                log(ev, Some(attacker), format!("A&R: seats {attacker} and {target} swap time markers"));
+                log(
+                    ev,
+                    Some(attacker),
+                    format!("A&R: seats {attacker} and {target} swap time markers"),
+                );
             }
             Attack::Sponsor { power } => {
                 let hand = self.players[target].hand.clone();
                 for c in hand {
                     self.known.push((c, attacker));
                 }
-                log(ev, Some(attacker), format!("SPONSOR: seat {target} shows its hand to seat {attacker}"));
-                self.queue.push_front(Task::SponsorSwap { seat: attacker, target, left: power });
+                log(
+                    ev,
+                    Some(attacker),
+                    format!("SPONSOR: seat {target} shows its hand to seat {attacker}"),
+                );
+                self.queue.push_front(Task::SponsorSwap {
+                    seat: attacker,
+                    target,
+                    left: power,
+                });
             }
             Attack::Disorder { amount } => {
                 self.lower_satisfaction(target, amount);
-                log(ev, Some(attacker), format!("DISORDER: seat {target} loses {amount} satisfaction"));
+                log(
+                    ev,
+                    Some(attacker),
+                    format!("DISORDER: seat {target} loses {amount} satisfaction"),
+                );
             }
-            Attack::Groupie { take, give, mine, theirs } => {
+            Attack::Groupie {
+                take,
+                give,
+                mine,
+                theirs,
+            } => {
                 let tb = &mut self.players[target].band;
-                let Some(ti) = tb.iter().position(|a| a.card == take) else { return };
+                let Some(ti) = tb.iter().position(|a| a.card == take) else {
+                    return;
+                };
                 let mut taken = tb.remove(ti);
                 let ab = &mut self.players[attacker].band;
                 let Some(gi) = ab.iter().position(|a| a.card == give) else {
@@ -1864,7 +2509,15 @@ impl ShowBusiness {
                 given.fields = theirs;
                 self.players[attacker].band.push(taken);
                 self.players[target].band.push(given);
-                log(ev, Some(attacker), format!("GROUPIE: seat {attacker} takes {} and gives {}", artist_id(take), artist_id(give)));
+                log(
+                    ev,
+                    Some(attacker),
+                    format!(
+                        "GROUPIE: seat {attacker} takes {} and gives {}",
+                        artist_id(take),
+                        artist_id(give)
+                    ),
+                );
             }
         }
     }

@@ -28,7 +28,12 @@ impl ShowBusiness {
 
     /// Charts b: 4/3/2/1 for the dice hit.
     pub(crate) fn trend_points(&self, s: &Song) -> u32 {
-        self.hits(s).iter().zip(Die::ALL).filter(|(h, _)| **h).map(|(_, d)| d.points()).sum()
+        self.hits(s)
+            .iter()
+            .zip(Die::ALL)
+            .filter(|(h, _)| **h)
+            .map(|(_, d)| d.points())
+            .sum()
     }
 
     /// Charts b: trend points plus the fifth field.
@@ -52,12 +57,20 @@ impl ShowBusiness {
             ev.push(Event::public(GameEvent::Disclosed { songs: newly }));
         }
         let songs: Vec<ChartSong> = self.chart.iter_mut().flat_map(std::mem::take).collect();
-        let mut scored: Vec<(u32, ChartSong)> = songs.into_iter().map(|s| (self.song_score(&s.song), s)).collect();
-        scored.sort_by(|a, b| b.0.cmp(&a.0));
+        let mut scored: Vec<(u32, ChartSong)> =
+            songs.into_iter().map(|s| (self.song_score(&s.song), s)).collect();
+        scored.sort_by_key(|s| std::cmp::Reverse(s.0));
         let mut groups: Vec<Vec<ChartSong>> = Vec::new();
         let mut last: Option<u32> = None;
         for (score, s) in scored {
-            log(ev, Some(s.song.owner), format!("CHARTS: song {} of seat {} scores {score}", s.song.id, s.song.owner));
+            log(
+                ev,
+                Some(s.song.owner),
+                format!(
+                    "CHARTS: song {} of seat {} scores {score}",
+                    s.song.id, s.song.owner
+                ),
+            );
             if last != Some(score) {
                 groups.push(Vec::new());
                 last = Some(score);
@@ -65,15 +78,31 @@ impl ShowBusiness {
             let group = groups.last_mut().expect("a group was just pushed");
             let same = |o: &ChartSong| {
                 let (a, b) = (&o.song, &s.song);
-                a.owner == b.owner && a.style == b.style && a.lyrics == b.lyrics && a.tempo == b.tempo && a.volume == b.volume && a.experience == b.experience
+                a.owner == b.owner
+                    && a.style == b.style
+                    && a.lyrics == b.lyrics
+                    && a.tempo == b.tempo
+                    && a.volume == b.volume
+                    && a.experience == b.experience
             };
             if group.iter().any(same) {
-                log(ev, Some(s.song.owner), format!("CHARTS: song {} is identical to another of its owner's and leaves the game", s.song.id));
+                log(
+                    ev,
+                    Some(s.song.owner),
+                    format!(
+                        "CHARTS: song {} is identical to another of its owner's and leaves the game",
+                        s.song.id
+                    ),
+                );
                 continue;
             }
             group.push(s);
         }
-        self.charts_work = Some(ChartsWork { groups, placed: Vec::new(), lap: None });
+        self.charts_work = Some(ChartsWork {
+            groups,
+            placed: Vec::new(),
+            lap: None,
+        });
     }
 
     /// Places songs until a seat must decide; false once the ranking is complete.
@@ -81,7 +110,9 @@ impl ShowBusiness {
         loop {
             let order = self.order.clone();
             let solvent: Vec<bool> = self.players.iter().map(|p| p.bankrupt.is_none()).collect();
-            let Some(work) = self.charts_work.as_mut() else { return false };
+            let Some(work) = self.charts_work.as_mut() else {
+                return false;
+            };
             if let Some(lap) = &mut work.lap {
                 if lap.chooser.is_some() || lap.at < lap.seats.len() {
                     return true;
@@ -112,10 +143,19 @@ impl ShowBusiness {
                     let mut owners: Vec<Seat> = group.iter().map(|s| s.song.owner).collect();
                     owners.sort_unstable();
                     owners.dedup();
-                    let seats: Vec<Seat> = order.iter().copied().filter(|s| owners.contains(s) && solvent[*s]).collect();
+                    let seats: Vec<Seat> = order
+                        .iter()
+                        .copied()
+                        .filter(|s| owners.contains(s) && solvent[*s])
+                        .collect();
                     if owners.len() >= 2 && !seats.is_empty() {
                         let sums = vec![0; seats.len()];
-                        work.lap = Some(Lap { seats, at: 0, sums, chooser: None });
+                        work.lap = Some(Lap {
+                            seats,
+                            at: 0,
+                            sums,
+                            chooser: None,
+                        });
                         return true;
                     }
                     self.trend_resolve();
@@ -130,8 +170,12 @@ impl ShowBusiness {
             Some(g) => g.iter().map(|s| self.trend_points(&s.song)).collect(),
             None => return,
         };
-        let Some(work) = self.charts_work.as_mut() else { return };
-        let Some(group) = work.groups.first_mut() else { return };
+        let Some(work) = self.charts_work.as_mut() else {
+            return;
+        };
+        let Some(group) = work.groups.first_mut() else {
+            return;
+        };
         let best = points.iter().copied().max().unwrap_or(0);
         let mut winners = Vec::new();
         let mut rest = Vec::new();
@@ -167,7 +211,14 @@ impl ShowBusiness {
     pub(crate) fn charts_exec(&mut self, seat: Seat, a: &Action, ev: &mut Events) {
         match a {
             Action::SponsorTie { card } => {
-                let Some(c) = components().influence.iter().position(|x| &x.id == card).map(|i| i as u8) else { return };
+                let Some(c) = components()
+                    .influence
+                    .iter()
+                    .position(|x| &x.id == card)
+                    .map(|i| i as u8)
+                else {
+                    return;
+                };
                 let hand = &mut self.players[seat].hand;
                 if let Some(i) = hand.iter().position(|&x| x == c) {
                     hand.remove(i);
@@ -178,7 +229,11 @@ impl ShowBusiness {
                 if let Some(lap) = self.charts_work.as_mut().and_then(|w| w.lap.as_mut()) {
                     lap.sums[lap.at] += pw;
                 }
-                log(ev, Some(seat), format!("CHARTS: seat {seat} discards SPONSOR {card} (POWER {pw})"));
+                log(
+                    ev,
+                    Some(seat),
+                    format!("CHARTS: seat {seat} discards SPONSOR {card} (POWER {pw})"),
+                );
             }
             Action::Done => {
                 if let Some(lap) = self.charts_work.as_mut().and_then(|w| w.lap.as_mut()) {
@@ -186,15 +241,21 @@ impl ShowBusiness {
                 }
             }
             Action::ChooseSong { song } => {
-                let Some(work) = self.charts_work.as_mut() else { return };
-                if let Some(g) = work.groups.first_mut() {
-                    if let Some(i) = g.iter().position(|s| s.song.id == *song) {
-                        let s = g.remove(i);
-                        work.placed.push(vec![s]);
-                    }
+                let Some(work) = self.charts_work.as_mut() else {
+                    return;
+                };
+                if let Some(g) = work.groups.first_mut()
+                    && let Some(i) = g.iter().position(|s| s.song.id == *song)
+                {
+                    let s = g.remove(i);
+                    work.placed.push(vec![s]);
                 }
                 work.lap = None;
-                log(ev, Some(seat), format!("CHARTS: seat {seat} puts song {song} ahead"));
+                log(
+                    ev,
+                    Some(seat),
+                    format!("CHARTS: seat {seat} puts song {song} ahead"),
+                );
             }
             _ => {}
         }
@@ -202,7 +263,9 @@ impl ShowBusiness {
 
     /// Charts: popularity for fields 1-5, scandals overshadowed, songs below 5 leave.
     fn finish_charts(&mut self, ev: &mut Events) {
-        let Some(work) = self.charts_work.take() else { return };
+        let Some(work) = self.charts_work.take() else {
+            return;
+        };
         let mut chart = work.placed;
         chart.resize(components().chart.len(), Vec::new());
         for (i, field) in chart.iter().enumerate().take(CHART_KEEP) {
@@ -229,7 +292,15 @@ impl ShowBusiness {
                     base / field.len() as i64
                 };
                 self.players[owner].popularity += points;
-                log(ev, Some(owner), format!("CHARTS: song {} on field {} gives seat {owner} {points} popularity", s.song.id, i + 1));
+                log(
+                    ev,
+                    Some(owner),
+                    format!(
+                        "CHARTS: song {} on field {} gives seat {owner} {points} popularity",
+                        s.song.id,
+                        i + 1
+                    ),
+                );
                 if i < 3 {
                     self.players[owner].scandal = false;
                 }
@@ -246,25 +317,49 @@ impl ShowBusiness {
         let key = |s: Seat| {
             let p = &self.players[s];
             let solvent = p.bankrupt.is_none();
-            (solvent, p.bankrupt.unwrap_or(0), p.popularity + p.cash / 10, p.popularity, p.cash)
+            (
+                solvent,
+                p.bankrupt.unwrap_or(0),
+                p.popularity + p.cash / 10,
+                p.popularity,
+                p.cash,
+            )
         };
         let mut scores = Vec::new();
         for (seat, p) in self.players.iter().enumerate() {
             let ks = key(seat);
             let rank = 1 + (0..self.players.len()).filter(|&o| key(o) > ks).count();
             let mut tiebreaks = vec![
-                ScoreLine { label: "Popularity".into(), points: p.popularity },
-                ScoreLine { label: "Cash".into(), points: p.cash },
+                ScoreLine {
+                    label: "Popularity".into(),
+                    points: p.popularity,
+                },
+                ScoreLine {
+                    label: "Cash".into(),
+                    points: p.cash,
+                },
             ];
             if let Some(b) = p.bankrupt {
-                tiebreaks.insert(0, ScoreLine { label: "Bankrupt (order)".into(), points: b as i64 });
+                tiebreaks.insert(
+                    0,
+                    ScoreLine {
+                        label: "Bankrupt (order)".into(),
+                        points: b as i64,
+                    },
+                );
             }
             scores.push(SeatScore {
                 seat,
                 total: p.popularity + p.cash / 10,
                 lines: vec![
-                    ScoreLine { label: "Popularity track".into(), points: p.popularity },
-                    ScoreLine { label: "10% of cash".into(), points: p.cash / 10 },
+                    ScoreLine {
+                        label: "Popularity track".into(),
+                        points: p.popularity,
+                    },
+                    ScoreLine {
+                        label: "10% of cash".into(),
+                        points: p.cash / 10,
+                    },
                 ],
                 tiebreaks,
                 rank,

@@ -84,9 +84,18 @@ pub struct Bidding {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Attack {
     AAndR,
-    Sponsor { power: u8 },
-    Disorder { amount: u8 },
-    Groupie { take: u8, give: u8, mine: Vec<u8>, theirs: Vec<u8> },
+    Sponsor {
+        power: u8,
+    },
+    Disorder {
+        amount: u8,
+    },
+    Groupie {
+        take: u8,
+        give: u8,
+        mine: Vec<u8>,
+        theirs: Vec<u8>,
+    },
 }
 
 /// Why cards are drawn and shown.
@@ -108,62 +117,165 @@ pub enum Then {
 }
 
 /// The rondel's five fields, clockwise.
-pub const RONDEL: [&str; 5] =
-    ["TREND CHANGE", "POPULARITY CHECK", "SALARIES", "INTEGRATION CONTROL", "ROYALTIES"];
+pub const RONDEL: [&str; 5] = [
+    "TREND CHANGE",
+    "POPULARITY CHECK",
+    "SALARIES",
+    "INTEGRATION CONTROL",
+    "ROYALTIES",
+];
 
 /// One entry of the work queue: a decision a seat must make, or an automatic step.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Task {
     // Decisions.
     Bid(Bidding),
-    Poll { answers: Vec<Option<bool>> },
-    ChooseFirst { seat: Seat, setup: bool },
-    Review { seat: Seat },
-    TimeLapse { seat: Seat, nth: u8 },
-    Activate { seat: Seat, card: u8 },
-    ChooseAction { seat: Seat },
-    Recruit { seat: Seat },
-    Tournee { seat: Seat, left: u8 },
-    PlaceToken { seat: Seat, token: u8 },
-    Record { seat: Seat, song: PartialSong },
-    Defend { target: Seat, attacker: Seat, card: u8, attack: Attack },
-    SponsorSwap { seat: Seat, target: Seat, left: u8 },
-    Groupie { seat: Seat, target: Seat, take: Option<u8>, give: Option<u8>, mine: Option<Vec<u8>> },
-    FemmeChoice { seat: Seat, best: u8 },
-    Pilot { seat: Seat, cities: Vec<u8>, stopped: bool },
-    DjRemove { seat: Seat },
-    DjAdd { seat: Seat },
-    Influences { seat: Seat },
-    EndRound { seat: Seat },
-    HandDiscard { seat: Seat },
-    Advertise { seat: Seat, due: i64, then: Then },
+    Poll {
+        answers: Vec<Option<bool>>,
+    },
+    ChooseFirst {
+        seat: Seat,
+        setup: bool,
+    },
+    Review {
+        seat: Seat,
+    },
+    TimeLapse {
+        seat: Seat,
+        nth: u8,
+    },
+    Activate {
+        seat: Seat,
+        card: u8,
+    },
+    ChooseAction {
+        seat: Seat,
+    },
+    Recruit {
+        seat: Seat,
+    },
+    Tournee {
+        seat: Seat,
+        left: u8,
+    },
+    PlaceToken {
+        seat: Seat,
+        token: u8,
+    },
+    Record {
+        seat: Seat,
+        song: PartialSong,
+    },
+    Defend {
+        target: Seat,
+        attacker: Seat,
+        card: u8,
+        attack: Attack,
+    },
+    SponsorSwap {
+        seat: Seat,
+        target: Seat,
+        left: u8,
+    },
+    Groupie {
+        seat: Seat,
+        target: Seat,
+        take: Option<u8>,
+        give: Option<u8>,
+        mine: Option<Vec<u8>>,
+    },
+    FemmeChoice {
+        seat: Seat,
+        best: u8,
+    },
+    Pilot {
+        seat: Seat,
+        cities: Vec<u8>,
+        stopped: bool,
+    },
+    DjRemove {
+        seat: Seat,
+    },
+    DjAdd {
+        seat: Seat,
+    },
+    Influences {
+        seat: Seat,
+    },
+    EndRound {
+        seat: Seat,
+    },
+    HandDiscard {
+        seat: Seat,
+    },
+    Advertise {
+        seat: Seat,
+        due: i64,
+        then: Then,
+    },
     Charts,
     // Automatic steps.
-    StartRound { seat: Seat },
-    AfterAction { seat: Seat, nth: u8 },
-    RefillMarkets { retried: bool },
+    StartRound {
+        seat: Seat,
+    },
+    AfterAction {
+        seat: Seat,
+        nth: u8,
+    },
+    RefillMarkets {
+        retried: bool,
+    },
     RefillConcerts,
     RoundTail,
-    MarketChange { retried: bool },
+    MarketChange {
+        retried: bool,
+    },
     RondelStep,
     SequenceBid,
     QuarterEnd,
     QePopularity,
     QeSatisfaction,
-    Clearing { seat: Seat },
-    DiscardField { seat: Seat },
-    Pay { seat: Seat, amount: i64 },
-    Draw { seat: Seat, left: u8, best: u8, purpose: DrawPurpose, retried: bool },
-    DrawToHand { seat: Seat },
+    Clearing {
+        seat: Seat,
+    },
+    DiscardField {
+        seat: Seat,
+    },
+    Pay {
+        seat: Seat,
+        amount: i64,
+    },
+    Draw {
+        seat: Seat,
+        left: u8,
+        best: u8,
+        purpose: DrawPurpose,
+        retried: bool,
+    },
+    DrawToHand {
+        seat: Seat,
+    },
     TrendChange,
     ScandalsUpright,
-    Salary { seat: Seat },
-    SatisfactionUp { seat: Seat },
-    Integration { seat: Seat },
-    Royalty { seat: Seat },
-    PopCheck { seat: Seat },
+    Salary {
+        seat: Seat,
+    },
+    SatisfactionUp {
+        seat: Seat,
+    },
+    Integration {
+        seat: Seat,
+    },
+    Royalty {
+        seat: Seat,
+    },
+    PopCheck {
+        seat: Seat,
+    },
     NextRound,
-    EndPenalty { seat: Seat },
+    EndPenalty {
+        seat: Seat,
+    },
     Finish,
 }
 

@@ -5,10 +5,16 @@ use crate::conformance::{self, Config};
 
 #[test]
 fn conformance_random_games_play_to_the_end() {
-    let config = Config { games: 100, seed: 1, max_steps: 20_000, exhaustive: false };
+    let config = Config {
+        games: 100,
+        seed: 1,
+        max_steps: 20_000,
+        exhaustive: false,
+    };
     let report = conformance::run::<ShowBusiness>(&config, |i| 2 + i % 4, |_| Options::default())
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(report.games, 100);
+    eprintln!("{report:?}");
 }
 
 /// A random player that plays like a careful manager: it advertises only what it must, rarely
@@ -43,11 +49,16 @@ fn careful_game(seats: usize, seed: u64) -> (ShowBusiness, usize) {
     let mut steps = 0;
     while !g.is_over() {
         assert!(steps < 20_000, "seed {seed}: too long");
-        g.check_invariants().unwrap_or_else(|e| panic!("seed {seed} step {steps}: {e}"));
+        g.check_invariants()
+            .unwrap_or_else(|e| panic!("seed {seed} step {steps}: {e}"));
         let to_act = g.to_act();
         assert!(!to_act.is_empty(), "seed {seed}: stuck in {}", g.phase());
         for s in 0..seats {
-            assert_eq!(to_act.contains(&s), !g.legal_actions(s).is_empty(), "seed {seed} step {steps}");
+            assert_eq!(
+                to_act.contains(&s),
+                !g.legal_actions(s).is_empty(),
+                "seed {seed} step {steps}"
+            );
         }
         let s = to_act[r.below(to_act.len())];
         let l = g.legal_actions(s);
@@ -55,10 +66,12 @@ fn careful_game(seats: usize, seed: u64) -> (ShowBusiness, usize) {
         if std::env::var("SB_STATS").is_ok() {
             eprintln!("KIND {} {}", a.kind(), g.phase());
         }
-        g.apply(s, &a).unwrap_or_else(|e| panic!("seed {seed} step {steps}: {a:?} refused: {e}"));
+        g.apply(s, &a)
+            .unwrap_or_else(|e| panic!("seed {seed} step {steps}: {a:?} refused: {e}"));
         steps += 1;
     }
-    g.check_invariants().unwrap_or_else(|e| panic!("seed {seed} at the end: {e}"));
+    g.check_invariants()
+        .unwrap_or_else(|e| panic!("seed {seed} at the end: {e}"));
     (g, steps)
 }
 
@@ -79,8 +92,14 @@ fn careful_games_reach_week_56() {
 fn debug_one_game() {
     use crate::Game;
     use crate::rng::GameRng;
-    let seed: u64 = std::env::var("SB_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(1);
-    let seats: usize = std::env::var("SB_SEATS").ok().and_then(|s| s.parse().ok()).unwrap_or(3);
+    let seed: u64 = std::env::var("SB_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1);
+    let seats: usize = std::env::var("SB_SEATS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(3);
     let (mut g, _) = ShowBusiness::setup(Options::default(), seats, seed).expect("setup");
     let mut r = GameRng::new(seed);
     let mut steps = 0;
@@ -91,9 +110,23 @@ fn debug_one_game() {
         let l = g.legal_actions(s);
         assert!(!l.is_empty(), "no actions for {s} in {}", g.phase());
         let a = l[r.below(l.len())].clone();
-        if steps > 4900 { eprintln!("{steps} {} seat {s} {:?} time {:?}", g.phase(), a, g.players.iter().map(|p| p.time).collect::<Vec<_>>()); }
+        if steps > 4900 {
+            eprintln!(
+                "{steps} {} seat {s} {:?} time {:?}",
+                g.phase(),
+                a,
+                g.players.iter().map(|p| p.time).collect::<Vec<_>>()
+            );
+        }
         g.apply(s, &a).unwrap_or_else(|e| panic!("{e}"));
         steps += 1;
     }
-    eprintln!("steps {steps} over {} players {:?}", g.is_over(), g.players.iter().map(|p| (p.time, p.popularity, p.cash, p.bankrupt)).collect::<Vec<_>>());
+    eprintln!(
+        "steps {steps} over {} players {:?}",
+        g.is_over(),
+        g.players
+            .iter()
+            .map(|p| (p.time, p.popularity, p.cash, p.bankrupt))
+            .collect::<Vec<_>>()
+    );
 }

@@ -14,7 +14,10 @@ pub(crate) fn content(s: &Song) -> SongContent {
     let tempo = TEMPI[s.tempo as usize % 5];
     let volume = VOLUMES[s.volume as usize % 5];
     SongContent {
-        label: format!("song {}: {:?} {lyrics:?} {tempo:?} {volume:?} {}", s.id, s.style, s.experience),
+        label: format!(
+            "song {}: {:?} {lyrics:?} {tempo:?} {volume:?} {}",
+            s.id, s.style, s.experience
+        ),
         style: s.style,
         lyrics,
         tempo,
@@ -173,13 +176,22 @@ pub struct View {
 
 fn token_view(t: u8) -> TokenView {
     let tk = &components().tokens[t as usize];
-    TokenView { id: token_id(t), city: city_name(tk.city), colour: tk.colour, value: tk.value }
+    TokenView {
+        id: token_id(t),
+        city: city_name(tk.city),
+        colour: tk.colour,
+        value: tk.value,
+    }
 }
 
 impl ShowBusiness {
     fn song_view(&self, s: &Song, viewer: Viewer, disclosed: bool) -> SongView {
         let visible = disclosed || viewer.seat() == Some(s.owner) || self.result.is_some();
-        SongView { id: s.id, owner: s.owner, content: visible.then(|| content(s)) }
+        SongView {
+            id: s.id,
+            owner: s.owner,
+            content: visible.then(|| content(s)),
+        }
     }
 
     pub(crate) fn make_view(&self, viewer: Viewer, phase: &str) -> View {
@@ -276,7 +288,11 @@ impl ShowBusiness {
             chart: self
                 .chart
                 .iter()
-                .map(|f| f.iter().map(|s| self.song_view(&s.song, viewer, s.disclosed)).collect())
+                .map(|f| {
+                    f.iter()
+                        .map(|s| self.song_view(&s.song, viewer, s.disclosed))
+                        .collect()
+                })
                 .collect(),
             quarter_ends: self.qe_done.to_vec(),
             quarter_end_pending: self.qe_pending,
@@ -316,10 +332,10 @@ impl ShowBusiness {
         out.extend(self.bag.iter().map(|&t| token_id(t)));
         if let Some(Task::Bid(b)) = self.queue.front() {
             for &s in &b.seats {
-                if Some(s) != me {
-                    if let Some(amount) = b.bids[s] {
-                        out.push(format!("bid {} of seat {s}: {amount}", b.round));
-                    }
+                if Some(s) != me
+                    && let Some(amount) = b.bids[s]
+                {
+                    out.push(format!("bid {} of seat {s}: {amount}", b.round));
                 }
             }
         }
