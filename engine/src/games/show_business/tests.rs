@@ -1,7 +1,555 @@
 //! Show Business: the rulebook's worked examples and the rulings, as tests.
 
+use super::components::components;
+use super::state::{BandArtist, ChartSong, Song, Task};
 use super::*;
 use crate::conformance::{self, Config};
+use crate::{Game, Viewer};
+
+fn fresh(seats: usize) -> ShowBusiness {
+    ShowBusiness::setup(Options::default(), seats, 7).expect("setup").0
+}
+
+fn card(id: &str) -> u8 {
+    components().influence.iter().position(|c| c.id == id).expect("card id") as u8
+}
+
+fn token(id: &str) -> u8 {
+    components().tokens.iter().position(|c| c.id == id).expect("token id") as u8
+}
+
+fn artist(id: &str) -> u8 {
+    components().artists.iter().position(|c| c.id == id).expect("artist id") as u8
+}
+
+fn city(letter: &str) -> u8 {
+    components().city(letter).expect("city")
+}
+
+/// Takes an influence card from wherever it lies.
+fn lift_card(g: &mut ShowBusiness, c: u8) {
+    g.influence_pile.retain(|&x| x != c);
+    g.influence_discard.retain(|&x| x != c);
+    for f in g.influence_market.iter_mut() {
+        if *f == Some(c) {
+            *f = None;
+        }
+    }
+    for p in &mut g.players {
+        p.hand.retain(|&x| x != c);
+        p.influence_field.retain(|&x| x != c);
+    }
+}
+
+fn into_hand(g: &mut ShowBusiness, seat: usize, id: &str) {
+    let c = card(id);
+    lift_card(g, c);
+    g.players[seat].hand.push(c);
+}
+
+fn into_field(g: &mut ShowBusiness, seat: usize, id: &str) {
+    let c = card(id);
+    lift_card(g, c);
+    g.players[seat].influence_field.push(c);
+}
+
+/// Empties the map into the used pool and lays these tokens on it.
+fn map_with(g: &mut ShowBusiness, ids: &[&str]) {
+    let old = std::mem::take(&mut g.map_tokens);
+    g.used_tokens.extend(old);
+    for id in ids {
+        let t = token(id);
+        g.bag.retain(|&x| x != t);
+        g.used_tokens.retain(|&x| x != t);
+        for f in g.concert_market.iter_mut() {
+            if *f == Some(t) {
+                *f = None;
+            }
+        }
+        g.map_tokens.push(t);
+    }
+}
+
+/// Takes an artist card from wherever it lies and gives it to a band.
+fn hire(g: &mut ShowBusiness, seat: usize, id: &str, fields: Vec<u8>, tokens: Vec<u8>) {
+    let a = artist(id);
+    g.artist_pile.retain(|&x| x != a);
+    g.artist_discard.retain(|&x| x != a);
+    for f in g.artist_market.iter_mut() {
+        if *f == Some(a) {
+            *f = None;
+        }
+    }
+    for p in &mut g.players {
+        p.band.retain(|b| b.card != a);
+    }
+    for &t in &tokens {
+        g.bag.retain(|&x| x != t);
+        g.used_tokens.retain(|&x| x != t);
+        g.map_tokens.retain(|&x| x != t);
+        for f in g.concert_market.iter_mut() {
+            if *f == Some(t) {
+                *f = None;
+            }
+        }
+    }
+    g.players[seat].band.push(BandArtist { card: a, side_b: false, fields, tokens });
+}
+
+/// Makes `task` the decision the game waits for.
+fn at(g: &mut ShowBusiness, task: Task) {
+    g.queue.clear();
+    g.queue.push_back(task);
+}
+
+fn play(g: &mut ShowBusiness, seat: usize, a: Action) {
+    g.apply(seat, &a).unwrap_or_else(|e| panic!("{a:?}: {e}"));
+    g.check_invariants().unwrap_or_else(|e| panic!("after {a:?}: {e}"));
+}
+
+fn song(id: u32, owner: usize, style: Style, lyrics: u8, tempo: u8, volume: u8, experience: u32) -> Song {
+    Song { id, owner, style, lyrics, tempo, volume, experience }
+}
+
+// ----- TOURNEE example (yellow band in L; L yellow 10, G blue 10, C white 15) -----
+
+fn tournee_at_l(power_card: &str) -> ShowBusiness {
+    let mut g = fresh(2);
+    map_with(&mut g, &["T47", "T27", "T12"]);
+    g.players[1].car = city("L");
+    g.turn = 1;
+    into_field(&mut g, 1, power_card);
+    at(&mut g, Task::ChooseAction { seat: 1 });
+    g
+}
+
+fn income(g: &ShowBusiness, before: i64) -> i64 {
+    let spent: i64 = g.players[1].influence_field.iter().map(|&c| components().influence[c as usize].power as i64).sum();
+    g.players[1].cash - before - spent
+}
+
+#[test]
+fn tournee_option_1_power_1_concert_in_l_income_9() {
+    let mut g = tournee_at_l("I12");
+    let before = g.players[1].cash;
+    play(&mut g, 1, Action::PickToken { token: "T47".into() });
+    // The yellow token fits a yellow (Pop) artist's experience field.
+    assert!(g.legal_actions(1).contains(&Action::PlaceToken { artist: "AR06".into() }));
+    play(&mut g, 1, Action::PlaceToken { artist: "AR06".into() });
+    assert_eq!(g.legal_actions(1).iter().filter(|a| !matches!(a, Action::Dismiss { .. } | Action::Flip { .. } | Action::Regroup { .. })).count(), 1);
+    play(&mut g, 1, Action::EndAction);
+    assert_eq!(income(&g, before), 9);
+}
+
+#[test]
+fn tournee_option_2_power_3_concerts_in_l_and_g_income_17() {
+    let mut g = tournee_at_l("I10");
+    let before = g.players[1].cash;
+    play(&mut g, 1, Action::PickToken { token: "T47".into() });
+    play(&mut g, 1, Action::PlaceToken { artist: "AR06".into() });
+    play(&mut g, 1, Action::Move { city: "G".into() });
+    play(&mut g, 1, Action::PickToken { token: "T27".into() });
+    // The blue token needs a blue (Jazz) field: only after turning Candy Chorus (Pop/Jazz) over.
+    assert!(!g.legal_actions(1).contains(&Action::PlaceToken { artist: "AR04".into() }));
+    play(&mut g, 1, Action::Flip { artist: "AR04".into() });
+    play(&mut g, 1, Action::PlaceToken { artist: "AR04".into() });
+    assert_eq!(g.legal_actions(1).iter().filter(|a| matches!(a, Action::Move { .. } | Action::PickToken { .. })).count(), 0);
+    play(&mut g, 1, Action::EndAction);
+    assert_eq!(income(&g, before), 17);
+    assert_eq!(g.tokens_on_band(1), 2);
+}
+
+#[test]
+fn tournee_option_3_power_4_concerts_in_g_and_c_income_21() {
+    let mut g = tournee_at_l("I11");
+    let before = g.players[1].cash;
+    play(&mut g, 1, Action::Move { city: "G".into() });
+    play(&mut g, 1, Action::PickToken { token: "T27".into() });
+    play(&mut g, 1, Action::DiscardToken);
+    play(&mut g, 1, Action::Move { city: "C".into() });
+    // The white token pays and goes to the used pool at once.
+    play(&mut g, 1, Action::PickToken { token: "T12".into() });
+    assert!(g.used_tokens.contains(&token("T12")));
+    assert_eq!(g.phase(), "action");
+    play(&mut g, 1, Action::EndAction);
+    assert_eq!(income(&g, before), 21);
+}
+
+#[test]
+fn tournee_incomplete_band_may_only_travel() {
+    let mut g = tournee_at_l("I11");
+    play(&mut g, 1, Action::Dismiss { artist: "AR05".into() });
+    let legal = g.legal_actions(1);
+    assert!(legal.contains(&Action::Move { city: "G".into() }));
+    assert!(!legal.contains(&Action::PickToken { token: "T47".into() }));
+}
+
+// ----- PROMOTION example -----
+
+fn promotion_with(power_card: &str) -> ShowBusiness {
+    let mut g = fresh(2);
+    g.chart[0].push(ChartSong { song: song(90, 1, Style::Rock, 0, 0, 0, 0), disclosed: false });
+    g.chart[1].push(ChartSong { song: song(91, 1, Style::Pop, 0, 0, 0, 0), disclosed: false });
+    g.players[0].songs.push(song(92, 0, Style::Rock, 1, 1, 1, 0));
+    into_field(&mut g, 0, power_card);
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    g
+}
+
+#[test]
+fn promotion_field_3_needs_power_3_and_costs_5() {
+    let mut g = promotion_with("I10");
+    let before = g.players[0].cash;
+    play(&mut g, 0, Action::Promote { song: 92 });
+    assert_eq!(g.players[0].cash, before - 5);
+    assert_eq!(g.chart[2].len(), 1);
+    assert_eq!(g.chart[2][0].song.id, 92);
+    assert!(g.players[0].songs.is_empty());
+
+    let g = promotion_with("I09");
+    assert!(!g.legal_actions(0).contains(&Action::Promote { song: 92 }));
+    assert!(g.clone().apply(0, &Action::Promote { song: 92 }).is_err());
+}
+
+#[test]
+fn promotion_song_stays_face_down_until_the_charts() {
+    let mut g = promotion_with("I10");
+    play(&mut g, 0, Action::Promote { song: 92 });
+    let other = serde_json::to_string(&g.view(Viewer::Seat(1))).expect("view");
+    let label = view::content(&g.chart[2][0].song).label;
+    assert!(!other.contains(&label));
+    assert!(g.secrets(Viewer::Seat(1)).contains(&label));
+    let own = serde_json::to_string(&g.view(Viewer::Seat(0))).expect("view");
+    assert!(own.contains(&label));
+}
+
+// ----- CHARTS examples -----
+
+#[test]
+fn charts_examples_11_vs_11_by_trend_8_vs_8_by_sponsor_and_2() {
+    let mut g = fresh(5);
+    // White = Black, blue = Love, yellow = Fast, red = Loud.
+    g.dice = [Some(2), Some(1), Some(3), Some(3)];
+    let yellow = song(1, 1, Style::Pop, 0, 3, 1, 0);
+    let gray = song(2, 2, Style::Black, 1, 3, 3, 1);
+    let blue = song(3, 3, Style::Jazz, 1, 3, 3, 5);
+    let green = song(4, 4, Style::Black, 1, 1, 1, 1);
+    let red = song(5, 0, Style::Black, 1, 0, 0, 1);
+    assert_eq!(g.song_score(&gray), 11);
+    assert_eq!(g.song_score(&blue), 11);
+    assert_eq!((g.trend_points(&gray), g.trend_points(&blue)), (10, 6));
+    assert_eq!((g.song_score(&green), g.song_score(&red)), (8, 8));
+    assert_eq!(g.song_score(&yellow), 2);
+    for (i, s) in [&yellow, &green, &red, &blue, &gray].into_iter().enumerate() {
+        g.chart[i].push(ChartSong { song: s.clone(), disclosed: false });
+    }
+    for seat in 0..5 {
+        let sponsors: Vec<u8> = g.players[seat]
+            .hand
+            .iter()
+            .copied()
+            .filter(|&c| components().influence[c as usize].character == Character::Sponsor)
+            .collect();
+        for c in sponsors {
+            g.players[seat].hand.retain(|&x| x != c);
+            g.influence_discard.push(c);
+        }
+    }
+    into_hand(&mut g, 0, "I65");
+    let before: Vec<i64> = g.players.iter().map(|p| p.popularity).collect();
+    at(&mut g, Task::QuarterEnd);
+    let mut ev = Vec::new();
+    g.advance(&mut ev);
+    // 11 vs 11: gray and blue, in turn order; nobody discards a SPONSOR card.
+    assert_eq!(g.to_act(), vec![2]);
+    play(&mut g, 2, Action::Done);
+    play(&mut g, 3, Action::Done);
+    // 8 vs 8: red discards a SPONSOR card with POWER 1 and wins the tie.
+    assert_eq!(g.to_act(), vec![0]);
+    play(&mut g, 0, Action::SponsorTie { card: "I65".into() });
+    play(&mut g, 0, Action::Done);
+    play(&mut g, 4, Action::Done);
+    assert_eq!(g.legal_actions(0), vec![Action::ChooseSong { song: 4 }, Action::ChooseSong { song: 5 }]);
+    play(&mut g, 0, Action::ChooseSong { song: 5 });
+    let ranking: Vec<u32> = g.chart.iter().take(5).map(|f| f[0].song.id).collect();
+    assert_eq!(ranking, vec![2, 3, 5, 4, 1]);
+    let gained: Vec<i64> = g.players.iter().zip(&before).map(|(p, b)| p.popularity - b).collect();
+    // Red: field III 3+1; yellow: field V 1; gray: field I 5+1+2; blue: field II 4; green: field IV 2.
+    assert_eq!(gained, vec![4, 1, 8, 4, 2]);
+}
+
+#[test]
+fn charts_identical_songs_of_one_player_leave_but_one() {
+    let mut g = fresh(2);
+    g.chart[0].push(ChartSong { song: song(1, 0, Style::Rock, 0, 0, 0, 0), disclosed: true });
+    g.chart[1].push(ChartSong { song: song(2, 0, Style::Rock, 0, 0, 0, 0), disclosed: false });
+    at(&mut g, Task::QuarterEnd);
+    g.advance(&mut Vec::new());
+    let left: usize = g.chart.iter().map(Vec::len).sum();
+    assert_eq!(left, 1);
+}
+
+#[test]
+fn charts_unresolved_tie_shares_a_field_and_splits_points() {
+    let mut g = fresh(2);
+    g.dice = [None, None, None, None];
+    g.chart[0].push(ChartSong { song: song(1, 0, Style::Rock, 0, 0, 0, 0), disclosed: false });
+    g.chart[1].push(ChartSong { song: song(2, 1, Style::Pop, 1, 1, 1, 0), disclosed: false });
+    for p in &mut g.players {
+        let (sponsors, keep): (Vec<u8>, Vec<u8>) =
+            p.hand.iter().partition(|&&c| components().influence[c as usize].character == Character::Sponsor);
+        p.hand = keep;
+        g.influence_discard.extend(sponsors);
+    }
+    at(&mut g, Task::QuarterEnd);
+    g.advance(&mut Vec::new());
+    play(&mut g, 0, Action::Done);
+    play(&mut g, 1, Action::Done);
+    assert_eq!(g.chart[0].len(), 2);
+    // Field I's 5 points split: 2 each, no bonus.
+    assert_eq!(g.players[0].popularity, 2);
+    assert_eq!(g.players[1].popularity, 2);
+}
+
+// ----- RECORDING example -----
+
+fn recording_band() -> ShowBusiness {
+    let mut g = fresh(2);
+    let old: Vec<BandArtist> = std::mem::take(&mut g.players[0].band);
+    g.artist_discard.extend(old.iter().map(|a| a.card));
+    hire(&mut g, 0, "AR16", vec![0], vec![]);
+    hire(&mut g, 0, "AR30", vec![1], vec![token("T11"), token("T15")]);
+    hire(&mut g, 0, "AR08", vec![2], vec![token("T09")]);
+    hire(&mut g, 0, "AR09", vec![3], vec![]);
+    g
+}
+
+#[test]
+fn recording_example_experience_1_for_black_2_for_club_0_otherwise() {
+    let g = recording_band();
+    assert_eq!(g.song_experience(0, Style::Black), 1);
+    assert_eq!(g.song_experience(0, Style::Club), 2);
+    for s in [Style::Rock, Style::Jazz, Style::Pop] {
+        assert_eq!(g.song_experience(0, s), 0);
+    }
+}
+
+#[test]
+fn recording_fills_the_song_field_by_field_in_the_studio() {
+    let mut g = recording_band();
+    g.check_invariants().expect("band built by hand");
+    g.players[0].car = city("B");
+    into_field(&mut g, 0, "I12");
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    play(&mut g, 0, Action::PickSong { studio: "B".into() });
+    assert_eq!(g.phase(), "recording");
+    assert!(g.legal_actions(0).iter().all(|a| matches!(a, Action::RecordStyle { .. })));
+    play(&mut g, 0, Action::RecordStyle { style: Style::Club });
+    play(&mut g, 0, Action::RecordLyrics { lyrics: Lyrics::Fun });
+    play(&mut g, 0, Action::RecordTempo { tempo: Tempo::Fast });
+    play(&mut g, 0, Action::RecordVolume { volume: Volume::Loud });
+    assert_eq!(g.players[0].songs.len(), 1);
+    assert_eq!(g.players[0].songs[0].experience, 2);
+    assert!(!g.players[0].blanks[0]);
+}
+
+// ----- Activation example -----
+
+#[test]
+fn activation_example_power_2_card_may_take_market_field_1_or_2() {
+    let mut g = fresh(2);
+    into_hand(&mut g, 0, "I09");
+    at(&mut g, Task::TimeLapse { seat: 0, nth: 1 });
+    play(&mut g, 0, Action::Play { card: "I09".into() });
+    assert_eq!(g.players[0].time, 2);
+    let legal: Vec<Action> = g
+        .legal_actions(0)
+        .into_iter()
+        .filter(|a| !matches!(a, Action::Dismiss { .. } | Action::Flip { .. } | Action::Regroup { .. }))
+        .collect();
+    assert_eq!(legal, vec![Action::ActivateHand, Action::TakeMarket { field: 1 }, Action::TakeMarket { field: 2 }]);
+    let taken = g.influence_market[1].expect("market field 2");
+    play(&mut g, 0, Action::TakeMarket { field: 2 });
+    assert_eq!(g.players[0].influence_field, vec![card("I09"), taken]);
+    assert_eq!(g.influence_market[1], None);
+}
+
+// ----- Rulings -----
+
+#[test]
+fn s5_opening_bids_are_sealed_until_all_are_in_and_ties_rebid() {
+    let mut g = fresh(3);
+    assert_eq!(g.phase(), "opening_bid");
+    assert_eq!(g.to_act(), vec![0, 1, 2]);
+    play(&mut g, 0, Action::Bid { amount: 5 });
+    assert_eq!(g.view(Viewer::Seat(0)).my_bid, Some(5));
+    assert_eq!(g.view(Viewer::Seat(1)).my_bid, None);
+    assert!(g.secrets(Viewer::Seat(1)).iter().any(|s| s.ends_with(": 5")));
+    assert_eq!(g.to_act(), vec![1, 2]);
+    play(&mut g, 1, Action::Bid { amount: 5 });
+    play(&mut g, 2, Action::Bid { amount: 3 });
+    assert_eq!(g.players.iter().map(|p| p.cash).collect::<Vec<_>>(), vec![15, 15, 17]);
+    assert_eq!(g.to_act(), vec![0, 1]);
+    play(&mut g, 0, Action::Bid { amount: 1 });
+    play(&mut g, 1, Action::Bid { amount: 0 });
+    assert_eq!(g.phase(), "choose_first");
+    play(&mut g, 0, Action::ChooseFirst { seat: 2 });
+    assert_eq!(g.order, vec![2, 0, 1]);
+    assert_eq!(g.phase(), "market_review");
+    assert_eq!(g.to_act(), vec![2]);
+}
+
+#[test]
+fn s15_a_quarter_end_field_triggers_once_and_forbids_a_second_card() {
+    let mut g = fresh(2);
+    g.players[0].time = 12;
+    into_hand(&mut g, 0, "I09");
+    g.queue.clear();
+    g.queue.extend([Task::TimeLapse { seat: 0, nth: 1 }, Task::Influences { seat: 0 }]);
+    play(&mut g, 0, Action::Play { card: "I09".into() });
+    assert!(g.qe_done[0] && g.qe_pending && g.triggered_this_round);
+    play(&mut g, 0, Action::ActivateHand);
+    play(&mut g, 0, Action::Pass);
+    assert_ne!(g.phase(), "time_lapse");
+    g.players[1].time = 13;
+    into_hand(&mut g, 1, "I10");
+    g.qe_pending = false;
+    at(&mut g, Task::TimeLapse { seat: 1, nth: 1 });
+    play(&mut g, 1, Action::Play { card: "I10".into() });
+    assert!(!g.qe_pending);
+}
+
+#[test]
+fn s23_no_hostile_activity_once_the_last_turn_began() {
+    let mut g = fresh(2);
+    into_field(&mut g, 0, "I01");
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    assert!(g.legal_actions(0).contains(&Action::AAndR { target: 1 }));
+    g.last_turn = true;
+    assert!(!g.legal_actions(0).iter().any(|a| matches!(a, Action::AAndR { .. })));
+}
+
+#[test]
+fn a_and_r_swaps_time_markers_unless_a_bodyguard_defends() {
+    let mut g = fresh(2);
+    g.players[0].time = 3;
+    g.players[1].time = 9;
+    into_field(&mut g, 0, "I01");
+    into_hand(&mut g, 1, "I12");
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    let snapshot = g.clone();
+    play(&mut g, 0, Action::AAndR { target: 1 });
+    assert_eq!(g.phase(), "defence");
+    assert!(g.legal_actions(1).contains(&Action::Defend { card: "I12".into() }));
+    play(&mut g, 1, Action::Decline);
+    assert_eq!((g.players[0].time, g.players[1].time), (9, 3));
+
+    let mut g = snapshot;
+    play(&mut g, 0, Action::AAndR { target: 1 });
+    play(&mut g, 1, Action::Defend { card: "I12".into() });
+    assert_eq!((g.players[0].time, g.players[1].time), (3, 9));
+    assert_eq!(g.players[1].influence_field.last(), Some(&card("I12")));
+}
+
+#[test]
+fn sponsor_shows_the_hand_to_the_attacker_only_and_swaps_up_to_power() {
+    let mut g = fresh(3);
+    into_field(&mut g, 0, "I66");
+    for c in g.players[1].hand.clone() {
+        if matches!(components().influence[c as usize].character, Character::Bodyguard | Character::Sponsor) {
+            g.players[1].hand.retain(|&x| x != c);
+            g.influence_discard.push(c);
+        }
+    }
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    play(&mut g, 0, Action::Sponsor { target: 1 });
+    play(&mut g, 1, Action::Decline);
+    let theirs = g.players[1].hand.clone();
+    let seen = g.view(Viewer::Seat(0)).players[1].hand.clone();
+    assert_eq!(seen.len(), theirs.len());
+    assert!(g.view(Viewer::Seat(2)).players[1].hand.is_empty());
+    let give = g.players[0].hand[0];
+    let take = theirs[0];
+    play(&mut g, 0, Action::Swap { give: components().influence[give as usize].id.clone(), take: components().influence[take as usize].id.clone() });
+    assert!(g.players[1].hand.contains(&give) && g.players[0].hand.contains(&take));
+    assert!(g.legal_actions(0).contains(&Action::Stop));
+}
+
+#[test]
+fn trend_expert_blocks_the_trend_action_and_returns_at_quarter_end() {
+    let mut g = fresh(2);
+    into_field(&mut g, 0, "I73");
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    assert!(g.legal_actions(0).contains(&Action::SetDie));
+    play(&mut g, 0, Action::TrendExpertPlace);
+    assert_eq!(g.trend_expert, Some((card("I73"), 0)));
+    into_field(&mut g, 1, "I02");
+    at(&mut g, Task::ChooseAction { seat: 1 });
+    assert!(!g.legal_actions(1).contains(&Action::SetDie));
+    at(&mut g, Task::QuarterEnd);
+    g.advance(&mut Vec::new());
+    assert_eq!(g.trend_expert, None);
+}
+
+#[test]
+fn hand_limit_is_the_number_of_artists_at_least_3() {
+    let mut g = fresh(2);
+    assert_eq!(g.hand_limit(0), 3);
+    hire(&mut g, 0, "AR42", vec![4], vec![]);
+    assert_eq!(g.hand_limit(0), 4);
+}
+
+#[test]
+fn s33_advertising_covers_a_salary_and_bankruptcy_when_it_cannot() {
+    let mut g = fresh(2);
+    g.players[0].cash = 2;
+    g.players[0].popularity = 0;
+    at(&mut g, Task::Pay { seat: 0, amount: 12 });
+    g.advance(&mut Vec::new());
+    assert_eq!(g.phase(), "advertising");
+    let legal = g.legal_actions(0);
+    assert_eq!(legal.first(), Some(&Action::Advertise { fields: 2 }));
+    assert_eq!(legal.last(), Some(&Action::Advertise { fields: 25 }));
+    play(&mut g, 0, Action::Advertise { fields: 2 });
+    assert_eq!((g.players[0].cash, g.players[0].popularity), (0, -2));
+
+    let mut g = fresh(2);
+    g.players[0].cash = 0;
+    g.players[0].popularity = -25;
+    at(&mut g, Task::Pay { seat: 0, amount: 5 });
+    g.advance(&mut Vec::new());
+    assert!(g.players[0].bankrupt.is_some());
+    assert!(g.players[0].hand.is_empty() && g.players[0].band.is_empty());
+    g.check_invariants().expect("bankrupt discards everything");
+}
+
+#[test]
+fn end_of_game_score_is_popularity_plus_tenth_of_cash_ties_by_popularity() {
+    let mut g = fresh(3);
+    g.players[0].popularity = 20;
+    g.players[0].cash = 59;
+    g.players[1].popularity = 22;
+    g.players[1].cash = 39;
+    g.players[2].popularity = 10;
+    g.players[2].cash = 500;
+    let o = g.compute_outcome();
+    assert_eq!(o.scores.iter().map(|s| s.total).collect::<Vec<_>>(), vec![25, 25, 60]);
+    assert_eq!(o.winners, vec![2]);
+    assert_eq!(o.scores[1].rank, 2);
+    assert_eq!(o.scores[0].rank, 3);
+}
+
+#[test]
+fn end_of_game_penalties_for_satisfaction_and_missing_mandatory_artists() {
+    let mut g = fresh(2);
+    g.players[0].popularity = 10;
+    g.players[0].satisfaction = 3;
+    let drummer = g.players[0].band.pop().expect("a drummer");
+    g.artist_discard.push(drummer.card);
+    at(&mut g, Task::EndPenalty { seat: 0 });
+    g.advance(&mut Vec::new());
+    assert_eq!(g.players[0].popularity, 10 - 2 - 1);
+}
 
 #[test]
 fn conformance_random_games_play_to_the_end() {
@@ -78,7 +626,7 @@ fn careful_game(seats: usize, seed: u64) -> (ShowBusiness, usize) {
 #[test]
 fn careful_games_reach_week_56() {
     let mut full = 0;
-    for seed in 0..40 {
+    for seed in 0..40u64 {
         let (g, _) = careful_game(2 + seed as usize % 4, seed);
         if g.last_turn {
             full += 1;
