@@ -2,8 +2,18 @@
 //! record and chart songs over one year of weeks.
 //!
 //! The game runs as a queue of steps: each is either automatic (run at once) or a decision
-//! one seat (or several, for sealed bids) must post. The front of the queue is what the game
-//! waits for; RULINGS.md's "Decision points" fix the order.
+//! one seat (or several, for sealed bids and the step 9 poll) must post. The front of the
+//! queue is what the game waits for; RULINGS.md's "Decision points" fix the order.
+//!
+//! Where neither the rulebook nor RULINGS.md decides, this implementation rules:
+//! - S5 at setup: when every participant of a bidding round bids 0, the first player is drawn
+//!   uniformly among that round's participants (all seats in the first round).
+//! - When every band is bankrupt the game ends at once and is scored.
+//! - A bankrupt seat's time marker stays where it was but no longer matters (S34).
+//! - Hand cards another seat legitimately knows (bought from the market, shown to a SPONSOR,
+//!   exchanged) appear in that seat's view until they leave the hand.
+//! - Views show the discard piles and the used token pool as counts (with the top influence
+//!   discard); pile order, the bag and other seats' hands never leave the engine.
 
 mod actions;
 mod components;

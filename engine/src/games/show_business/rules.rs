@@ -679,18 +679,6 @@ impl ShowBusiness {
                 }
                 Some(task)
             }
-            Task::Pilot {
-                seat,
-                ref cities,
-                stopped,
-            } => {
-                let _ = seat;
-                let _ = stopped;
-                if cities.is_empty() {
-                    return None;
-                }
-                Some(task)
-            }
             Task::Charts => self.charts_progress(ev).then_some(Task::Charts),
             Task::Bid(_) | Task::Poll { .. } => Some(task),
             t if Self::task_seat(&t).is_some() => Some(t),
@@ -1897,15 +1885,7 @@ impl ShowBusiness {
                 }
                 _ => {}
             },
-            (
-                Task::Defend {
-                    target,
-                    attacker,
-                    attack,
-                    ..
-                },
-                Action::Defend { card },
-            ) => {
+            (Task::Defend { target, attacker, .. }, Action::Defend { card }) => {
                 if let Some(card) = find_card(card) {
                     self.take_from_hand(target, card);
                     self.players[target].influence_field.push(card);
@@ -1918,7 +1898,6 @@ impl ShowBusiness {
                         ),
                     );
                 }
-                let _ = attack;
             }
             (
                 Task::Defend {

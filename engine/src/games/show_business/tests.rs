@@ -7,19 +7,33 @@ use crate::conformance::{self, Config};
 use crate::{Game, Viewer};
 
 fn fresh(seats: usize) -> ShowBusiness {
-    ShowBusiness::setup(Options::default(), seats, 7).expect("setup").0
+    ShowBusiness::setup(Options::default(), seats, 7)
+        .expect("setup")
+        .0
 }
 
 fn card(id: &str) -> u8 {
-    components().influence.iter().position(|c| c.id == id).expect("card id") as u8
+    components()
+        .influence
+        .iter()
+        .position(|c| c.id == id)
+        .expect("card id") as u8
 }
 
 fn token(id: &str) -> u8 {
-    components().tokens.iter().position(|c| c.id == id).expect("token id") as u8
+    components()
+        .tokens
+        .iter()
+        .position(|c| c.id == id)
+        .expect("token id") as u8
 }
 
 fn artist(id: &str) -> u8 {
-    components().artists.iter().position(|c| c.id == id).expect("artist id") as u8
+    components()
+        .artists
+        .iter()
+        .position(|c| c.id == id)
+        .expect("artist id") as u8
 }
 
 fn city(letter: &str) -> u8 {
@@ -93,7 +107,12 @@ fn hire(g: &mut ShowBusiness, seat: usize, id: &str, fields: Vec<u8>, tokens: Ve
             }
         }
     }
-    g.players[seat].band.push(BandArtist { card: a, side_b: false, fields, tokens });
+    g.players[seat].band.push(BandArtist {
+        card: a,
+        side_b: false,
+        fields,
+        tokens,
+    });
 }
 
 /// Makes `task` the decision the game waits for.
@@ -104,11 +123,20 @@ fn at(g: &mut ShowBusiness, task: Task) {
 
 fn play(g: &mut ShowBusiness, seat: usize, a: Action) {
     g.apply(seat, &a).unwrap_or_else(|e| panic!("{a:?}: {e}"));
-    g.check_invariants().unwrap_or_else(|e| panic!("after {a:?}: {e}"));
+    g.check_invariants()
+        .unwrap_or_else(|e| panic!("after {a:?}: {e}"));
 }
 
 fn song(id: u32, owner: usize, style: Style, lyrics: u8, tempo: u8, volume: u8, experience: u32) -> Song {
-    Song { id, owner, style, lyrics, tempo, volume, experience }
+    Song {
+        id,
+        owner,
+        style,
+        lyrics,
+        tempo,
+        volume,
+        experience,
+    }
 }
 
 // ----- TOURNEE example (yellow band in L; L yellow 10, G blue 10, C white 15) -----
@@ -124,7 +152,11 @@ fn tournee_at_l(power_card: &str) -> ShowBusiness {
 }
 
 fn income(g: &ShowBusiness, before: i64) -> i64 {
-    let spent: i64 = g.players[1].influence_field.iter().map(|&c| components().influence[c as usize].power as i64).sum();
+    let spent: i64 = g.players[1]
+        .influence_field
+        .iter()
+        .map(|&c| components().influence[c as usize].power as i64)
+        .sum();
     g.players[1].cash - before - spent
 }
 
@@ -134,9 +166,26 @@ fn tournee_option_1_power_1_concert_in_l_income_9() {
     let before = g.players[1].cash;
     play(&mut g, 1, Action::PickToken { token: "T47".into() });
     // The yellow token fits a yellow (Pop) artist's experience field.
-    assert!(g.legal_actions(1).contains(&Action::PlaceToken { artist: "AR06".into() }));
-    play(&mut g, 1, Action::PlaceToken { artist: "AR06".into() });
-    assert_eq!(g.legal_actions(1).iter().filter(|a| !matches!(a, Action::Dismiss { .. } | Action::Flip { .. } | Action::Regroup { .. })).count(), 1);
+    assert!(g.legal_actions(1).contains(&Action::PlaceToken {
+        artist: "AR06".into()
+    }));
+    play(
+        &mut g,
+        1,
+        Action::PlaceToken {
+            artist: "AR06".into(),
+        },
+    );
+    assert_eq!(
+        g.legal_actions(1)
+            .iter()
+            .filter(|a| !matches!(
+                a,
+                Action::Dismiss { .. } | Action::Flip { .. } | Action::Regroup { .. }
+            ))
+            .count(),
+        1
+    );
     play(&mut g, 1, Action::EndAction);
     assert_eq!(income(&g, before), 9);
 }
@@ -146,14 +195,40 @@ fn tournee_option_2_power_3_concerts_in_l_and_g_income_17() {
     let mut g = tournee_at_l("I10");
     let before = g.players[1].cash;
     play(&mut g, 1, Action::PickToken { token: "T47".into() });
-    play(&mut g, 1, Action::PlaceToken { artist: "AR06".into() });
+    play(
+        &mut g,
+        1,
+        Action::PlaceToken {
+            artist: "AR06".into(),
+        },
+    );
     play(&mut g, 1, Action::Move { city: "G".into() });
     play(&mut g, 1, Action::PickToken { token: "T27".into() });
     // The blue token needs a blue (Jazz) field: only after turning Candy Chorus (Pop/Jazz) over.
-    assert!(!g.legal_actions(1).contains(&Action::PlaceToken { artist: "AR04".into() }));
-    play(&mut g, 1, Action::Flip { artist: "AR04".into() });
-    play(&mut g, 1, Action::PlaceToken { artist: "AR04".into() });
-    assert_eq!(g.legal_actions(1).iter().filter(|a| matches!(a, Action::Move { .. } | Action::PickToken { .. })).count(), 0);
+    assert!(!g.legal_actions(1).contains(&Action::PlaceToken {
+        artist: "AR04".into()
+    }));
+    play(
+        &mut g,
+        1,
+        Action::Flip {
+            artist: "AR04".into(),
+        },
+    );
+    play(
+        &mut g,
+        1,
+        Action::PlaceToken {
+            artist: "AR04".into(),
+        },
+    );
+    assert_eq!(
+        g.legal_actions(1)
+            .iter()
+            .filter(|a| matches!(a, Action::Move { .. } | Action::PickToken { .. }))
+            .count(),
+        0
+    );
     play(&mut g, 1, Action::EndAction);
     assert_eq!(income(&g, before), 17);
     assert_eq!(g.tokens_on_band(1), 2);
@@ -178,7 +253,13 @@ fn tournee_option_3_power_4_concerts_in_g_and_c_income_21() {
 #[test]
 fn tournee_incomplete_band_may_only_travel() {
     let mut g = tournee_at_l("I11");
-    play(&mut g, 1, Action::Dismiss { artist: "AR05".into() });
+    play(
+        &mut g,
+        1,
+        Action::Dismiss {
+            artist: "AR05".into(),
+        },
+    );
     let legal = g.legal_actions(1);
     assert!(legal.contains(&Action::Move { city: "G".into() }));
     assert!(!legal.contains(&Action::PickToken { token: "T47".into() }));
@@ -188,8 +269,14 @@ fn tournee_incomplete_band_may_only_travel() {
 
 fn promotion_with(power_card: &str) -> ShowBusiness {
     let mut g = fresh(2);
-    g.chart[0].push(ChartSong { song: song(90, 1, Style::Rock, 0, 0, 0, 0), disclosed: false });
-    g.chart[1].push(ChartSong { song: song(91, 1, Style::Pop, 0, 0, 0, 0), disclosed: false });
+    g.chart[0].push(ChartSong {
+        song: song(90, 1, Style::Rock, 0, 0, 0, 0),
+        disclosed: false,
+    });
+    g.chart[1].push(ChartSong {
+        song: song(91, 1, Style::Pop, 0, 0, 0, 0),
+        disclosed: false,
+    });
     g.players[0].songs.push(song(92, 0, Style::Rock, 1, 1, 1, 0));
     into_field(&mut g, 0, power_card);
     at(&mut g, Task::ChooseAction { seat: 0 });
@@ -241,7 +328,10 @@ fn charts_examples_11_vs_11_by_trend_8_vs_8_by_sponsor_and_2() {
     assert_eq!((g.song_score(&green), g.song_score(&red)), (8, 8));
     assert_eq!(g.song_score(&yellow), 2);
     for (i, s) in [&yellow, &green, &red, &blue, &gray].into_iter().enumerate() {
-        g.chart[i].push(ChartSong { song: s.clone(), disclosed: false });
+        g.chart[i].push(ChartSong {
+            song: s.clone(),
+            disclosed: false,
+        });
     }
     for seat in 0..5 {
         let sponsors: Vec<u8> = g.players[seat]
@@ -269,11 +359,19 @@ fn charts_examples_11_vs_11_by_trend_8_vs_8_by_sponsor_and_2() {
     play(&mut g, 0, Action::SponsorTie { card: "I65".into() });
     play(&mut g, 0, Action::Done);
     play(&mut g, 4, Action::Done);
-    assert_eq!(g.legal_actions(0), vec![Action::ChooseSong { song: 4 }, Action::ChooseSong { song: 5 }]);
+    assert_eq!(
+        g.legal_actions(0),
+        vec![Action::ChooseSong { song: 4 }, Action::ChooseSong { song: 5 }]
+    );
     play(&mut g, 0, Action::ChooseSong { song: 5 });
     let ranking: Vec<u32> = g.chart.iter().take(5).map(|f| f[0].song.id).collect();
     assert_eq!(ranking, vec![2, 3, 5, 4, 1]);
-    let gained: Vec<i64> = g.players.iter().zip(&before).map(|(p, b)| p.popularity - b).collect();
+    let gained: Vec<i64> = g
+        .players
+        .iter()
+        .zip(&before)
+        .map(|(p, b)| p.popularity - b)
+        .collect();
     // Red: field III 3+1; yellow: field V 1; gray: field I 5+1+2; blue: field II 4; green: field IV 2.
     assert_eq!(gained, vec![4, 1, 8, 4, 2]);
 }
@@ -281,8 +379,14 @@ fn charts_examples_11_vs_11_by_trend_8_vs_8_by_sponsor_and_2() {
 #[test]
 fn charts_identical_songs_of_one_player_leave_but_one() {
     let mut g = fresh(2);
-    g.chart[0].push(ChartSong { song: song(1, 0, Style::Rock, 0, 0, 0, 0), disclosed: true });
-    g.chart[1].push(ChartSong { song: song(2, 0, Style::Rock, 0, 0, 0, 0), disclosed: false });
+    g.chart[0].push(ChartSong {
+        song: song(1, 0, Style::Rock, 0, 0, 0, 0),
+        disclosed: true,
+    });
+    g.chart[1].push(ChartSong {
+        song: song(2, 0, Style::Rock, 0, 0, 0, 0),
+        disclosed: false,
+    });
     at(&mut g, Task::QuarterEnd);
     g.advance(&mut Vec::new());
     let left: usize = g.chart.iter().map(Vec::len).sum();
@@ -293,11 +397,19 @@ fn charts_identical_songs_of_one_player_leave_but_one() {
 fn charts_unresolved_tie_shares_a_field_and_splits_points() {
     let mut g = fresh(2);
     g.dice = [None, None, None, None];
-    g.chart[0].push(ChartSong { song: song(1, 0, Style::Rock, 0, 0, 0, 0), disclosed: false });
-    g.chart[1].push(ChartSong { song: song(2, 1, Style::Pop, 1, 1, 1, 0), disclosed: false });
+    g.chart[0].push(ChartSong {
+        song: song(1, 0, Style::Rock, 0, 0, 0, 0),
+        disclosed: false,
+    });
+    g.chart[1].push(ChartSong {
+        song: song(2, 1, Style::Pop, 1, 1, 1, 0),
+        disclosed: false,
+    });
     for p in &mut g.players {
-        let (sponsors, keep): (Vec<u8>, Vec<u8>) =
-            p.hand.iter().partition(|&&c| components().influence[c as usize].character == Character::Sponsor);
+        let (sponsors, keep): (Vec<u8>, Vec<u8>) = p
+            .hand
+            .iter()
+            .partition(|&&c| components().influence[c as usize].character == Character::Sponsor);
         p.hand = keep;
         g.influence_discard.extend(sponsors);
     }
@@ -343,7 +455,11 @@ fn recording_fills_the_song_field_by_field_in_the_studio() {
     at(&mut g, Task::ChooseAction { seat: 0 });
     play(&mut g, 0, Action::PickSong { studio: "B".into() });
     assert_eq!(g.phase(), "recording");
-    assert!(g.legal_actions(0).iter().all(|a| matches!(a, Action::RecordStyle { .. })));
+    assert!(
+        g.legal_actions(0)
+            .iter()
+            .all(|a| matches!(a, Action::RecordStyle { .. }))
+    );
     play(&mut g, 0, Action::RecordStyle { style: Style::Club });
     play(&mut g, 0, Action::RecordLyrics { lyrics: Lyrics::Fun });
     play(&mut g, 0, Action::RecordTempo { tempo: Tempo::Fast });
@@ -365,9 +481,21 @@ fn activation_example_power_2_card_may_take_market_field_1_or_2() {
     let legal: Vec<Action> = g
         .legal_actions(0)
         .into_iter()
-        .filter(|a| !matches!(a, Action::Dismiss { .. } | Action::Flip { .. } | Action::Regroup { .. }))
+        .filter(|a| {
+            !matches!(
+                a,
+                Action::Dismiss { .. } | Action::Flip { .. } | Action::Regroup { .. }
+            )
+        })
         .collect();
-    assert_eq!(legal, vec![Action::ActivateHand, Action::TakeMarket { field: 1 }, Action::TakeMarket { field: 2 }]);
+    assert_eq!(
+        legal,
+        vec![
+            Action::ActivateHand,
+            Action::TakeMarket { field: 1 },
+            Action::TakeMarket { field: 2 }
+        ]
+    );
     let taken = g.influence_market[1].expect("market field 2");
     play(&mut g, 0, Action::TakeMarket { field: 2 });
     assert_eq!(g.players[0].influence_field, vec![card("I09"), taken]);
@@ -388,7 +516,10 @@ fn s5_opening_bids_are_sealed_until_all_are_in_and_ties_rebid() {
     assert_eq!(g.to_act(), vec![1, 2]);
     play(&mut g, 1, Action::Bid { amount: 5 });
     play(&mut g, 2, Action::Bid { amount: 3 });
-    assert_eq!(g.players.iter().map(|p| p.cash).collect::<Vec<_>>(), vec![15, 15, 17]);
+    assert_eq!(
+        g.players.iter().map(|p| p.cash).collect::<Vec<_>>(),
+        vec![15, 15, 17]
+    );
     assert_eq!(g.to_act(), vec![0, 1]);
     play(&mut g, 0, Action::Bid { amount: 1 });
     play(&mut g, 1, Action::Bid { amount: 0 });
@@ -405,7 +536,8 @@ fn s15_a_quarter_end_field_triggers_once_and_forbids_a_second_card() {
     g.players[0].time = 12;
     into_hand(&mut g, 0, "I09");
     g.queue.clear();
-    g.queue.extend([Task::TimeLapse { seat: 0, nth: 1 }, Task::Influences { seat: 0 }]);
+    g.queue
+        .extend([Task::TimeLapse { seat: 0, nth: 1 }, Task::Influences { seat: 0 }]);
     play(&mut g, 0, Action::Play { card: "I09".into() });
     assert!(g.qe_done[0] && g.qe_pending && g.triggered_this_round);
     play(&mut g, 0, Action::ActivateHand);
@@ -426,7 +558,11 @@ fn s23_no_hostile_activity_once_the_last_turn_began() {
     at(&mut g, Task::ChooseAction { seat: 0 });
     assert!(g.legal_actions(0).contains(&Action::AAndR { target: 1 }));
     g.last_turn = true;
-    assert!(!g.legal_actions(0).iter().any(|a| matches!(a, Action::AAndR { .. })));
+    assert!(
+        !g.legal_actions(0)
+            .iter()
+            .any(|a| matches!(a, Action::AAndR { .. }))
+    );
 }
 
 #[test]
@@ -440,7 +576,10 @@ fn a_and_r_swaps_time_markers_unless_a_bodyguard_defends() {
     let snapshot = g.clone();
     play(&mut g, 0, Action::AAndR { target: 1 });
     assert_eq!(g.phase(), "defence");
-    assert!(g.legal_actions(1).contains(&Action::Defend { card: "I12".into() }));
+    assert!(
+        g.legal_actions(1)
+            .contains(&Action::Defend { card: "I12".into() })
+    );
     play(&mut g, 1, Action::Decline);
     assert_eq!((g.players[0].time, g.players[1].time), (9, 3));
 
@@ -456,7 +595,10 @@ fn sponsor_shows_the_hand_to_the_attacker_only_and_swaps_up_to_power() {
     let mut g = fresh(3);
     into_field(&mut g, 0, "I66");
     for c in g.players[1].hand.clone() {
-        if matches!(components().influence[c as usize].character, Character::Bodyguard | Character::Sponsor) {
+        if matches!(
+            components().influence[c as usize].character,
+            Character::Bodyguard | Character::Sponsor
+        ) {
             g.players[1].hand.retain(|&x| x != c);
             g.influence_discard.push(c);
         }
@@ -470,7 +612,14 @@ fn sponsor_shows_the_hand_to_the_attacker_only_and_swaps_up_to_power() {
     assert!(g.view(Viewer::Seat(2)).players[1].hand.is_empty());
     let give = g.players[0].hand[0];
     let take = theirs[0];
-    play(&mut g, 0, Action::Swap { give: components().influence[give as usize].id.clone(), take: components().influence[take as usize].id.clone() });
+    play(
+        &mut g,
+        0,
+        Action::Swap {
+            give: components().influence[give as usize].id.clone(),
+            take: components().influence[take as usize].id.clone(),
+        },
+    );
     assert!(g.players[1].hand.contains(&give) && g.players[0].hand.contains(&take));
     assert!(g.legal_actions(0).contains(&Action::Stop));
 }
@@ -533,7 +682,10 @@ fn end_of_game_score_is_popularity_plus_tenth_of_cash_ties_by_popularity() {
     g.players[2].popularity = 10;
     g.players[2].cash = 500;
     let o = g.compute_outcome();
-    assert_eq!(o.scores.iter().map(|s| s.total).collect::<Vec<_>>(), vec![25, 25, 60]);
+    assert_eq!(
+        o.scores.iter().map(|s| s.total).collect::<Vec<_>>(),
+        vec![25, 25, 60]
+    );
     assert_eq!(o.winners, vec![2]);
     assert_eq!(o.scores[1].rank, 2);
     assert_eq!(o.scores[0].rank, 3);
@@ -551,23 +703,76 @@ fn end_of_game_penalties_for_satisfaction_and_missing_mandatory_artists() {
     assert_eq!(g.players[0].popularity, 10 - 2 - 1);
 }
 
-#[test]
-fn conformance_random_games_play_to_the_end() {
+fn options_for(i: usize) -> Options {
+    Options {
+        paparazzi_block: if i % 7 == 3 {
+            PaparazziBlock::Time
+        } else {
+            PaparazziBlock::Popularity
+        },
+        royalties: if i % 5 == 2 {
+            RoyaltyBasis::PrintedField
+        } else {
+            RoyaltyBasis::TrueValue
+        },
+        restock: if i % 6 == 4 {
+            Restock::QuarterEnd
+        } else {
+            Restock::NextRound
+        },
+    }
+}
+
+/// 125 random games at one seat count; the four seat counts run as four tests (500 games).
+fn conformance_at(seats: usize) {
     let config = Config {
-        games: 100,
-        seed: 1,
+        games: 125,
+        seed: 1 + 1_000 * seats as u64,
         max_steps: 20_000,
         exhaustive: false,
     };
-    let report = conformance::run::<ShowBusiness>(&config, |i| 2 + i % 4, |_| Options::default())
+    let report =
+        conformance::run::<ShowBusiness>(&config, |_| seats, options_for).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(report.games, 125);
+}
+
+#[test]
+fn conformance_125_random_games_with_2_seats() {
+    conformance_at(2);
+}
+
+#[test]
+fn conformance_125_random_games_with_3_seats() {
+    conformance_at(3);
+}
+
+#[test]
+fn conformance_125_random_games_with_4_seats() {
+    conformance_at(4);
+}
+
+#[test]
+fn conformance_125_random_games_with_5_seats() {
+    conformance_at(5);
+}
+
+#[test]
+#[ignore = "long run: cargo test -p roadie-engine show_business -- --ignored"]
+fn conformance_long_run() {
+    let config = Config {
+        games: 5_000,
+        seed: 10_000,
+        max_steps: 50_000,
+        exhaustive: false,
+    };
+    let report = conformance::run::<ShowBusiness>(&config, |i| 2 + i % 4, options_for)
         .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(report.games, 100);
-    eprintln!("{report:?}");
+    assert_eq!(report.games, 5_000);
 }
 
 /// A random player that plays like a careful manager: it advertises only what it must, rarely
 /// reviews or fires, and bids little, so games run to week 56.
-fn careful_pick(g: &ShowBusiness, list: &[Action], r: &mut crate::rng::GameRng) -> Action {
+fn careful_pick(list: &[Action], r: &mut crate::rng::GameRng) -> Action {
     if let Some(a) = list.iter().find(|a| matches!(a, Action::Advertise { .. })) {
         return a.clone();
     }
@@ -581,7 +786,6 @@ fn careful_pick(g: &ShowBusiness, list: &[Action], r: &mut crate::rng::GameRng) 
             _ => true,
         })
         .collect();
-    let _ = g;
     if calm.is_empty() {
         list[r.below(list.len())].clone()
     } else {
@@ -610,10 +814,7 @@ fn careful_game(seats: usize, seed: u64) -> (ShowBusiness, usize) {
         }
         let s = to_act[r.below(to_act.len())];
         let l = g.legal_actions(s);
-        let a = careful_pick(&g, &l, &mut r);
-        if std::env::var("SB_STATS").is_ok() {
-            eprintln!("KIND {} {}", a.kind(), g.phase());
-        }
+        let a = careful_pick(&l, &mut r);
         g.apply(s, &a)
             .unwrap_or_else(|e| panic!("seed {seed} step {steps}: {a:?} refused: {e}"));
         steps += 1;
@@ -633,48 +834,4 @@ fn careful_games_reach_week_56() {
         }
     }
     assert!(full >= 10, "only {full} of 40 careful games reached week 56");
-}
-
-#[test]
-#[ignore]
-fn debug_one_game() {
-    use crate::Game;
-    use crate::rng::GameRng;
-    let seed: u64 = std::env::var("SB_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1);
-    let seats: usize = std::env::var("SB_SEATS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(3);
-    let (mut g, _) = ShowBusiness::setup(Options::default(), seats, seed).expect("setup");
-    let mut r = GameRng::new(seed);
-    let mut steps = 0;
-    while !g.is_over() && steps < 5000 {
-        let to_act = g.to_act();
-        assert!(!to_act.is_empty(), "stuck in {}", g.phase());
-        let s = to_act[r.below(to_act.len())];
-        let l = g.legal_actions(s);
-        assert!(!l.is_empty(), "no actions for {s} in {}", g.phase());
-        let a = l[r.below(l.len())].clone();
-        if steps > 4900 {
-            eprintln!(
-                "{steps} {} seat {s} {:?} time {:?}",
-                g.phase(),
-                a,
-                g.players.iter().map(|p| p.time).collect::<Vec<_>>()
-            );
-        }
-        g.apply(s, &a).unwrap_or_else(|e| panic!("{e}"));
-        steps += 1;
-    }
-    eprintln!(
-        "steps {steps} over {} players {:?}",
-        g.is_over(),
-        g.players
-            .iter()
-            .map(|p| (p.time, p.popularity, p.cash, p.bankrupt))
-            .collect::<Vec<_>>()
-    );
 }
