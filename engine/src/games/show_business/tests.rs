@@ -835,3 +835,411 @@ fn careful_games_reach_week_56() {
     }
     assert!(full >= 10, "only {full} of 40 careful games reached week 56");
 }
+
+/// Puts these cards on top of the influence pile, the last one on top.
+fn pile_top(g: &mut ShowBusiness, ids: &[&str]) {
+    for id in ids {
+        let c = card(id);
+        lift_card(g, c);
+        g.influence_pile.push(c);
+    }
+}
+
+fn decisions(g: &ShowBusiness, seat: usize) -> Vec<Action> {
+    g.legal_actions(seat)
+        .into_iter()
+        .filter(|a| {
+            !matches!(
+                a,
+                Action::Dismiss { .. } | Action::Flip { .. } | Action::Regroup { .. }
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn step_1_concerts_fill_the_map_to_5_from_the_market_in_field_order() {
+    let mut g = fresh(2);
+    map_with(&mut g, &["T47", "T27", "T12"]);
+    let first_two: Vec<u8> = g.concert_market[..2].iter().flatten().copied().collect();
+    let third = g.concert_market[2];
+    at(&mut g, Task::StartRound { seat: 0 });
+    g.advance(&mut Vec::new());
+    assert_eq!(g.map_tokens.len(), 5);
+    assert_eq!(&g.map_tokens[3..], &first_two[..]);
+    assert_eq!(g.concert_market[0], third);
+    assert!(g.concert_market.iter().all(Option::is_some));
+    assert_eq!(g.phase(), "market_review");
+}
+
+#[test]
+fn step_2_market_review_pays_the_field_number_and_refills_at_the_end() {
+    let mut g = fresh(2);
+    at(&mut g, Task::Review { seat: 0 });
+    g.queue.push_back(Task::TimeLapse { seat: 0, nth: 1 });
+    let fourth = g.influence_market[3];
+    play(
+        &mut g,
+        0,
+        Action::Remove {
+            market: Market::Influence,
+            field: 3,
+        },
+    );
+    assert_eq!(g.players[0].cash, 17);
+    assert_eq!(g.influence_market[2], None);
+    assert!(!g.legal_actions(0).contains(&Action::Remove {
+        market: Market::Influence,
+        field: 3
+    }));
+    play(
+        &mut g,
+        0,
+        Action::Remove {
+            market: Market::Artist,
+            field: 1,
+        },
+    );
+    assert_eq!(g.players[0].cash, 16);
+    play(&mut g, 0, Action::EndReview);
+    assert_eq!(g.influence_market[2], fourth);
+    assert!(
+        g.influence_market
+            .iter()
+            .chain(g.artist_market.iter())
+            .all(Option::is_some)
+    );
+    assert_eq!(g.phase(), "time_lapse");
+}
+
+#[test]
+fn step_5_influences_draw_free_or_buy_up_to_the_hand_limit() {
+    let mut g = fresh(2);
+    let extra: Vec<u8> = g.players[0].hand.drain(1..).collect();
+    g.influence_discard.extend(extra);
+    at(&mut g, Task::Influences { seat: 0 });
+    g.queue.push_back(Task::EndRound { seat: 0 });
+    let bought = g.influence_market[1].expect("field 2");
+    play(&mut g, 0, Action::Buy { field: 2 });
+    assert_eq!(g.players[0].cash, 18);
+    assert!(g.players[0].hand.contains(&bought));
+    // Everyone saw the card leave the market: it is no secret in that hand.
+    assert!(
+        !g.secrets(Viewer::Seat(1))
+            .contains(&components().influence[bought as usize].id)
+    );
+    assert_eq!(g.influence_market[1], None);
+    play(&mut g, 0, Action::Draw);
+    assert_eq!(g.players[0].hand.len(), 3);
+    assert_eq!(g.phase(), "end_round");
+}
+
+#[test]
+fn step_7_market_change_discards_field_1_and_moves_the_rest_down() {
+    let mut g = fresh(2);
+    let influence = g.influence_market;
+    let artists = g.artist_market;
+    at(&mut g, Task::MarketChange { retried: false });
+    g.advance(&mut Vec::new());
+    assert_eq!(&g.influence_market[..3], &influence[1..]);
+    assert_eq!(&g.artist_market[..3], &artists[1..]);
+    assert!(g.influence_discard.contains(&influence[0].expect("field 1")));
+    assert!(g.influence_market[3].is_some() && g.artist_market[3].is_some());
+}
+
+#[test]
+fn salaries_cost_5_per_artist_and_1_per_token_then_satisfaction_rises() {
+    let mut g = fresh(2);
+    g.players[0].band[0].tokens.push(token("T01"));
+    g.bag.retain(|&t| t != token("T01"));
+    g.map_tokens.retain(|&t| t != token("T01"));
+    g.concert_market
+        .iter_mut()
+        .filter(|f| **f == Some(token("T01")))
+        .for_each(|f| *f = None);
+    g.players[0].satisfaction = 3;
+    at(&mut g, Task::Salary { seat: 0 });
+    g.advance(&mut Vec::new());
+    assert_eq!(g.players[0].cash, 20 - 15 - 1);
+    assert_eq!(g.players[0].satisfaction, 4);
+}
+
+#[test]
+fn integration_control_artists_more_independent_than_satisfaction_leave() {
+    let mut g = fresh(2);
+    into_hand(&mut g, 0, "I01");
+    g.players[0].satisfaction = 1;
+    at(&mut g, Task::Integration { seat: 0 });
+    g.advance(&mut Vec::new());
+    // Johnny Thunder and Kit Kaboom (independence 2) leave; Mo Lowdown (1) stays.
+    assert_eq!(g.players[0].band.len(), 1);
+    assert_eq!(g.players[0].band[0].card, artist("AR02"));
+    assert_eq!(g.players[0].satisfaction, 1);
+    // Four cards, limit 3: the owner discards one.
+    assert_eq!(g.phase(), "hand_discard");
+    assert_eq!(g.to_act(), vec![0]);
+}
+
+#[test]
+fn royalties_pay_the_popularity_and_charge_a_negative_one() {
+    let mut g = fresh(2);
+    g.players[0].popularity = 12;
+    g.players[1].popularity = -4;
+    g.queue.clear();
+    g.queue
+        .extend([Task::Royalty { seat: 0 }, Task::Royalty { seat: 1 }]);
+    g.advance(&mut Vec::new());
+    assert_eq!((g.players[0].cash, g.players[1].cash), (32, 16));
+}
+
+#[test]
+fn popularity_check_doubles_for_a_scandal_without_a_chart_song() {
+    let mut g = fresh(2);
+    g.players[0].popularity = 20;
+    g.players[0].scandal = true;
+    g.players[1].popularity = 20;
+    pile_top(&mut g, &["I11", "I09"]);
+    g.queue.clear();
+    g.queue.extend([
+        Task::PopCheck { seat: 0 },
+        Task::PopCheck { seat: 1 },
+        Task::ScandalsUpright,
+    ]);
+    g.advance(&mut Vec::new());
+    assert_eq!(g.players[0].popularity, 20 - 2 * 2);
+    assert_eq!(g.players[1].popularity, 20 - 4);
+    assert!(!g.players[0].scandal);
+}
+
+#[test]
+fn reporter_moves_the_rondel_power_fields_and_no_event_happens() {
+    let mut g = fresh(2);
+    into_field(&mut g, 0, "I60");
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    let dice = g.dice;
+    play(&mut g, 0, Action::Reporter);
+    assert_eq!(g.rondel, 3);
+    assert_eq!(g.dice, dice);
+    assert_eq!(g.players[0].cash, 20);
+}
+
+#[test]
+fn paparazzi_scandal_gains_the_highest_drawn_power() {
+    let mut g = fresh(2);
+    into_field(&mut g, 0, "I41");
+    pile_top(&mut g, &["I11", "I09"]);
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    play(&mut g, 0, Action::Paparazzi);
+    assert!(g.players[0].scandal);
+    assert_eq!(g.players[0].popularity, 4);
+    assert!(g.influence_discard.contains(&card("I11")));
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    assert!(!g.legal_actions(0).contains(&Action::Paparazzi));
+}
+
+#[test]
+fn femme_fatale_draws_first_then_integration_or_disorder() {
+    let mut g = fresh(2);
+    into_field(&mut g, 0, "I29");
+    pile_top(&mut g, &["I10", "I12"]);
+    g.players[0].satisfaction = 1;
+    g.players[1].satisfaction = 5;
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    let snapshot = g.clone();
+    play(&mut g, 0, Action::FemmeFatale);
+    assert_eq!(
+        decisions(&g, 0),
+        vec![Action::Integration, Action::Disorder { target: 1 }]
+    );
+    play(&mut g, 0, Action::Integration);
+    assert_eq!(g.players[0].satisfaction, 4);
+
+    let mut g = snapshot;
+    play(&mut g, 0, Action::FemmeFatale);
+    play(&mut g, 0, Action::Disorder { target: 1 });
+    play(&mut g, 1, Action::Decline);
+    assert_eq!(g.players[1].satisfaction, 2);
+}
+
+#[test]
+fn dj_replaces_map_tokens_from_the_market_or_the_bag() {
+    let mut g = fresh(2);
+    map_with(&mut g, &["T47", "T27", "T12", "T01", "T02"]);
+    into_field(&mut g, 0, "I20");
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    play(&mut g, 0, Action::DjRemove { token: "T47".into() });
+    play(&mut g, 0, Action::DjRemove { token: "T27".into() });
+    play(&mut g, 0, Action::DjDone);
+    let m3 = g.concert_market[2].expect("field 3");
+    play(&mut g, 0, Action::DjFromMarket { field: 3 });
+    assert_eq!(g.concert_market[2], None);
+    play(&mut g, 0, Action::DjFromBag);
+    assert_eq!(g.map_tokens.len(), 5);
+    assert!(g.map_tokens.contains(&m3));
+    assert!(g.used_tokens.contains(&token("T47")));
+    assert!(g.concert_market.iter().all(Option::is_some));
+}
+
+#[test]
+fn pilot_picks_two_elements_anywhere_and_lands_in_one_of_their_cities() {
+    let mut g = fresh(2);
+    map_with(&mut g, &["T47", "T12"]);
+    into_field(&mut g, 0, "I52");
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    play(&mut g, 0, Action::PilotToken { token: "T12".into() });
+    play(&mut g, 0, Action::PilotSong { studio: "P".into() });
+    play(&mut g, 0, Action::RecordStyle { style: Style::Rock });
+    play(&mut g, 0, Action::RecordLyrics { lyrics: Lyrics::Love });
+    play(&mut g, 0, Action::RecordTempo { tempo: Tempo::Slow });
+    play(&mut g, 0, Action::RecordVolume { volume: Volume::Loud });
+    assert_eq!(
+        decisions(&g, 0),
+        vec![
+            Action::CarTo { city: "C".into() },
+            Action::CarTo { city: "P".into() }
+        ]
+    );
+    play(&mut g, 0, Action::CarTo { city: "P".into() });
+    assert_eq!(g.players[0].car, city("P"));
+    assert_eq!(g.players[0].cash, 35);
+    assert_eq!(g.players[0].songs.len(), 1);
+}
+
+#[test]
+fn groupie_exchanges_artists_of_the_same_mandatory_instrument() {
+    let mut g = fresh(2);
+    into_field(&mut g, 0, "I34");
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    play(&mut g, 0, Action::Groupie { target: 1 });
+    play(
+        &mut g,
+        0,
+        Action::GroupieTake {
+            artist: "AR05".into(),
+        },
+    );
+    // Only the bassist may be given for a bassist.
+    assert_eq!(
+        decisions(&g, 0),
+        vec![Action::GroupieGive {
+            artist: "AR02".into()
+        }]
+    );
+    play(
+        &mut g,
+        0,
+        Action::GroupieGive {
+            artist: "AR02".into(),
+        },
+    );
+    play(&mut g, 0, Action::GroupiePlaceMine { fields: vec![2] });
+    play(&mut g, 0, Action::GroupiePlaceTheirs { fields: vec![2] });
+    play(&mut g, 1, Action::Decline);
+    assert!(g.players[0].band.iter().any(|a| a.card == artist("AR05")));
+    assert!(g.players[1].band.iter().any(|a| a.card == artist("AR02")));
+}
+
+#[test]
+fn dismissal_lowers_satisfaction_and_forces_hand_discards() {
+    let mut g = fresh(2);
+    hire(&mut g, 0, "AR42", vec![4], vec![]);
+    into_hand(&mut g, 0, "I01");
+    at(&mut g, Task::EndRound { seat: 0 });
+    play(
+        &mut g,
+        0,
+        Action::Dismiss {
+            artist: "AR42".into(),
+        },
+    );
+    assert_eq!(g.players[0].satisfaction, 4);
+    assert_eq!(g.phase(), "hand_discard");
+    play(&mut g, 0, Action::Discard { card: "I01".into() });
+    assert_eq!(g.phase(), "end_round");
+}
+
+#[test]
+fn style_change_discards_tokens_except_the_multicolour_f() {
+    let mut g = fresh(2);
+    let drummer = g.players[0].band.pop().expect("drummer");
+    g.artist_discard.push(drummer.card);
+    hire(&mut g, 0, "AR40", vec![3], vec![token("T21"), token("T11")]);
+    at(&mut g, Task::EndRound { seat: 0 });
+    play(
+        &mut g,
+        0,
+        Action::Flip {
+            artist: "AR40".into(),
+        },
+    );
+    let a = g.players[0]
+        .band
+        .iter()
+        .find(|a| a.card == artist("AR40"))
+        .expect("AR40");
+    assert_eq!(a.tokens, vec![token("T21")]);
+    assert!(a.side_b);
+}
+
+#[test]
+fn recruitment_takes_fields_up_to_power_and_raises_satisfaction() {
+    let mut g = fresh(2);
+    let sax = artist("AR42");
+    g.artist_pile.retain(|&a| a != sax);
+    let old = g.artist_market[1].replace(sax);
+    g.artist_discard.extend(old);
+    g.players[0].satisfaction = 3;
+    into_field(&mut g, 0, "I09");
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    assert!(
+        !g.legal_actions(0)
+            .iter()
+            .any(|a| matches!(a, Action::Recruit { field: 3 | 4, .. }))
+    );
+    play(
+        &mut g,
+        0,
+        Action::Recruit {
+            field: 2,
+            side_b: true,
+            fields: vec![5],
+        },
+    );
+    assert_eq!(g.players[0].satisfaction, 4);
+    assert_eq!(g.players[0].band.len(), 4);
+    assert_eq!(g.hand_limit(0), 4);
+}
+
+#[test]
+fn trend_action_turns_the_cards_die_to_its_value() {
+    let mut g = fresh(2);
+    into_field(&mut g, 0, "I02");
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    play(&mut g, 0, Action::SetDie);
+    assert_eq!(g.dice[1], Some(1));
+}
+
+#[test]
+fn step_9_everyone_giving_up_keeps_the_sequence() {
+    let mut g = fresh(3);
+    g.order = vec![1, 2, 0];
+    at(&mut g, Task::SequenceBid);
+    g.advance(&mut Vec::new());
+    assert_eq!(g.to_act(), vec![0, 1, 2]);
+    for s in 0..3 {
+        play(&mut g, s, Action::GiveUpBid);
+    }
+    assert_eq!(g.order, vec![1, 2, 0]);
+    assert!(g.players.iter().all(|p| p.cash == 20));
+}
+
+#[test]
+fn the_game_ends_after_the_turn_in_which_a_marker_reaches_56() {
+    let (g, _) = careful_game(3, 5);
+    let o = g.outcome().expect("over");
+    assert_eq!(o.scores.len(), 3);
+    for s in &o.scores {
+        let p = &g.players[s.seat];
+        assert_eq!(s.total, p.popularity + p.cash / 10);
+    }
+}
