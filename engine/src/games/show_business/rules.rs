@@ -714,7 +714,7 @@ impl ShowBusiness {
             Task::RoundTail => {
                 let mut tasks = Vec::new();
                 if self.turn + 1 == self.order.len() {
-                    tasks.push(Task::MarketChange { retried: false });
+                    tasks.push(Task::MarketChange);
                     tasks.push(Task::RondelStep);
                     if !self.last_turn {
                         tasks.push(Task::SequenceBid);
@@ -727,7 +727,7 @@ impl ShowBusiness {
                 self.push_front_all(tasks);
                 None
             }
-            Task::MarketChange { .. } => {
+            Task::MarketChange => {
                 // Step 7: field 1 of each market is discarded, the rest move down.
                 if let Some(c) = self.influence_market[0].take() {
                     self.influence_discard.push(c);

@@ -227,9 +227,7 @@ pub enum Task {
     },
     RefillConcerts,
     RoundTail,
-    MarketChange {
-        retried: bool,
-    },
+    MarketChange,
     RondelStep,
     SequenceBid,
     QuarterEnd,

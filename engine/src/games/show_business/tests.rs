@@ -814,6 +814,17 @@ fn careful_game(seats: usize, seed: u64) -> (ShowBusiness, usize) {
         }
         let s = to_act[r.below(to_act.len())];
         let l = g.legal_actions(s);
+        let phase = ShowBusiness::machine()
+            .phase(g.phase())
+            .expect("phase in the machine")
+            .clone();
+        for a in &l {
+            assert!(
+                phase.actions.contains(&a.kind()),
+                "seat {s}: {a:?} listed in phase {}",
+                phase.name
+            );
+        }
         let a = careful_pick(&l, &mut r);
         g.apply(s, &a)
             .unwrap_or_else(|e| panic!("seed {seed} step {steps}: {a:?} refused: {e}"));
@@ -939,7 +950,7 @@ fn step_7_market_change_discards_field_1_and_moves_the_rest_down() {
     let mut g = fresh(2);
     let influence = g.influence_market;
     let artists = g.artist_market;
-    at(&mut g, Task::MarketChange { retried: false });
+    at(&mut g, Task::MarketChange);
     g.advance(&mut Vec::new());
     assert_eq!(&g.influence_market[..3], &influence[1..]);
     assert_eq!(&g.artist_market[..3], &artists[1..]);
