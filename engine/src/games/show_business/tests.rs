@@ -1254,3 +1254,31 @@ fn the_game_ends_after_the_turn_in_which_a_marker_reaches_56() {
         assert_eq!(s.total, p.popularity + p.cash / 10);
     }
 }
+
+#[test]
+fn registry_hosts_show_business_by_slug_with_named_schemas() {
+    let rules = crate::Ruleset::find("show-business").expect("registered");
+    assert_eq!(rules.seats, 2..=5);
+    let schemas = (rules.schemas)();
+    assert_eq!(schemas.action, "ShowBusinessAction");
+    let names: Vec<&String> = schemas.all.iter().map(|(n, _)| n).collect();
+    assert!(
+        names
+            .iter()
+            .all(|n| n.starts_with("ShowBusiness") || *n == "usize"),
+        "{names:?}"
+    );
+    assert_eq!((rules.default_options)()["paparazzi_block"], "popularity");
+    let (mut game, _) = crate::AnyGame::setup("show-business", None, 3, 42).expect("setup");
+    assert_eq!(game.phase(), "opening_bid");
+    game.apply(0, r#"{"type":"bid","amount":2}"#)
+        .expect("a bid is accepted");
+    let refused = game
+        .apply(0, r#"{"type":"bid","amount":1}"#)
+        .expect_err("one bid per seat");
+    assert_eq!(refused.code, crate::RejectionCode::NotYourTurn);
+    let refused = game
+        .apply(1, r#"{"type":"bid","amount":99}"#)
+        .expect_err("more than the cash");
+    assert_eq!(refused.code, crate::RejectionCode::IllegalAction);
+}
