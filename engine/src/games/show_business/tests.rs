@@ -1245,10 +1245,48 @@ fn step_9_everyone_giving_up_keeps_the_sequence() {
 }
 
 #[test]
-fn the_game_ends_after_the_turn_in_which_a_marker_reaches_56() {
-    let (g, _) = careful_game(3, 5);
-    let o = g.outcome().expect("over");
-    assert_eq!(o.scores.len(), 3);
+fn s38_the_turn_in_which_a_marker_reaches_56_is_finished_then_the_game_is_scored() {
+    let mut g = fresh(2);
+    g.order = vec![0, 1];
+    g.turn = 0;
+    g.qe_done = [true, true, true, false];
+    g.players[0].time = 54;
+    into_hand(&mut g, 0, "I09");
+    at(&mut g, Task::StartRound { seat: 0 });
+    g.advance(&mut Vec::new());
+    let mut seat_1_reviewed_after_56 = false;
+    let mut steps = 0;
+    while !g.is_over() {
+        steps += 1;
+        assert!(steps < 500, "stuck in {}", g.phase());
+        let seat = g.to_act()[0];
+        if seat == 1 && g.phase() == "market_review" && g.last_turn {
+            seat_1_reviewed_after_56 = true;
+        }
+        let legal = g.legal_actions(seat);
+        let pick = [
+            Action::Play { card: "I09".into() },
+            Action::EndReview,
+            Action::ActivateHand,
+            Action::Pass,
+            Action::GiveUp,
+            Action::Draw,
+            Action::EndRound,
+            Action::Decline,
+            Action::Done,
+        ]
+        .into_iter()
+        .find(|a| legal.contains(a))
+        .unwrap_or_else(|| legal[0].clone());
+        play(&mut g, seat, pick);
+        if steps == 3 {
+            assert!(g.last_turn && g.qe_pending);
+        }
+    }
+    assert!(seat_1_reviewed_after_56);
+    assert_eq!(g.players[0].time, 56);
+    assert!(g.qe_done.iter().all(|&q| q));
+    let o = g.outcome().expect("scored");
     for s in &o.scores {
         let p = &g.players[s.seat];
         assert_eq!(s.total, p.popularity + p.cash / 10);
