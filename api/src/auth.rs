@@ -1,0 +1,230 @@
+//! Seat and host tokens (HS256 JWTs) and the extractors that check them.
+//!
+//! The 401/403 split lives here and nowhere else: no token, a forged, garbled or expired one is
+//! `401`; a valid token for another game, or of the wrong kind for the call, is `403`.
+
+use std::future::{Ready, ready};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use actix_web::dev::Payload;
+use actix_web::http::header;
+use actix_web::{FromRequest, HttpRequest, web};
+use jsonwebtoken::errors::ErrorKind;
+use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
+use roadie_engine::{Seat as SeatNo, Viewer as EngineViewer};
+use serde::{Deserialize, Serialize};
+
+use crate::error::ApiError;
+
+/// What a token grants, as signed into it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Claims {
+    /// The game the token opens.
+    pub game: String,
+    /// The seat it plays, or absent for the host token.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<SeatNo>,
+    /// Issued at (seconds since the epoch).
+    pub iat: u64,
+    /// Expires at (seconds since the epoch).
+    pub exp: u64,
+}
+
+/// The signing and checking keys, made once at start.
+pub struct Keys {
+    encoding: EncodingKey,
+    decoding: DecodingKey,
+    validation: Validation,
+    ttl: Duration,
+}
+
+/// A secret that cannot sign (empty).
+#[derive(Debug, thiserror::Error)]
+#[error("the JWT secret cannot be used: {0}")]
+pub struct KeyError(#[from] jsonwebtoken::errors::Error);
+
+impl Keys {
+    /// Keys from the HS256 secret; tokens live `ttl`.
+    pub fn new(secret: &[u8], ttl: Duration) -> Result<Self, KeyError> {
+        let mut validation = Validation::new(Algorithm::HS256);
+        validation.leeway = 0;
+        validation.set_required_spec_claims(&["exp"]);
+        Ok(Self {
+            encoding: EncodingKey::from_secret(secret)?,
+            decoding: DecodingKey::from_secret(secret)?,
+            validation,
+            ttl,
+        })
+    }
+
+    /// Signs a token for `seat` of `game` (`None`: the host).
+    pub fn issue(&self, game: &str, seat: Option<SeatNo>) -> Result<String, ApiError> {
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0);
+        let claims = Claims {
+            game: game.to_owned(),
+            seat,
+            iat: now,
+            exp: now.saturating_add(self.ttl.as_secs()),
+        };
+        jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding).map_err(|e| {
+            tracing::error!(error = %e, "could not sign a token");
+            ApiError::Internal
+        })
+    }
+
+    /// Checks a token's signature and expiry.
+    pub fn verify(&self, token: &str) -> Result<Claims, ApiError> {
+        jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation)
+            .map(|data| data.claims)
+            .map_err(|e| match e.kind() {
+                ErrorKind::ExpiredSignature => ApiError::Unauthorized {
+                    code: "token_expired",
+                    detail: "the token has expired".into(),
+                },
+                _ => ApiError::Unauthorized {
+                    code: "token_invalid",
+                    detail: "the token is not one this service signed".into(),
+                },
+            })
+    }
+}
+
+/// The bearer token's claims, checked, or `None` without an `Authorization` header.
+fn claims_of(req: &HttpRequest) -> Result<Option<Claims>, ApiError> {
+    let Some(value) = req.headers().get(header::AUTHORIZATION) else {
+        return Ok(None);
+    };
+    let token = value
+        .to_str()
+        .ok()
+        .and_then(|v| v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")))
+        .map(str::trim)
+        .ok_or_else(|| ApiError::Unauthorized {
+            code: "token_invalid",
+            detail: "the Authorization header must be `Bearer <token>`".into(),
+        })?;
+    let keys = req.app_data::<web::Data<Keys>>().ok_or(ApiError::Internal)?;
+    let claims = keys.verify(token)?;
+    let game = req.match_info().get("id").unwrap_or_default();
+    if claims.game != game {
+        return Err(ApiError::Forbidden {
+            code: "wrong_game",
+            detail: "the token belongs to another game".into(),
+        });
+    }
+    Ok(Some(claims))
+}
+
+fn missing() -> ApiError {
+    ApiError::Unauthorized {
+        code: "token_missing",
+        detail: "this call needs a bearer token (`Authorization: Bearer <token>`)".into(),
+    }
+}
+
+/// A seat of the game in the path, proven by its token. Required.
+#[derive(Clone, Copy, Debug)]
+pub struct Seat(pub SeatNo);
+
+impl FromRequest for Seat {
+    type Error = ApiError;
+    type Future = Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(match claims_of(req) {
+            Ok(Some(Claims { seat: Some(seat), .. })) => Ok(Seat(seat)),
+            Ok(Some(_)) => Err(ApiError::Forbidden {
+                code: "seat_required",
+                detail: "this call needs a seat token; the host token has no seat".into(),
+            }),
+            Ok(None) => Err(missing()),
+            Err(e) => Err(e),
+        })
+    }
+}
+
+/// Whoever looks at the game in the path: a seat by its token, or a spectator without one
+/// (the host token sees what a spectator sees).
+#[derive(Clone, Copy, Debug)]
+pub struct Viewer(pub EngineViewer);
+
+impl FromRequest for Viewer {
+    type Error = ApiError;
+    type Future = Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(claims_of(req).map(|claims| {
+            Viewer(match claims.and_then(|c| c.seat) {
+                Some(seat) => EngineViewer::Seat(seat),
+                None => EngineViewer::Spectator,
+            })
+        }))
+    }
+}
+
+/// The host of the game in the path, proven by the host token. Required.
+#[derive(Clone, Copy, Debug)]
+pub struct Host;
+
+impl FromRequest for Host {
+    type Error = ApiError;
+    type Future = Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(match claims_of(req) {
+            Ok(Some(Claims { seat: None, .. })) => Ok(Host),
+            Ok(Some(_)) => Err(ApiError::Forbidden {
+                code: "host_required",
+                detail: "only the host token may do this".into(),
+            }),
+            Ok(None) => Err(missing()),
+            Err(e) => Err(e),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_signed_seat_token_verifies_with_its_claims() {
+        let keys = Keys::new(b"a test secret", Duration::from_secs(60)).expect("keys");
+        let token = keys.issue("g1", Some(2)).expect("signed");
+        let claims = keys.verify(&token).expect("verified");
+        assert_eq!(claims.game, "g1");
+        assert_eq!(claims.seat, Some(2));
+        assert!(claims.exp > claims.iat);
+    }
+
+    #[test]
+    fn a_token_signed_with_another_secret_is_invalid() {
+        let ours = Keys::new(b"ours", Duration::from_secs(60)).expect("keys");
+        let theirs = Keys::new(b"theirs", Duration::from_secs(60)).expect("keys");
+        let token = theirs.issue("g1", None).expect("signed");
+        let err = ours.verify(&token).expect_err("refused");
+        assert_eq!(err.code(), "token_invalid");
+    }
+
+    #[test]
+    fn an_expired_token_is_refused_as_expired() {
+        let keys = Keys::new(b"secret", Duration::from_secs(0)).expect("keys");
+        let claims = Claims {
+            game: "g1".into(),
+            seat: Some(0),
+            iat: 1,
+            exp: 2,
+        };
+        let token = jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &keys.encoding)
+            .expect("signed");
+        assert_eq!(keys.verify(&token).expect_err("refused").code(), "token_expired");
+    }
+
+    #[test]
+    fn an_empty_secret_cannot_make_keys() {
+        assert!(Keys::new(b"", Duration::from_secs(1)).is_err());
+    }
+}

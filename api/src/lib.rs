@@ -1,0 +1,31 @@
+//! Roadie's HTTP service: the engine's games over a REST API.
+//!
+//! Handlers in [`routes`] parse, call one verb of [`games::Games`] and map the result; errors
+//! are [`error::ApiError`], turned into `application/problem+json` in one place. Games live in
+//! a [`store::GameStore`] (Redis, or memory when no Redis is configured).
+#![deny(missing_docs)]
+
+pub mod auth;
+pub mod config;
+pub mod error;
+pub mod games;
+pub mod metrics;
+pub mod model;
+pub mod openapi;
+pub mod routes;
+pub mod startup;
+pub mod store;
+pub mod telemetry;
+
+use config::Config;
+use startup::{Application, StartError};
+
+/// Reads the environment, starts the service and serves until a signal stops it.
+pub async fn serve() -> Result<(), Box<dyn std::error::Error>> {
+    let config = Config::from_env()?;
+    telemetry::init(config.log_json);
+    let app = Application::build(config).await.map_err(|e: StartError| Box::new(e) as Box<dyn std::error::Error>)?;
+    app.run_until_stopped().await?;
+    tracing::info!("roadie stopped");
+    Ok(())
+}

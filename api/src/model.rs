@@ -1,0 +1,223 @@
+//! What goes over the wire: request and response bodies, as named OpenAPI schemas.
+
+use roadie_engine::{Audience, Outcome};
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use utoipa::ToSchema;
+
+use crate::openapi::{AnyAction, AnyEvent, AnyOptions, AnyView};
+
+/// Create a game.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"ruleset": "shrewd-producer", "seats": 4, "seed": 42}))]
+pub struct CreateGame {
+    /// The ruleset's slug (see `GET /v1/rulesets`).
+    pub ruleset: String,
+    /// How many seats; the ruleset says how many it allows.
+    pub seats: usize,
+    /// The ruleset's options; omitted ones keep their defaults.
+    #[schema(value_type = Option<AnyOptions>)]
+    pub options: Option<serde_json::Value>,
+    /// The seed of the game's random generator; a random one when omitted. Either way it stays
+    /// secret until the game ends; `seed_commitment` commits to it.
+    pub seed: Option<u64>,
+}
+
+/// One seat's token.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SeatToken {
+    /// The seat.
+    pub seat: usize,
+    /// Its bearer token: `Authorization: Bearer <token>`.
+    pub token: String,
+}
+
+/// A new game and its tokens. Hand each seat its own token.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CreatedGame {
+    /// The game's id.
+    pub id: String,
+    /// The ruleset's slug.
+    pub ruleset: &'static str,
+    /// The game's version (`1` after creation).
+    pub version: u64,
+    /// One token per seat.
+    pub seats: Vec<SeatToken>,
+    /// The host's token: no seat, sees the spectator view, may delete the game.
+    pub host_token: String,
+    /// Hex of SHA-256 of the seed's decimal string: `printf %s "$seed" | sha256sum`. The seed
+    /// is revealed when the game ends.
+    pub seed_commitment: String,
+}
+
+/// Whether the game is still being played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Being played.
+    Active,
+    /// Over: the outcome is set, the seed revealed and every event public.
+    Finished,
+}
+
+/// A game as its caller may see it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameState {
+    /// The game's id.
+    pub id: String,
+    /// The ruleset's slug.
+    pub ruleset: &'static str,
+    /// The version: it changes with every applied action and is the `ETag`.
+    pub version: u64,
+    /// `active` or `finished`.
+    pub status: Status,
+    /// The current phase (see the ruleset's phase machine).
+    pub phase: &'static str,
+    /// The seats that may act now; empty once the game is over.
+    pub to_act: Vec<usize>,
+    /// How many seats the game has.
+    pub seats: usize,
+    /// The caller's seat; absent for a spectator.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seat: Option<usize>,
+    /// What the caller may see: other seats' hidden cards and the deck never appear.
+    #[schema(value_type = AnyView)]
+    pub view: Box<RawValue>,
+    /// Final scores and winners once the game is over, else `null`.
+    pub outcome: Option<Outcome>,
+    /// Hex of SHA-256 of the seed's decimal string.
+    pub seed_commitment: String,
+    /// The seed, once the game is over (check it against `seed_commitment`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+}
+
+/// What a seat may do now.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LegalActions {
+    /// The game's version these actions are legal at.
+    pub version: u64,
+    /// The seat.
+    pub seat: usize,
+    /// Every legal action, each exactly the `action` to post. Empty when the seat may not act.
+    #[schema(value_type = Vec<AnyAction>)]
+    pub actions: Box<RawValue>,
+}
+
+/// Post one action.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PostAction {
+    /// One element of `GET /v1/games/{id}/actions`.
+    #[schema(value_type = AnyAction)]
+    pub action: Box<RawValue>,
+}
+
+/// An event of the game's log.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SequencedEvent {
+    /// Its position in the game's log, from 1.
+    pub seq: u64,
+    /// Who may see it while the game runs.
+    pub audience: Audience,
+    /// What happened.
+    #[schema(value_type = AnyEvent)]
+    pub body: Box<RawValue>,
+}
+
+/// The result of an applied action.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ActionResult {
+    /// The game's new version.
+    pub version: u64,
+    /// The events the action caused that the seat may see.
+    pub events: Vec<SequencedEvent>,
+    /// The game afterwards, as `GET /v1/games/{id}` shows it to the seat.
+    pub game: GameState,
+}
+
+/// A slice of the game's log, redacted for the caller.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EventLog {
+    /// The game's id.
+    pub id: String,
+    /// The game's version when read.
+    pub version: u64,
+    /// Whether the game is over (then every event is public).
+    pub finished: bool,
+    /// Pass this as `after` to read on.
+    pub next_after: u64,
+    /// The events the caller may see, in order.
+    pub events: Vec<SequencedEvent>,
+}
+
+/// The seats a ruleset allows.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SeatRange {
+    /// Fewest seats.
+    pub min: usize,
+    /// Most seats.
+    pub max: usize,
+}
+
+/// A ruleset in the list.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RulesetSummary {
+    /// The slug games are created with.
+    pub slug: &'static str,
+    /// The game's title.
+    pub title: &'static str,
+    /// The seats it allows.
+    pub seats: SeatRange,
+}
+
+/// Every ruleset.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RulesetList {
+    /// The rulesets, in registry order.
+    pub rulesets: Vec<RulesetSummary>,
+}
+
+/// The names of a ruleset's schemas in the OpenAPI document (`#/components/schemas/<name>`).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RulesetSchemaNames {
+    /// Its options.
+    pub options: String,
+    /// One action.
+    pub action: String,
+    /// One event.
+    pub event: String,
+    /// A view.
+    pub view: String,
+}
+
+/// A ruleset in full.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RulesetDetail {
+    /// The slug games are created with.
+    pub slug: &'static str,
+    /// The game's title.
+    pub title: &'static str,
+    /// The seats it allows.
+    pub seats: SeatRange,
+    /// The options with their defaults.
+    #[schema(value_type = AnyOptions)]
+    pub options: serde_json::Value,
+    /// Where its schemas are in the OpenAPI document.
+    pub schemas: RulesetSchemaNames,
+    /// The phase machine.
+    pub machine: roadie_engine::Machine,
+    /// The phase machine as a Mermaid state diagram.
+    pub mermaid: String,
+}
+
+/// Liveness or readiness.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Health {
+    /// `ok`, or `unavailable`.
+    pub status: &'static str,
+    /// The store (`memory` or `redis`), for readiness.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub store: Option<&'static str>,
+}

@@ -1,0 +1,261 @@
+//! The OpenAPI document, generated from the code.
+//!
+//! Paths and wire types come from the utoipa annotations. Each ruleset brings its own named
+//! schemas (options, actions, events, views); the placeholders [`AnyAction`], [`AnyEvent`],
+//! [`AnyView`] and [`AnyOptions`] are `oneOf` them. [`RulesetDocs`] adds every ruleset's
+//! schemas, its phase machine as the `x-roadie-rulesets` extension, the discriminators utoipa
+//! leaves out of tagged enums, and the bearer security schemes.
+
+use std::borrow::Cow;
+
+use roadie_engine::RULESETS;
+use roadie_engine::registry::RulesetSchemas;
+use serde_json::json;
+use utoipa::openapi::extensions::Extensions;
+use utoipa::openapi::schema::{Discriminator, OneOf, Schema};
+use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
+use utoipa::openapi::{Components, OpenApi as Document, Ref, RefOr};
+use utoipa::{Modify, OpenApi, PartialSchema, ToSchema};
+
+use crate::{error, model, routes};
+
+fn one_of(pick: fn(&RulesetSchemas) -> &String, description: &str) -> RefOr<Schema> {
+    let mut one = OneOf::new();
+    for ruleset in RULESETS {
+        one.items.push(Ref::from_schema_name(pick(&(ruleset.schemas)())).into());
+    }
+    one.description = Some(description.to_owned());
+    Schema::OneOf(one).into()
+}
+
+fn all_ruleset_schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+    for ruleset in RULESETS {
+        schemas.extend((ruleset.schemas)().all);
+    }
+}
+
+macro_rules! any_schema {
+    ($name:ident, $field:ident, $doc:literal) => {
+        #[doc = $doc]
+        pub struct $name;
+
+        impl PartialSchema for $name {
+            fn schema() -> RefOr<Schema> {
+                one_of(|s| &s.$field, $doc)
+            }
+        }
+
+        impl ToSchema for $name {
+            fn name() -> Cow<'static, str> {
+                Cow::Borrowed(stringify!($name))
+            }
+
+            fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+                all_ruleset_schemas(schemas);
+            }
+        }
+    };
+}
+
+any_schema!(AnyAction, action, "An action of the game's ruleset: one of the rulesets' action schemas.");
+any_schema!(AnyEvent, event, "An event of the game's ruleset: one of the rulesets' event schemas.");
+any_schema!(AnyView, view, "What the caller may see of a game: one of the rulesets' view schemas.");
+any_schema!(AnyOptions, options, "Options of a ruleset: one of the rulesets' option schemas.");
+
+/// The document's skeleton; [`document`] gives the finished one.
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Roadie",
+        description = "A rules server for turn-based board games: create a game, see what your seat may do, do it.\n\n\
+            Each seat has its own bearer token (`Authorization: Bearer <token>`), returned when the game is created. \
+            Errors are `application/problem+json` with a stable `code`.\n\n\
+            Auditable randomness: a game publishes `seed_commitment` = hex(SHA-256(decimal seed)) at creation; \
+            when it ends, the seed is revealed and every event (shuffles and rolls included) becomes public."
+    ),
+    paths(
+        routes::rulesets::list_rulesets,
+        routes::rulesets::get_ruleset,
+        routes::games::create_game,
+        routes::games::get_game,
+        routes::games::delete_game,
+        routes::games::list_actions,
+        routes::games::post_action,
+        routes::games::list_events,
+        routes::health::healthz,
+        routes::health::readyz,
+        routes::health::metrics,
+    ),
+    components(schemas(
+        AnyAction, AnyEvent, AnyView, AnyOptions, error::Problem, model::CreateGame, model::CreatedGame,
+        model::GameState, model::LegalActions, model::PostAction, model::ActionResult, model::EventLog,
+        model::RulesetList, model::RulesetDetail, model::Health,
+    )),
+    tags(
+        (name = "games", description = "Create games and play them, one seat token each"),
+        (name = "rulesets", description = "The games Roadie hosts, their options and phase machines"),
+        (name = "operations", description = "Health, readiness and metrics"),
+    ),
+    modifiers(&RulesetDocs),
+)]
+pub struct ApiDoc;
+
+/// Adds what the derive cannot: ruleset schemas, phase machines, discriminators, security.
+pub struct RulesetDocs;
+
+impl Modify for RulesetDocs {
+    fn modify(&self, doc: &mut Document) {
+        let components = doc.components.get_or_insert_with(Components::new);
+        let mut rulesets = serde_json::Map::new();
+        for ruleset in RULESETS {
+            let schemas = (ruleset.schemas)();
+            for (name, schema) in schemas.all {
+                components.schemas.entry(name).or_insert(schema);
+            }
+            let machine = (ruleset.machine)();
+            rulesets.insert(
+                ruleset.slug.to_owned(),
+                json!({
+                    "title": ruleset.title,
+                    "seats": {"min": ruleset.seats.start(), "max": ruleset.seats.end()},
+                    "schemas": {
+                        "options": schemas.options,
+                        "action": schemas.action,
+                        "event": schemas.event,
+                        "view": schemas.view,
+                    },
+                    "default_options": (ruleset.default_options)(),
+                    "machine": machine,
+                    "mermaid": machine.mermaid(),
+                }),
+            );
+        }
+        add_discriminators(components);
+        components.add_security_scheme(
+            "seat_token",
+            SecurityScheme::Http(Http::builder().scheme(HttpAuthScheme::Bearer).bearer_format("JWT").description(Some("A seat's token from `POST /v1/games`")).build()),
+        );
+        components.add_security_scheme(
+            "host_token",
+            SecurityScheme::Http(Http::builder().scheme(HttpAuthScheme::Bearer).bearer_format("JWT").description(Some("The game's `host_token` from `POST /v1/games`")).build()),
+        );
+        doc.extensions
+            .get_or_insert_with(Extensions::default)
+            .insert("x-roadie-rulesets".into(), serde_json::Value::Object(rulesets));
+    }
+}
+
+/// The tag (property name and value) a variant schema carries: a required property whose only
+/// allowed value is one string, as serde's `#[serde(tag = ...)]` produces.
+fn tag_of(schema: &RefOr<Schema>, components: &Components, depth: usize) -> Option<(String, String)> {
+    if depth > 4 {
+        return None;
+    }
+    match schema {
+        RefOr::Ref(r) => {
+            let name = r.ref_location.strip_prefix("#/components/schemas/")?;
+            tag_of(components.schemas.get(name)?, components, depth + 1)
+        }
+        RefOr::T(Schema::Object(object)) => object.properties.iter().find_map(|(name, property)| {
+            let RefOr::T(Schema::Object(p)) = property else { return None };
+            match p.enum_values.as_deref() {
+                Some([serde_json::Value::String(value)]) if object.required.contains(name) => {
+                    Some((name.clone(), value.clone()))
+                }
+                _ => None,
+            }
+        }),
+        RefOr::T(Schema::AllOf(all)) => all.items.iter().find_map(|item| tag_of(item, components, depth + 1)),
+        _ => None,
+    }
+}
+
+/// Gives every `oneOf` whose variants all carry the same tag property a discriminator on it
+/// (with a mapping when the variants are references).
+fn add_discriminators(components: &mut Components) {
+    let mut found = Vec::new();
+    for (name, schema) in &components.schemas {
+        let RefOr::T(Schema::OneOf(one)) = schema else { continue };
+        if one.discriminator.is_some() || one.items.is_empty() {
+            continue;
+        }
+        let tags: Option<Vec<(String, String)>> =
+            one.items.iter().map(|item| tag_of(item, components, 0)).collect();
+        let Some(tags) = tags else { continue };
+        let property = &tags[0].0;
+        if tags.iter().any(|(p, _)| p != property) {
+            continue;
+        }
+        let mut discriminator = Discriminator::new(property.clone());
+        for (item, (_, value)) in one.items.iter().zip(&tags) {
+            if let RefOr::Ref(r) = item {
+                discriminator.mapping.insert(value.clone(), r.ref_location.clone());
+            }
+        }
+        found.push((name.clone(), discriminator));
+    }
+    for (name, discriminator) in found {
+        if let Some(RefOr::T(Schema::OneOf(one))) = components.schemas.get_mut(&name) {
+            one.discriminator = Some(discriminator);
+        }
+    }
+}
+
+/// The finished document.
+pub fn document() -> Document {
+    ApiDoc::openapi()
+}
+
+/// The document as pretty JSON with stable key order (through `serde_json::Value`), as
+/// committed in `openapi/openapi.json`.
+pub fn document_json() -> String {
+    let value = serde_json::to_value(document()).unwrap_or(serde_json::Value::Null);
+    let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const COMMITTED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../openapi/openapi.json");
+
+    /// Regenerate with `ROADIE_UPDATE_OPENAPI=1 cargo test -p roadie-api openapi` (or
+    /// `cargo run --bin roadie -- openapi > openapi/openapi.json`).
+    #[test]
+    fn the_committed_openapi_document_is_current() {
+        let current = document_json();
+        if std::env::var_os("ROADIE_UPDATE_OPENAPI").is_some() {
+            std::fs::write(COMMITTED, &current).expect("write openapi/openapi.json");
+        }
+        let committed = std::fs::read_to_string(COMMITTED).unwrap_or_default();
+        assert!(
+            committed == current,
+            "openapi/openapi.json is stale: run `ROADIE_UPDATE_OPENAPI=1 cargo test -p roadie-api openapi`"
+        );
+    }
+
+    #[test]
+    fn every_ruleset_has_its_schemas_and_machine_in_the_document() {
+        let value = serde_json::to_value(document()).expect("json");
+        for ruleset in RULESETS {
+            let schemas = (ruleset.schemas)();
+            for name in [&schemas.options, &schemas.action, &schemas.event, &schemas.view] {
+                assert!(value["components"]["schemas"][name].is_object(), "{name} missing");
+            }
+            assert!(value["x-roadie-rulesets"][ruleset.slug]["machine"]["phases"].is_array());
+        }
+    }
+
+    #[test]
+    fn a_tagged_one_of_gets_a_discriminator() {
+        let value = serde_json::to_value(document()).expect("json");
+        for ruleset in RULESETS {
+            let action = &value["components"]["schemas"][(ruleset.schemas)().action];
+            if action["oneOf"].is_array() {
+                assert_eq!(action["discriminator"]["propertyName"], "type", "{}", ruleset.slug);
+            }
+        }
+    }
+}

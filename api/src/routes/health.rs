@@ -1,0 +1,47 @@
+//! Liveness, readiness and metrics.
+
+use actix_web::{HttpResponse, web};
+
+use crate::games::Games;
+use crate::metrics::Metrics;
+use crate::model::Health;
+
+/// Mounts `/healthz`, `/readyz` and `/metrics`.
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(super::resource("/healthz").route(web::get().to(healthz)))
+        .service(super::resource("/readyz").route(web::get().to(readyz)))
+        .service(super::resource("/metrics").route(web::get().to(metrics)));
+}
+
+/// Liveness: the process answers.
+#[utoipa::path(get, path = "/healthz", tag = "operations",
+    responses((status = 200, description = "Alive", body = Health)))]
+pub async fn healthz() -> HttpResponse {
+    HttpResponse::Ok().json(Health {
+        status: "ok",
+        store: None,
+    })
+}
+
+/// Readiness: the process answers and so does its store.
+#[utoipa::path(get, path = "/readyz", tag = "operations",
+    responses(
+        (status = 200, description = "Ready", body = Health),
+        (status = 503, description = "The store does not answer", body = crate::error::Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn readyz(games: web::Data<Games>) -> Result<HttpResponse, crate::error::ApiError> {
+    games.ready().await?;
+    Ok(HttpResponse::Ok().json(Health {
+        status: "ok",
+        store: Some(games.store().kind()),
+    }))
+}
+
+/// Prometheus metrics (text exposition format).
+#[utoipa::path(get, path = "/metrics", tag = "operations",
+    responses((status = 200, description = "Metrics", body = String, content_type = "text/plain")))]
+pub async fn metrics(metrics: web::Data<Metrics>) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/plain; version=0.0.4; charset=utf-8")
+        .body(metrics.render())
+}

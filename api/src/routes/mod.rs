@@ -1,0 +1,26 @@
+//! One module per resource; each has a `configure` that mounts its routes.
+
+pub mod games;
+pub mod health;
+pub mod rulesets;
+
+use actix_web::{HttpRequest, web};
+
+use crate::error::ApiError;
+
+/// A resource whose other methods get a `405` problem instead of an empty response.
+pub fn resource(path: &str) -> actix_web::Resource {
+    web::resource(path).default_service(web::to(method_not_allowed))
+}
+
+async fn method_not_allowed(req: HttpRequest) -> Result<actix_web::HttpResponse, ApiError> {
+    Err(ApiError::MethodNotAllowed(req.method().to_string()))
+}
+
+/// The answer for a path no route knows.
+pub async fn not_found(req: HttpRequest) -> Result<actix_web::HttpResponse, ApiError> {
+    Err(ApiError::NotFound {
+        code: "route_not_found",
+        detail: format!("no route is {} {}", req.method(), req.path()),
+    })
+}

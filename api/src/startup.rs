@@ -1,0 +1,167 @@
+//! Builds the service from a [`Config`] and a bound [`TcpListener`] (tests bind port 0).
+
+use std::net::TcpListener;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use actix_web::dev::{Server, Service};
+use actix_web::http::header;
+use actix_web::{App, HttpResponse, HttpServer, web};
+use utoipa_swagger_ui::SwaggerUi;
+
+use crate::auth::{KeyError, Keys};
+use crate::config::Config;
+use crate::error;
+use crate::games::Games;
+use crate::metrics::Metrics;
+use crate::store::{self, GameStore, MemoryStore, Retention, StoreError};
+use crate::{openapi, routes};
+
+/// Why the service could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// Listening failed.
+    #[error("cannot listen: {0}")]
+    Io(#[from] std::io::Error),
+    /// The store could not be set up.
+    #[error("cannot reach the store: {0}")]
+    Store(#[from] StoreError),
+    /// The JWT secret is unusable.
+    #[error(transparent)]
+    Keys(#[from] KeyError),
+}
+
+/// A built, not yet running, service.
+pub struct Application {
+    server: Server,
+    port: u16,
+}
+
+impl Application {
+    /// Binds `config.addr` and builds.
+    pub async fn build(config: Config) -> Result<Self, StartError> {
+        let listener = TcpListener::bind(&config.addr)?;
+        Self::build_with_listener(config, listener).await
+    }
+
+    /// Builds on an already bound listener.
+    pub async fn build_with_listener(config: Config, listener: TcpListener) -> Result<Self, StartError> {
+        let port = listener.local_addr()?.port();
+        if config.jwt_secret_generated {
+            tracing::warn!(
+                "ROADIE_JWT_SECRET is unset: signing with a random secret made at start; \
+                 tokens will not survive a restart or work on other instances"
+            );
+        }
+        let retention = Retention {
+            idle: config.game_ttl,
+            finished: config.finished_ttl,
+        };
+        let store: Arc<dyn GameStore> = match &config.redis_url {
+            Some(url) => store::redis::connect(url, retention, config.store_timeout).await?,
+            None => {
+                tracing::info!("ROADIE_REDIS_URL is unset: games are kept in memory and lost at exit");
+                let memory = Arc::new(MemoryStore::new(retention));
+                let sweeper = memory.clone();
+                actix_web::rt::spawn(async move {
+                    let mut tick = tokio::time::interval(Duration::from_secs(60));
+                    loop {
+                        tick.tick().await;
+                        if let Ok(n) = sweeper.sweep()
+                            && n > 0
+                        {
+                            tracing::info!(expired = n, "forgot expired games");
+                        }
+                    }
+                });
+                memory
+            }
+        };
+        let keys = Arc::new(Keys::new(&config.jwt_secret, config.token_ttl)?);
+        let metrics = Arc::new(Metrics::default());
+        let games = web::Data::new(Games::new(store.clone(), keys.clone(), metrics.clone(), config.cas_retries));
+        let keys = web::Data::from(keys);
+        let metrics = web::Data::from(metrics);
+        let limit = config.body_limit;
+        tracing::info!(store = store.kind(), port, ?config, "roadie listening");
+
+        let mut server = HttpServer::new(move || {
+            let metrics_mw = metrics.clone();
+            App::new()
+                .app_data(games.clone())
+                .app_data(keys.clone())
+                .app_data(metrics.clone())
+                .app_data(
+                    web::JsonConfig::default()
+                        .limit(limit)
+                        .content_type_required(false)
+                        .error_handler(move |err, _| error::json_error(err, limit).into()),
+                )
+                .app_data(web::PayloadConfig::new(limit))
+                .app_data(web::QueryConfig::default().error_handler(|err, _| error::query_error(err).into()))
+                .app_data(web::PathConfig::default().error_handler(|err, _| error::path_error(err).into()))
+                .wrap_fn(move |req, srv| {
+                    let metrics = metrics_mw.clone();
+                    let start = Instant::now();
+                    let route = req.match_pattern().unwrap_or_else(|| "unmatched".to_owned());
+                    let method = req.method().clone();
+                    let call = srv.call(req);
+                    async move {
+                        let response = call.await;
+                        let status = match &response {
+                            Ok(r) => r.status().as_u16(),
+                            Err(e) => e.as_response_error().status_code().as_u16(),
+                        };
+                        let took = start.elapsed();
+                        metrics.observe_request(&route, &method, status, took);
+                        if status >= 500 {
+                            tracing::warn!(%method, route, status, ?took, "request failed");
+                        } else {
+                            tracing::debug!(%method, route, status, ?took, "request");
+                        }
+                        response
+                    }
+                })
+                .configure(routes::rulesets::configure)
+                .configure(routes::games::configure)
+                .configure(routes::health::configure)
+                .service(SwaggerUi::new("/swagger-ui/{_:.*}").url("/api-docs/openapi.json", openapi::document()))
+                .route(
+                    "/swagger-ui",
+                    web::get().to(|| async {
+                        HttpResponse::PermanentRedirect()
+                            .insert_header((header::LOCATION, "/swagger-ui/"))
+                            .finish()
+                    }),
+                )
+                .route(
+                    "/",
+                    web::get().to(|| async {
+                        HttpResponse::Found()
+                            .insert_header((header::LOCATION, "/swagger-ui/"))
+                            .finish()
+                    }),
+                )
+                .default_service(web::to(routes::not_found))
+        })
+        .shutdown_timeout(config.shutdown_timeout)
+        .listen(listener)?;
+        if let Some(workers) = config.workers {
+            server = server.workers(workers);
+        }
+        Ok(Self {
+            server: server.run(),
+            port,
+        })
+    }
+
+    /// The port it listens on.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// Serves until SIGINT or SIGTERM, then finishes the requests in flight.
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        self.server.await
+    }
+}

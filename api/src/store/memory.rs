@@ -1,0 +1,154 @@
+//! The embedded store: games in this process's memory, gone when it stops.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+
+use super::{GameStore, IdempotentRecord, IdempotentWrite, Retention, Saved, StoreError, StoredEvent, StoredGame};
+
+struct Entry {
+    game: StoredGame,
+    events: Vec<StoredEvent>,
+    idempotent: HashMap<String, IdempotentRecord>,
+    expires: Instant,
+}
+
+/// Now plus `ttl`, or a century from now when that overflows.
+fn deadline(ttl: Duration) -> Instant {
+    let now = Instant::now();
+    now.checked_add(ttl)
+        .or_else(|| now.checked_add(Duration::from_secs(100 * 365 * 86_400)))
+        .unwrap_or(now)
+}
+
+/// Games in memory, with the same compare-and-set semantics as Redis.
+pub struct MemoryStore {
+    games: Mutex<HashMap<String, Entry>>,
+    retention: Retention,
+}
+
+impl MemoryStore {
+    /// An empty store that forgets games after `retention`.
+    pub fn new(retention: Retention) -> Self {
+        Self {
+            games: Mutex::new(HashMap::new()),
+            retention,
+        }
+    }
+
+    fn lock(&self) -> Result<std::sync::MutexGuard<'_, HashMap<String, Entry>>, StoreError> {
+        self.games
+            .lock()
+            .map_err(|_| StoreError::Unavailable("the in-memory store is poisoned".into()))
+    }
+
+    /// Drops every game whose lifetime has passed.
+    pub fn sweep(&self) -> Result<usize, StoreError> {
+        let mut games = self.lock()?;
+        let before = games.len();
+        let now = Instant::now();
+        games.retain(|_, entry| entry.expires > now);
+        Ok(before - games.len())
+    }
+
+    fn live<'a>(games: &'a mut HashMap<String, Entry>, id: &str) -> Option<&'a mut Entry> {
+        if games.get(id).is_some_and(|e| e.expires <= Instant::now()) {
+            games.remove(id);
+        }
+        games.get_mut(id)
+    }
+}
+
+#[async_trait]
+impl GameStore for MemoryStore {
+    async fn create(&self, game: &StoredGame, events: &[StoredEvent]) -> Result<bool, StoreError> {
+        let mut games = self.lock()?;
+        if Self::live(&mut games, &game.id).is_some() {
+            return Ok(false);
+        }
+        games.insert(
+            game.id.clone(),
+            Entry {
+                game: game.clone(),
+                events: events.to_vec(),
+                idempotent: HashMap::new(),
+                expires: deadline(self.retention.for_game(game)),
+            },
+        );
+        Ok(true)
+    }
+
+    async fn load(
+        &self,
+        id: &str,
+        idempotency_key: Option<&str>,
+    ) -> Result<(Option<StoredGame>, Option<IdempotentRecord>), StoreError> {
+        let mut games = self.lock()?;
+        Ok(match Self::live(&mut games, id) {
+            None => (None, None),
+            Some(entry) => (
+                Some(entry.game.clone()),
+                idempotency_key.and_then(|k| entry.idempotent.get(k).cloned()),
+            ),
+        })
+    }
+
+    async fn save(
+        &self,
+        expected: u64,
+        game: &StoredGame,
+        events: &[StoredEvent],
+        idempotency: Option<IdempotentWrite<'_>>,
+    ) -> Result<Saved, StoreError> {
+        let mut games = self.lock()?;
+        let Some(entry) = Self::live(&mut games, &game.id) else {
+            return Ok(Saved::Conflict { current: 0 });
+        };
+        if let Some(write) = &idempotency
+            && let Some(prior) = entry.idempotent.get(write.key)
+        {
+            return Ok(Saved::Replayed(prior.clone()));
+        }
+        if entry.game.version != expected {
+            return Ok(Saved::Conflict {
+                current: entry.game.version,
+            });
+        }
+        entry.game = game.clone();
+        entry.events.extend_from_slice(events);
+        entry.expires = deadline(self.retention.for_game(game));
+        if let Some(write) = idempotency {
+            entry.idempotent.insert(write.key.to_owned(), write.record.clone());
+        }
+        Ok(Saved::Written)
+    }
+
+    async fn events(&self, id: &str, after: u64, limit: u64) -> Result<Vec<StoredEvent>, StoreError> {
+        let mut games = self.lock()?;
+        Ok(match Self::live(&mut games, id) {
+            None => Vec::new(),
+            Some(entry) => entry
+                .events
+                .iter()
+                .skip(usize::try_from(after).unwrap_or(usize::MAX))
+                .take(usize::try_from(limit).unwrap_or(usize::MAX))
+                .cloned()
+                .collect(),
+        })
+    }
+
+    async fn delete(&self, id: &str) -> Result<bool, StoreError> {
+        let mut games = self.lock()?;
+        Ok(games.remove(id).is_some())
+    }
+
+    async fn ping(&self) -> Result<(), StoreError> {
+        self.lock().map(|_| ())
+    }
+
+    fn kind(&self) -> &'static str {
+        "memory"
+    }
+}
