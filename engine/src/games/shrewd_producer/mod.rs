@@ -1,41 +1,31 @@
-//! Shrewd Producer (placeholder until the rules land: a game that ends at once).
+//! Shrewd Producer: "Trick-taking x Auction! Aim for the World's Best Rock Band!"
+//!
+//! 3 or 4 producers bid over 12 rounds for two artists a round: Scout Money first (follow the
+//! lead suit to stay in), then Raise Money; the top two bids sign the artists. Completed songs,
+//! leftover Raise Money and debts make the score. `RULEBOOK.txt` wins where it speaks;
+//! `RULINGS.md` (G1-G28) decides the rest, each ruling a constant in [`rulings`] or an
+//! [`Options`] field.
 
-use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+pub mod actions;
+pub mod components;
+pub mod rulings;
+pub mod scoring;
+pub mod state;
+pub mod view;
 
-use crate::{Event, Game, Machine, Outcome, Phase, Rejection, Seat, SetupError, Viewer};
+mod invariants;
+mod machine;
+mod rules;
 
-/// Placeholder state.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ShrewdProducer {
-    seats: usize,
-}
+#[cfg(test)]
+mod tests;
 
-/// Placeholder options.
-#[derive(Clone, Debug, Default, Serialize, Deserialize, ToSchema)]
-#[schema(as = ShrewdProducerOptions)]
-pub struct Options {}
+pub use actions::{Action, GameEvent};
+pub use rulings::Options;
+pub use state::ShrewdProducer;
+pub use view::View;
 
-/// Placeholder action.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
-#[serde(tag = "type", rename_all = "snake_case")]
-#[schema(as = ShrewdProducerAction)]
-pub enum Action {
-    /// Nothing.
-    Pass,
-}
-
-/// Placeholder event.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
-#[schema(as = ShrewdProducerEvent)]
-pub struct GameEvent {}
-
-/// Placeholder view.
-#[derive(Clone, Debug, Serialize, ToSchema)]
-#[schema(as = ShrewdProducerView)]
-pub struct View {
-    seats: usize,
-}
+use crate::{Event, Game, Machine, Outcome, Rejection, Seat, SetupError, Started, Viewer};
 
 impl Game for ShrewdProducer {
     const SLUG: &'static str = "shrewd-producer";
@@ -46,45 +36,47 @@ impl Game for ShrewdProducer {
     type Event = GameEvent;
     type View = View;
 
-    fn setup(_: Options, seats: usize, _: u64) -> Result<crate::Started<Self>, SetupError> {
-        Ok((Self { seats }, vec![]))
+    fn setup(options: Options, seats: usize, seed: u64) -> Result<Started<Self>, SetupError> {
+        Self::new(options, seats, seed)
     }
+
     fn seat_count(&self) -> usize {
-        self.seats
+        self.seats()
     }
+
     fn to_act(&self) -> Vec<Seat> {
-        vec![]
+        self.seats_to_act()
     }
-    fn legal_actions(&self, _: Seat) -> Vec<Action> {
-        vec![]
+
+    fn legal_actions(&self, seat: Seat) -> Vec<Action> {
+        self.legal(seat)
     }
-    fn apply(&mut self, _: Seat, _: &Action) -> Result<Vec<Event<GameEvent>>, Rejection> {
-        Err(Rejection::game_over())
+
+    fn apply(&mut self, seat: Seat, action: &Action) -> Result<Vec<Event<GameEvent>>, Rejection> {
+        self.play(seat, action)
     }
-    fn view(&self, _: Viewer) -> View {
-        View { seats: self.seats }
+
+    fn view(&self, viewer: Viewer) -> View {
+        self.view_for(viewer)
     }
+
     fn phase(&self) -> &'static str {
-        "over"
+        self.stage_name()
     }
+
     fn outcome(&self) -> Option<Outcome> {
-        None
+        (self.stage == state::Stage::Over).then(|| self.result())
     }
+
     fn machine() -> Machine {
-        Machine {
-            initial: "over",
-            phases: vec![Phase {
-                name: "over",
-                description: "",
-                actions: vec![],
-                transitions: vec![],
-            }],
-        }
+        machine::machine()
     }
-    fn secrets(&self, _: Viewer) -> Vec<String> {
-        vec![]
+
+    fn secrets(&self, viewer: Viewer) -> Vec<String> {
+        self.hidden_from(viewer)
     }
+
     fn check_invariants(&self) -> Result<(), String> {
-        Ok(())
+        self.invariants()
     }
 }

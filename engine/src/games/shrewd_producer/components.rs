@@ -1,0 +1,294 @@
+//! The components of Shrewd Producer, copied from `components.json` as constant tables: the 24
+//! artist cards, the 12 song cards (G1), the 24 Scout Money cards and the Raise Money economy.
+//!
+//! Cards are referred to by their index in these tables inside the engine and by their id
+//! (`A07`, `L1-2`, `R500a`) on the wire.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::de::{self, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
+use utoipa::{PartialSchema, ToSchema};
+
+/// An artist part.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[schema(as = ShrewdProducerPart)]
+pub enum Part {
+    /// Vocal.
+    Vo,
+    /// Guitar.
+    Gt,
+    /// Bass.
+    Ba,
+    /// Drums.
+    Dr,
+    /// Keyboard.
+    Ky,
+}
+
+/// A Scout Money suit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[schema(as = ShrewdProducerSuit)]
+pub enum Suit {
+    /// Red.
+    Red,
+    /// Yellow.
+    Yellow,
+}
+
+/// An artist card: "The number on the card indicates the artist's ability as Artist Points (Pt)."
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArtistCard {
+    /// Stable id from `components.json`.
+    pub id: &'static str,
+    /// The parts it can play (two for a multi-role artist).
+    pub parts: &'static [Part],
+    /// Artist Pt.
+    pub pt: u8,
+}
+
+/// A song card (G1: invented songs; the rulebook gives no contents).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SongCard {
+    /// Stable id from `components.json`.
+    pub id: &'static str,
+    /// Lv. 1, 2 or 3.
+    pub level: u8,
+    /// The song's name.
+    pub name: &'static str,
+    /// The artist parts needed to complete it; a part may be needed twice (DERIVED 9).
+    pub requires: &'static [Part],
+    /// The song's own Pt when completed.
+    pub song_pt: u8,
+}
+
+/// A Scout Money card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScoutCard {
+    /// Unique id: suit letter, value, copy letter (`R500a`).
+    pub id: &'static str,
+    /// Red or Yellow.
+    pub suit: Suit,
+    /// Dollars.
+    pub value: u16,
+}
+
+const fn artist(id: &'static str, parts: &'static [Part], pt: u8) -> ArtistCard {
+    ArtistCard { id, parts, pt }
+}
+
+use Part::{Ba, Dr, Gt, Ky, Vo};
+
+/// DERIVED 1: the 24 artist cards (12 rounds x 2 reveals).
+pub const ARTISTS: [ArtistCard; 24] = [
+    artist("A01", &[Vo], 2),
+    artist("A02", &[Vo], 4),
+    artist("A03", &[Vo], 6),
+    artist("A04", &[Gt], 1),
+    artist("A05", &[Gt], 2),
+    artist("A06", &[Gt], 4),
+    artist("A07", &[Gt], 5),
+    artist("A08", &[Gt], 6),
+    artist("A09", &[Ba], 1),
+    artist("A10", &[Ba], 2),
+    artist("A11", &[Ba], 4),
+    artist("A12", &[Ba], 5),
+    artist("A13", &[Ba], 6),
+    artist("A14", &[Dr], 2),
+    artist("A15", &[Dr], 4),
+    artist("A16", &[Dr], 5),
+    artist("A17", &[Dr], 6),
+    artist("A18", &[Ky], 2),
+    artist("A19", &[Ky], 4),
+    artist("A20", &[Ky], 6),
+    artist("A21", &[Vo, Gt], 3),
+    artist("A22", &[Vo, Ba], 3),
+    artist("A23", &[Vo, Dr], 3),
+    artist("A24", &[Vo, Ky], 3),
+];
+
+const fn song(
+    id: &'static str,
+    level: u8,
+    name: &'static str,
+    requires: &'static [Part],
+    song_pt: u8,
+) -> SongCard {
+    SongCard {
+        id,
+        level,
+        name,
+        requires,
+        song_pt,
+    }
+}
+
+/// G1: the 12 song cards, four per level.
+pub const SONGS: [SongCard; 12] = [
+    song("L1-1", 1, "Garage Anthem", &[Vo, Gt, Dr], 5),
+    song("L1-2", 1, "Street Ballad", &[Vo, Gt, Ba], 6),
+    song("L1-3", 1, "Midnight Groove", &[Ba, Dr, Ky], 5),
+    song("L1-4", 1, "Piano Story", &[Vo, Ba, Ky], 5),
+    song("L2-1", 2, "Power Quartet", &[Vo, Gt, Ba, Dr], 8),
+    song("L2-2", 2, "Twin Voices", &[Vo, Vo, Gt, Ba], 10),
+    song("L2-3", 2, "Keys & Beats", &[Vo, Ba, Dr, Ky], 9),
+    song("L2-4", 2, "Instrumental Jam", &[Gt, Ba, Dr, Ky], 9),
+    song("L3-1", 3, "Stadium Anthem", &[Vo, Gt, Ba, Dr, Ky], 12),
+    song("L3-2", 3, "Guitar Army", &[Vo, Gt, Gt, Ba, Dr], 14),
+    song("L3-3", 3, "Harmony Hall", &[Vo, Vo, Gt, Ba, Dr], 13),
+    song("L3-4", 3, "Double Kick Epic", &[Vo, Gt, Ba, Dr, Dr], 15),
+];
+
+/// The highest song level.
+pub const TOP_LEVEL: u8 = 3;
+
+const fn scout(id: &'static str, suit: Suit, value: u16) -> ScoutCard {
+    ScoutCard { id, suit, value }
+}
+
+use Suit::{Red, Yellow};
+
+/// DERIVED 2: the 24 Scout Money cards; per suit $200x2, $300x3, $400x3, $500x2, $600, $700.
+pub const SCOUT_MONEY: [ScoutCard; 24] = [
+    scout("R200a", Red, 200),
+    scout("R200b", Red, 200),
+    scout("R300a", Red, 300),
+    scout("R300b", Red, 300),
+    scout("R300c", Red, 300),
+    scout("R400a", Red, 400),
+    scout("R400b", Red, 400),
+    scout("R400c", Red, 400),
+    scout("R500a", Red, 500),
+    scout("R500b", Red, 500),
+    scout("R600a", Red, 600),
+    scout("R700a", Red, 700),
+    scout("Y200a", Yellow, 200),
+    scout("Y200b", Yellow, 200),
+    scout("Y300a", Yellow, 300),
+    scout("Y300b", Yellow, 300),
+    scout("Y300c", Yellow, 300),
+    scout("Y400a", Yellow, 400),
+    scout("Y400b", Yellow, 400),
+    scout("Y400c", Yellow, 400),
+    scout("Y500a", Yellow, 500),
+    scout("Y500b", Yellow, 500),
+    scout("Y600a", Yellow, 600),
+    scout("Y700a", Yellow, 700),
+];
+
+/// 3-player setup: "remove the following Scout Money cards": Red $200, $300, $400 and Yellow
+/// $200, $300, $400, one card each (here the last copy of each).
+pub const SCOUT_MONEY_REMOVED_3P: [&str; 6] = ["R200b", "R300c", "R400c", "Y200b", "Y300c", "Y400c"];
+
+/// DERIVED 4: Raise Money is a closed economy of 40 bills.
+pub const RAISE_BILLS: u8 = 40;
+/// A Raise Money bill is worth $100.
+pub const BILL: u32 = 100;
+/// "deal 10 to each player" (4 players).
+pub const DEAL_4P: u8 = 10;
+/// "Deal 13 Raise Money cards ($100 each) to each player" (3 players).
+pub const DEAL_3P: u8 = 13;
+/// "Place the one leftover $100 card in the discard pile" (3 players).
+pub const LEFTOVER_3P: u8 = 1;
+
+/// The id types the wire uses for cards: each is an index into its table, written as the
+/// card's id string.
+macro_rules! card_id {
+    ($(#[$doc:meta])* $name:ident, $table:ident, $schema:literal, $what:literal) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(pub(crate) u8);
+
+        impl $name {
+            /// Every card of the table, in table order.
+            pub fn all() -> impl Iterator<Item = Self> {
+                (0..$table.len() as u8).map($name)
+            }
+
+            /// The card with this id.
+            pub fn find(id: &str) -> Option<Self> {
+                $table.iter().position(|c| c.id == id).map(|i| $name(i as u8))
+            }
+
+            /// The card's id string.
+            pub fn id(self) -> &'static str {
+                $table[self.0 as usize].id
+            }
+        }
+
+        impl Serialize for $name {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.id())
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                struct IdVisitor;
+                impl Visitor<'_> for IdVisitor {
+                    type Value = $name;
+                    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                        f.write_str(concat!("the id of ", $what))
+                    }
+                    fn visit_str<E: de::Error>(self, v: &str) -> Result<$name, E> {
+                        $name::find(v).ok_or_else(|| E::custom(format!(concat!("no ", $what, " is called {:?}"), v)))
+                    }
+                }
+                d.deserialize_str(IdVisitor)
+            }
+        }
+
+        impl PartialSchema for $name {
+            fn schema() -> RefOr<Schema> {
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .description(Some(concat!("The id of ", $what, ".")))
+                    .enum_values(Some($table.iter().map(|c| c.id)))
+                    .into()
+            }
+        }
+
+        impl ToSchema for $name {
+            fn name() -> Cow<'static, str> {
+                Cow::Borrowed($schema)
+            }
+        }
+    };
+}
+
+card_id!(
+    /// An artist card, by id (`A07`).
+    ArtistId, ARTISTS, "ShrewdProducerArtistId", "an artist card"
+);
+card_id!(
+    /// A song card, by id (`L2-1`).
+    SongId, SONGS, "ShrewdProducerSongId", "a song card"
+);
+card_id!(
+    /// A Scout Money card, by id (`R500a`).
+    ScoutId, SCOUT_MONEY, "ShrewdProducerScoutId", "a Scout Money card"
+);
+
+impl ArtistId {
+    /// The card.
+    pub fn card(self) -> &'static ArtistCard {
+        &ARTISTS[self.0 as usize]
+    }
+}
+
+impl SongId {
+    /// The card.
+    pub fn card(self) -> &'static SongCard {
+        &SONGS[self.0 as usize]
+    }
+}
+
+impl ScoutId {
+    /// The card.
+    pub fn card(self) -> &'static ScoutCard {
+        &SCOUT_MONEY[self.0 as usize]
+    }
+}

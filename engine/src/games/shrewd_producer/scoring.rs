@@ -1,0 +1,150 @@
+//! Song completion (G2, G3, G4) and the final score (G17).
+
+use super::components::BILL;
+use super::components::{ArtistId, Part, SongId};
+use super::rulings::{DEBT_PENALTY, DOLLARS_PER_PT};
+use super::state::ShrewdProducer;
+use crate::{Outcome, ScoreLine, Seat, SeatScore};
+
+/// The artists that complete a song, and their Pt.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Assignment {
+    /// Total Pt of the participating artists, each counted once.
+    pub artist_pt: u32,
+    /// The participating artists, in the order they are owned.
+    pub artists: Vec<ArtistId>,
+}
+
+/// G4: the assignment of distinct owned cards to the song's slots with the most artist Pt, or
+/// `None` when the song cannot be completed. G3: a slot needs its own card; G2: with
+/// `dual_fills_both` a two-part artist may fill one slot of each of its parts, Pt counted once.
+pub fn best_assignment(requires: &[Part], owned: &[ArtistId], dual_fills_both: bool) -> Option<Assignment> {
+    // Per owned card, the parts it is already playing (bit per part).
+    let mut used = [0u8; 32];
+    let owned = &owned[..owned.len().min(used.len())];
+    let mut best: Option<(u32, u32)> = None;
+    search(requires, owned, dual_fills_both, &mut used, 0, &mut best);
+    best.map(|(artist_pt, mask)| Assignment {
+        artist_pt,
+        artists: owned
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| mask & (1 << i) != 0)
+            .map(|(_, &a)| a)
+            .collect(),
+    })
+}
+
+fn search(
+    slots: &[Part],
+    owned: &[ArtistId],
+    dual: bool,
+    used: &mut [u8; 32],
+    pt: u32,
+    best: &mut Option<(u32, u32)>,
+) {
+    let Some((&part, rest)) = slots.split_first() else {
+        if best.is_none_or(|(b, _)| pt > b) {
+            let mask = used
+                .iter()
+                .take(owned.len())
+                .enumerate()
+                .filter(|(_, u)| **u != 0)
+                .fold(0u32, |m, (i, _)| m | (1 << i));
+            *best = Some((pt, mask));
+        }
+        return;
+    };
+    let bit = 1u8 << (part as u8);
+    for (i, artist) in owned.iter().enumerate() {
+        let card = artist.card();
+        if !card.parts.contains(&part) {
+            continue;
+        }
+        let free = if dual { used[i] & bit == 0 } else { used[i] == 0 };
+        if !free {
+            continue;
+        }
+        let gain = if used[i] == 0 { u32::from(card.pt) } else { 0 };
+        used[i] |= bit;
+        search(rest, owned, dual, used, pt + gain, best);
+        used[i] &= !bit;
+    }
+}
+
+/// A seat's final score, line by line (G17).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FinalScore {
+    /// The highest-level completed song, if any.
+    pub song: Option<SongId>,
+    /// Its printed Song Pt.
+    pub song_pt: i64,
+    /// The participating artists' Pt.
+    pub artist_pt: i64,
+    /// Remaining Raise Money: 1 Pt per $200.
+    pub money_pt: i64,
+    /// -6 Pt per debt.
+    pub debt_pt: i64,
+    /// Tie-break: artist cards signed during the game.
+    pub artists_signed: i64,
+}
+
+impl FinalScore {
+    /// The final score.
+    pub fn total(&self) -> i64 {
+        self.song_pt + self.artist_pt + self.money_pt + self.debt_pt
+    }
+}
+
+impl ShrewdProducer {
+    /// G17: highest completed song + floor(Raise Money / 200) - 6 x debts.
+    pub(crate) fn final_score(&self, seat: Seat) -> FinalScore {
+        let p = &self.players[seat];
+        // "Only the highest-level Song card for which all required artist parts have been
+        // gathered is used for scoring."
+        let completed = p.songs.iter().rev().find_map(|&song| {
+            best_assignment(song.card().requires, &p.artists, self.options.dual_fills_both).map(|a| (song, a))
+        });
+        FinalScore {
+            song: completed.as_ref().map(|(s, _)| *s),
+            song_pt: completed.as_ref().map_or(0, |(s, _)| i64::from(s.card().song_pt)),
+            artist_pt: completed.as_ref().map_or(0, |(_, a)| i64::from(a.artist_pt)),
+            money_pt: i64::from(u32::from(p.bills) * BILL / DOLLARS_PER_PT),
+            debt_pt: -DEBT_PENALTY * i64::from(p.debts),
+            artists_signed: p.artists.len() as i64,
+        }
+    }
+
+    /// The outcome: scores, ranks and winners. "If multiple players are tied for the highest
+    /// Pt, the player among them who signed the most Artist cards during the game is the
+    /// winner. If still tied, all tied players are winners!"
+    pub(crate) fn result(&self) -> Outcome {
+        let finals: Vec<FinalScore> = (0..self.seats()).map(|s| self.final_score(s)).collect();
+        let key = |f: &FinalScore| (f.total(), f.artists_signed);
+        let scores: Vec<SeatScore> = finals
+            .iter()
+            .enumerate()
+            .map(|(seat, f)| SeatScore {
+                seat,
+                total: f.total(),
+                lines: vec![
+                    line("Completed song: Song Pt", f.song_pt),
+                    line("Completed song: Artist Pt", f.artist_pt),
+                    line("Remaining Raise Money", f.money_pt),
+                    line("Debt", f.debt_pt),
+                ],
+                tiebreaks: vec![line("Artist cards signed", f.artists_signed)],
+                rank: 1 + finals.iter().filter(|g| key(g) > key(f)).count(),
+            })
+            .collect();
+        let winners = scores.iter().filter(|s| s.rank == 1).map(|s| s.seat).collect();
+        Outcome { scores, winners }
+    }
+}
+
+fn line(label: &str, points: i64) -> ScoreLine {
+    ScoreLine {
+        label: label.into(),
+        points,
+    }
+}
