@@ -427,3 +427,85 @@ pub trait Game:
         self.outcome().is_some()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seat_audience_admits_only_its_seats_until_the_end() {
+        let audience = Audience::Seats(vec![1, 3]);
+        assert!(audience.admits(Viewer::Seat(1), false));
+        assert!(!audience.admits(Viewer::Seat(2), false));
+        assert!(!audience.admits(Viewer::Spectator, false));
+        assert!(audience.admits(Viewer::Spectator, true));
+    }
+
+    #[test]
+    fn sealed_events_are_seen_by_nobody_until_the_game_ends() {
+        let event = Event::sealed("shuffled");
+        for viewer in [Viewer::Seat(0), Viewer::Seat(1), Viewer::Spectator] {
+            assert!(!event.audience.admits(viewer, false));
+            assert!(event.audience.admits(viewer, true));
+        }
+        assert!(Event::public(()).audience.admits(Viewer::Spectator, false));
+        assert!(!Event::private(2, ()).audience.admits(Viewer::Seat(0), false));
+    }
+
+    #[test]
+    fn audience_serializes_with_a_tag() {
+        let json = serde_json::to_string(&Audience::Seats(vec![2])).expect("serializes");
+        assert_eq!(json, r#"{"to":"seats","seats":[2]}"#);
+        assert_eq!(serde_json::to_string(&Audience::Nobody).expect("serializes"), r#"{"to":"nobody"}"#);
+    }
+
+    #[test]
+    fn rejection_codes_are_stable_on_the_wire() {
+        for code in [
+            RejectionCode::NotYourTurn,
+            RejectionCode::IllegalAction,
+            RejectionCode::GameOver,
+            RejectionCode::NoSuchSeat,
+            RejectionCode::MalformedAction,
+        ] {
+            let json = serde_json::to_string(&code).expect("serializes");
+            assert_eq!(json, format!("\"{}\"", code.as_str()));
+        }
+    }
+
+    #[test]
+    fn mermaid_lists_every_transition_and_the_end() {
+        let machine = Machine {
+            initial: "a",
+            phases: vec![
+                Phase {
+                    name: "a",
+                    description: "first",
+                    actions: vec!["go"],
+                    transitions: vec![Transition {
+                        to: "b",
+                        when: "after go: always",
+                    }],
+                },
+                Phase {
+                    name: "b",
+                    description: "over",
+                    actions: vec![],
+                    transitions: vec![],
+                },
+            ],
+        };
+        let diagram = machine.mermaid();
+        assert!(diagram.starts_with("stateDiagram-v2\n    [*] --> a\n"));
+        assert!(diagram.contains("a --> b: after go - always"));
+        assert!(diagram.contains("b --> [*]"));
+    }
+
+    #[test]
+    fn by_seat_indexes_by_seat() {
+        let mut money = BySeat::from_fn(3, |s| s * 10);
+        money[2] += 1;
+        assert_eq!(money.0, vec![0, 10, 21]);
+        assert_eq!(money.seats().map(|(s, _)| s).collect::<Vec<_>>(), vec![0, 1, 2]);
+    }
+}

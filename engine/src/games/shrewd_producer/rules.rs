@@ -128,7 +128,7 @@ impl ShrewdProducer {
     }
 
     /// Seats from the lead, clockwise.
-    fn from_lead(&self) -> impl Iterator<Item = Seat> + use<> {
+    fn clockwise_from_lead(&self) -> impl Iterator<Item = Seat> + use<> {
         let (lead, seats) = (self.lead, self.seats());
         (0..seats).map(move |k| (lead + k) % seats)
     }
@@ -141,14 +141,16 @@ impl ShrewdProducer {
             order: self.scout_deck.iter().rev().copied().collect(),
         }));
         self.stage = Stage::Draft;
-        for seat in self.from_lead() {
+        for seat in self.clockwise_from_lead() {
             let mut cards = Vec::with_capacity(FIRST_DRAW);
             for _ in 0..FIRST_DRAW {
                 if let Some(card) = self.scout_deck.pop() {
                     cards.push(card);
                 }
             }
-            self.players[seat].hand.extend_from_slice(&cards);
+            let hand = &mut self.players[seat].hand;
+            hand.extend_from_slice(&cards);
+            hand.sort_unstable();
             events.push(Event::public(GameEvent::ScoutDrawn {
                 seat,
                 count: cards.len(),
@@ -168,7 +170,7 @@ impl ShrewdProducer {
 
     /// "each player draws 2 cards. They choose 1 to add to their hand and pass the other".
     fn deal_pairs(&mut self, events: &mut Events) {
-        for seat in self.from_lead() {
+        for seat in self.clockwise_from_lead() {
             let (Some(a), Some(b)) = (self.scout_deck.pop(), self.scout_deck.pop()) else {
                 continue;
             };
@@ -364,6 +366,9 @@ impl ShrewdProducer {
                 "{} is not an open song card of the next level above your current song",
                 song.id()
             ),
+            (_, Action::TakeDebt) => {
+                "debt may be taken only on one's own Scout or Raise Phase turn (G23)".into()
+            }
             _ => format!("this action is not legal in the {phase} phase"),
         }
     }
@@ -387,6 +392,7 @@ impl ShrewdProducer {
         };
         let passed = if a == card { b } else { a };
         p.hand.push(card);
+        p.hand.sort_unstable();
         p.passing = Some(passed);
         events.push(Event::public(GameEvent::Kept { seat }));
         events.push(Event::private(seat, GameEvent::KeptCard { seat, kept: card }));
@@ -395,10 +401,12 @@ impl ShrewdProducer {
         }
         // G22: when all have chosen, each passed card goes straight into the left hand.
         events.push(Event::public(GameEvent::CardsPassedLeft));
-        for from in self.from_lead() {
+        for from in self.clockwise_from_lead() {
             if let Some(card) = self.players[from].passing.take() {
                 let to = self.left_of(from);
-                self.players[to].hand.push(card);
+                let hand = &mut self.players[to].hand;
+                hand.push(card);
+                hand.sort_unstable();
                 events.push(Event::private(
                     to,
                     GameEvent::CardReceived { seat: to, from, card },

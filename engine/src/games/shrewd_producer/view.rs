@@ -143,17 +143,17 @@ pub struct View {
     /// Artist cards left face down.
     pub artist_deck: usize,
     /// Artists nobody signed (G10).
-    pub artist_discard: Vec<ArtistView>,
+    pub artist_discard: Vec<ArtistId>,
     /// The open Lv.2 and Lv.3 song piles.
     pub open_songs: Vec<SongView>,
     /// Lv.1 songs removed face down (3 players, G13).
     pub songs_removed: usize,
     /// Scout Money left face down.
     pub scout_deck: usize,
-    /// Played Scout Money.
-    pub scout_discard: Vec<ScoutCardView>,
+    /// Played Scout Money (an id names its suit and value: `R500a` is Red $500).
+    pub scout_discard: Vec<ScoutId>,
     /// Scout Money taken out of a 3-player game.
-    pub scout_removed: Vec<ScoutCardView>,
+    pub scout_removed: Vec<ScoutId>,
     /// Raise Money in the supply (= discard pile), in dollars.
     pub supply: u32,
     /// This round's Raise-Phase order (G5).
@@ -251,12 +251,12 @@ impl ShrewdProducer {
             players,
             artists_revealed: self.revealed.iter().map(|&a| artist(a)).collect(),
             artist_deck: self.artist_deck.len(),
-            artist_discard: self.artist_discard.iter().map(|&a| artist(a)).collect(),
+            artist_discard: self.artist_discard.clone(),
             open_songs: self.open_songs.iter().map(|&s| song(s)).collect(),
             songs_removed: self.removed_songs.len(),
             scout_deck: self.scout_deck.len(),
-            scout_discard: self.scout_discard.iter().map(|&c| scout(c)).collect(),
-            scout_removed: self.scout_removed.iter().map(|&c| scout(c)).collect(),
+            scout_discard: self.scout_discard.clone(),
+            scout_removed: self.scout_removed.clone(),
             supply: dollars(self.supply),
             raise_order: self.raise_order.clone(),
             places: self.ranking.clone(),
