@@ -218,8 +218,8 @@ mod tests {
             iat: 1,
             exp: 2,
         };
-        let token = jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &keys.encoding)
-            .expect("signed");
+        let token =
+            jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &keys.encoding).expect("signed");
         assert_eq!(keys.verify(&token).expect_err("refused").code(), "token_expired");
     }
 

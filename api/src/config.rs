@@ -113,7 +113,14 @@ impl std::fmt::Debug for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Config")
             .field("addr", &self.addr)
-            .field("store", &if self.redis_url.is_some() { "redis" } else { "memory" })
+            .field(
+                "store",
+                &if self.redis_url.is_some() {
+                    "redis"
+                } else {
+                    "memory"
+                },
+            )
             .field("jwt_secret", &"<redacted>")
             .field("token_ttl", &self.token_ttl)
             .field("body_limit", &self.body_limit)

@@ -117,6 +117,7 @@ pub struct Problem<'a> {
     pub legal_actions: Option<&'a RawValue>,
     /// The seats that may act now (with `not_your_turn`).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Vec<usize>>)]
     pub to_act: Option<&'a [usize]>,
     /// The game's current version (with `412`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -245,7 +246,10 @@ impl ResponseError for ApiError {
         };
         let body = serde_json::to_vec(&problem).unwrap_or_default();
         let mut response = HttpResponse::build(status);
-        response.insert_header((header::CONTENT_TYPE, HeaderValue::from_static("application/problem+json")));
+        response.insert_header((
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/problem+json"),
+        ));
         match self {
             ApiError::StoreUnavailable => {
                 response.insert_header((header::RETRY_AFTER, HeaderValue::from_static("1")));
@@ -270,7 +274,9 @@ pub fn json_error(err: error::JsonPayloadError, limit: usize) -> ApiError {
     match err {
         E::Overflow { .. } | E::OverflowKnownLength { .. } => ApiError::PayloadTooLarge { limit },
         E::Payload(error::PayloadError::Overflow) => ApiError::PayloadTooLarge { limit },
-        E::Deserialize(e) => ApiError::bad_request("malformed_json", format!("the body is not accepted: {e}")),
+        E::Deserialize(e) => {
+            ApiError::bad_request("malformed_json", format!("the body is not accepted: {e}"))
+        }
         E::ContentType => ApiError::bad_request("malformed_json", "the body must be JSON"),
         other => ApiError::bad_request("malformed_json", format!("the body could not be read: {other}")),
     }
@@ -286,7 +292,10 @@ pub fn payload_error(err: error::PayloadError, limit: usize) -> ApiError {
 
 /// actix's query-string extractor errors, as problems.
 pub fn query_error(err: error::QueryPayloadError) -> ApiError {
-    ApiError::bad_request("malformed_query", format!("the query string is not accepted: {err}"))
+    ApiError::bad_request(
+        "malformed_query",
+        format!("the query string is not accepted: {err}"),
+    )
 }
 
 /// actix's path extractor errors, as problems.

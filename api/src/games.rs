@@ -12,9 +12,12 @@ use crate::auth::Keys;
 use crate::error::ApiError;
 use crate::metrics::Metrics;
 use crate::model::{
-    ActionResult, CreateGame, CreatedGame, EventLog, GameState, LegalActions, SeatToken, SequencedEvent, Status,
+    ActionResult, CreateGame, CreatedGame, EventLog, GameState, LegalActions, SeatToken, SequencedEvent,
+    Status,
 };
-use crate::store::{GameStore, IdempotentRecord, IdempotentWrite, Saved, StoreError, StoredEvent, StoredGame};
+use crate::store::{
+    GameStore, IdempotentRecord, IdempotentWrite, Saved, StoreError, StoredEvent, StoredGame,
+};
 
 /// The most events one read of the log returns.
 pub const MAX_EVENTS_PER_READ: u64 = 5_000;
@@ -51,7 +54,10 @@ pub fn seed_commitment(seed: u64) -> String {
 /// Whether `id` could name a game (ids are lower-case hex); anything else cannot, and must
 /// never reach a store key (a `}` would break the hash tag).
 fn valid_id(id: &str) -> bool {
-    id.len() == ID_BYTES * 2 && id.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    id.len() == ID_BYTES * 2
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 fn state_of(stored: &StoredGame, viewer: Viewer) -> Result<GameState, ApiError> {
@@ -69,7 +75,11 @@ fn state_of(stored: &StoredGame, viewer: Viewer) -> Result<GameState, ApiError> 
         id: stored.id.clone(),
         ruleset: game.ruleset().slug,
         version: stored.version,
-        status: if finished { Status::Finished } else { Status::Active },
+        status: if finished {
+            Status::Finished
+        } else {
+            Status::Active
+        },
         phase: game.phase(),
         to_act: game.to_act(),
         seats: game.seat_count(),
@@ -81,7 +91,11 @@ fn state_of(stored: &StoredGame, viewer: Viewer) -> Result<GameState, ApiError> 
     })
 }
 
-fn sequenced(events: impl IntoIterator<Item = (u64, StoredEvent)>, viewer: Viewer, finished: bool) -> Vec<SequencedEvent> {
+fn sequenced(
+    events: impl IntoIterator<Item = (u64, StoredEvent)>,
+    viewer: Viewer,
+    finished: bool,
+) -> Vec<SequencedEvent> {
     events
         .into_iter()
         .filter(|(_, e)| e.audience.admits(viewer, finished))
@@ -127,7 +141,11 @@ impl Games {
         })
     }
 
-    async fn load(&self, id: &str, idempotency_key: Option<&str>) -> Result<(StoredGame, Option<IdempotentRecord>), ApiError> {
+    async fn load(
+        &self,
+        id: &str,
+        idempotency_key: Option<&str>,
+    ) -> Result<(StoredGame, Option<IdempotentRecord>), ApiError> {
         if !valid_id(id) {
             return Err(ApiError::game_not_found(id));
         }
@@ -144,8 +162,8 @@ impl Games {
             detail: format!("no ruleset is called {:?}; see GET /v1/rulesets", request.ruleset),
         })?;
         let seed = request.seed.unwrap_or_else(|| rand::rng().next_u64());
-        let (game, events) =
-            AnyGame::setup(ruleset.slug, request.options.as_ref(), request.seats, seed).map_err(|e| match e {
+        let (game, events) = AnyGame::setup(ruleset.slug, request.options.as_ref(), request.seats, seed)
+            .map_err(|e| match e {
                 SetupError::Seats { .. } => ApiError::Unprocessable {
                     code: "invalid_seats",
                     detail: e.to_string(),
@@ -259,7 +277,9 @@ impl Games {
                 ));
             }
         };
-        let fingerprint = scoped_key.as_ref().map(|_| hex::encode(Sha256::digest(action.as_bytes())));
+        let fingerprint = scoped_key
+            .as_ref()
+            .map(|_| hex::encode(Sha256::digest(action.as_bytes())));
         let replay = |record: IdempotentRecord| -> Result<ActionReply, ApiError> {
             if Some(&record.fingerprint) != fingerprint.as_ref() {
                 return Err(ApiError::Conflict {
@@ -357,7 +377,9 @@ impl Games {
                     if attempt >= self.cas_retries {
                         return Err(ApiError::Conflict {
                             code: "contention",
-                            detail: format!("the game changed {attempt} times while this action was applied; retry"),
+                            detail: format!(
+                                "the game changed {attempt} times while this action was applied; retry"
+                            ),
                             to_act: None,
                         });
                     }
@@ -370,7 +392,13 @@ impl Games {
     }
 
     /// The caller's events after sequence number `after` (at most `limit`).
-    pub async fn events(&self, id: &str, viewer: Viewer, after: u64, limit: u64) -> Result<EventLog, ApiError> {
+    pub async fn events(
+        &self,
+        id: &str,
+        viewer: Viewer,
+        after: u64,
+        limit: u64,
+    ) -> Result<EventLog, ApiError> {
         let (stored, _) = self.load(id, None).await?;
         if let Viewer::Seat(seat) = viewer
             && seat >= stored.game.seat_count()

@@ -24,7 +24,9 @@ use startup::{Application, StartError};
 pub async fn serve() -> Result<(), Box<dyn std::error::Error>> {
     let config = Config::from_env()?;
     telemetry::init(config.log_json);
-    let app = Application::build(config).await.map_err(|e: StartError| Box::new(e) as Box<dyn std::error::Error>)?;
+    let app = Application::build(config)
+        .await
+        .map_err(|e: StartError| Box::new(e) as Box<dyn std::error::Error>)?;
     app.run_until_stopped().await?;
     tracing::info!("roadie stopped");
     Ok(())

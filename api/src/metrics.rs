@@ -46,7 +46,13 @@ fn method_name(method: &actix_web::http::Method) -> &'static str {
 
 impl Metrics {
     /// Counts one request to `route` (its pattern, never the concrete path) and its latency.
-    pub fn observe_request(&self, route: &str, method: &actix_web::http::Method, status: u16, took: Duration) {
+    pub fn observe_request(
+        &self,
+        route: &str,
+        method: &actix_web::http::Method,
+        status: u16,
+        took: Duration,
+    ) {
         if let Ok(mut requests) = self.requests.lock() {
             *requests
                 .entry((route.to_owned(), method_name(method), status))
@@ -97,7 +103,10 @@ impl Metrics {
     /// The Prometheus text exposition of everything.
     pub fn render(&self) -> String {
         let mut out = String::new();
-        let _ = writeln!(out, "# HELP roadie_http_requests_total HTTP requests by route, method and status.");
+        let _ = writeln!(
+            out,
+            "# HELP roadie_http_requests_total HTTP requests by route, method and status."
+        );
         let _ = writeln!(out, "# TYPE roadie_http_requests_total counter");
         if let Ok(requests) = self.requests.lock() {
             for ((route, method, status), n) in requests.iter() {
@@ -108,7 +117,10 @@ impl Metrics {
                 );
             }
         }
-        let _ = writeln!(out, "# HELP roadie_http_request_duration_seconds Request latency by route.");
+        let _ = writeln!(
+            out,
+            "# HELP roadie_http_request_duration_seconds Request latency by route."
+        );
         let _ = writeln!(out, "# TYPE roadie_http_request_duration_seconds histogram");
         if let Ok(latency) = self.latency.lock() {
             for (route, h) in latency.iter() {
@@ -124,13 +136,29 @@ impl Metrics {
                     "roadie_http_request_duration_seconds_bucket{{route=\"{route}\",le=\"+Inf\"}} {}",
                     h.count
                 );
-                let _ = writeln!(out, "roadie_http_request_duration_seconds_sum{{route=\"{route}\"}} {}", h.sum);
-                let _ = writeln!(out, "roadie_http_request_duration_seconds_count{{route=\"{route}\"}} {}", h.count);
+                let _ = writeln!(
+                    out,
+                    "roadie_http_request_duration_seconds_sum{{route=\"{route}\"}} {}",
+                    h.sum
+                );
+                let _ = writeln!(
+                    out,
+                    "roadie_http_request_duration_seconds_count{{route=\"{route}\"}} {}",
+                    h.count
+                );
             }
         }
         for (name, help, map) in [
-            ("roadie_actions_applied_total", "Actions applied, by ruleset.", &self.actions),
-            ("roadie_games_created_total", "Games created, by ruleset.", &self.games_created),
+            (
+                "roadie_actions_applied_total",
+                "Actions applied, by ruleset.",
+                &self.actions,
+            ),
+            (
+                "roadie_games_created_total",
+                "Games created, by ruleset.",
+                &self.games_created,
+            ),
         ] {
             let _ = writeln!(out, "# HELP {name} {help}");
             let _ = writeln!(out, "# TYPE {name} counter");
@@ -151,7 +179,11 @@ impl Metrics {
                 "Posts re-applied to a newer state after losing a race.",
                 &self.cas_retries,
             ),
-            ("roadie_store_errors_total", "Store calls that failed.", &self.store_errors),
+            (
+                "roadie_store_errors_total",
+                "Store calls that failed.",
+                &self.store_errors,
+            ),
         ] {
             let _ = writeln!(out, "# HELP {name} {help}");
             let _ = writeln!(out, "# TYPE {name} counter");
@@ -162,7 +194,10 @@ impl Metrics {
 }
 
 fn escape(label: &str) -> String {
-    label.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n")
+    label
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', "\\n")
 }
 
 #[cfg(test)]
@@ -179,8 +214,14 @@ mod tests {
             Duration::from_millis(3),
         );
         let text = metrics.render();
-        assert!(text.contains("roadie_http_requests_total{route=\"/v1/games/{id}\",method=\"GET\",status=\"200\"} 1"));
-        assert!(text.contains("roadie_http_request_duration_seconds_bucket{route=\"/v1/games/{id}\",le=\"0.005\"} 1"));
-        assert!(text.contains("roadie_http_request_duration_seconds_bucket{route=\"/v1/games/{id}\",le=\"0.0025\"} 0"));
+        assert!(text.contains(
+            "roadie_http_requests_total{route=\"/v1/games/{id}\",method=\"GET\",status=\"200\"} 1"
+        ));
+        assert!(text.contains(
+            "roadie_http_request_duration_seconds_bucket{route=\"/v1/games/{id}\",le=\"0.005\"} 1"
+        ));
+        assert!(text.contains(
+            "roadie_http_request_duration_seconds_bucket{route=\"/v1/games/{id}\",le=\"0.0025\"} 0"
+        ));
     }
 }

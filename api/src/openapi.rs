@@ -22,7 +22,8 @@ use crate::{error, model, routes};
 fn one_of(pick: fn(&RulesetSchemas) -> &String, description: &str) -> RefOr<Schema> {
     let mut one = OneOf::new();
     for ruleset in RULESETS {
-        one.items.push(Ref::from_schema_name(pick(&(ruleset.schemas)())).into());
+        one.items
+            .push(Ref::from_schema_name(pick(&(ruleset.schemas)())).into());
     }
     one.description = Some(description.to_owned());
     Schema::OneOf(one).into()
@@ -57,10 +58,26 @@ macro_rules! any_schema {
     };
 }
 
-any_schema!(AnyAction, action, "An action of the game's ruleset: one of the rulesets' action schemas.");
-any_schema!(AnyEvent, event, "An event of the game's ruleset: one of the rulesets' event schemas.");
-any_schema!(AnyView, view, "What the caller may see of a game: one of the rulesets' view schemas.");
-any_schema!(AnyOptions, options, "Options of a ruleset: one of the rulesets' option schemas.");
+any_schema!(
+    AnyAction,
+    action,
+    "An action of the game's ruleset: one of the rulesets' action schemas."
+);
+any_schema!(
+    AnyEvent,
+    event,
+    "An event of the game's ruleset: one of the rulesets' event schemas."
+);
+any_schema!(
+    AnyView,
+    view,
+    "What the caller may see of a game: one of the rulesets' view schemas."
+);
+any_schema!(
+    AnyOptions,
+    options,
+    "Options of a ruleset: one of the rulesets' option schemas."
+);
 
 /// The document's skeleton; [`document`] gives the finished one.
 #[derive(OpenApi)]
@@ -133,11 +150,23 @@ impl Modify for RulesetDocs {
         add_discriminators(components);
         components.add_security_scheme(
             "seat_token",
-            SecurityScheme::Http(Http::builder().scheme(HttpAuthScheme::Bearer).bearer_format("JWT").description(Some("A seat's token from `POST /v1/games`")).build()),
+            SecurityScheme::Http(
+                Http::builder()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("JWT")
+                    .description(Some("A seat's token from `POST /v1/games`"))
+                    .build(),
+            ),
         );
         components.add_security_scheme(
             "host_token",
-            SecurityScheme::Http(Http::builder().scheme(HttpAuthScheme::Bearer).bearer_format("JWT").description(Some("The game's `host_token` from `POST /v1/games`")).build()),
+            SecurityScheme::Http(
+                Http::builder()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("JWT")
+                    .description(Some("The game's `host_token` from `POST /v1/games`"))
+                    .build(),
+            ),
         );
         doc.extensions
             .get_or_insert_with(Extensions::default)
@@ -157,7 +186,9 @@ fn tag_of(schema: &RefOr<Schema>, components: &Components, depth: usize) -> Opti
             tag_of(components.schemas.get(name)?, components, depth + 1)
         }
         RefOr::T(Schema::Object(object)) => object.properties.iter().find_map(|(name, property)| {
-            let RefOr::T(Schema::Object(p)) = property else { return None };
+            let RefOr::T(Schema::Object(p)) = property else {
+                return None;
+            };
             match p.enum_values.as_deref() {
                 Some([serde_json::Value::String(value)]) if object.required.contains(name) => {
                     Some((name.clone(), value.clone()))
@@ -165,7 +196,10 @@ fn tag_of(schema: &RefOr<Schema>, components: &Components, depth: usize) -> Opti
                 _ => None,
             }
         }),
-        RefOr::T(Schema::AllOf(all)) => all.items.iter().find_map(|item| tag_of(item, components, depth + 1)),
+        RefOr::T(Schema::AllOf(all)) => all
+            .items
+            .iter()
+            .find_map(|item| tag_of(item, components, depth + 1)),
         _ => None,
     }
 }
@@ -175,7 +209,9 @@ fn tag_of(schema: &RefOr<Schema>, components: &Components, depth: usize) -> Opti
 fn add_discriminators(components: &mut Components) {
     let mut found = Vec::new();
     for (name, schema) in &components.schemas {
-        let RefOr::T(Schema::OneOf(one)) = schema else { continue };
+        let RefOr::T(Schema::OneOf(one)) = schema else {
+            continue;
+        };
         if one.discriminator.is_some() || one.items.is_empty() {
             continue;
         }
@@ -189,7 +225,9 @@ fn add_discriminators(components: &mut Components) {
         let mut discriminator = Discriminator::new(property.clone());
         for (item, (_, value)) in one.items.iter().zip(&tags) {
             if let RefOr::Ref(r) = item {
-                discriminator.mapping.insert(value.clone(), r.ref_location.clone());
+                discriminator
+                    .mapping
+                    .insert(value.clone(), r.ref_location.clone());
             }
         }
         found.push((name.clone(), discriminator));
@@ -254,7 +292,11 @@ mod tests {
         for ruleset in RULESETS {
             let action = &value["components"]["schemas"][(ruleset.schemas)().action];
             if action["oneOf"].is_array() {
-                assert_eq!(action["discriminator"]["propertyName"], "type", "{}", ruleset.slug);
+                assert_eq!(
+                    action["discriminator"]["propertyName"], "type",
+                    "{}",
+                    ruleset.slug
+                );
             }
         }
     }

@@ -79,7 +79,12 @@ impl Application {
         };
         let keys = Arc::new(Keys::new(&config.jwt_secret, config.token_ttl)?);
         let metrics = Arc::new(Metrics::default());
-        let games = web::Data::new(Games::new(store.clone(), keys.clone(), metrics.clone(), config.cas_retries));
+        let games = web::Data::new(Games::new(
+            store.clone(),
+            keys.clone(),
+            metrics.clone(),
+            config.cas_retries,
+        ));
         let keys = web::Data::from(keys);
         let metrics = web::Data::from(metrics);
         let limit = config.body_limit;
@@ -125,7 +130,9 @@ impl Application {
                 .configure(routes::rulesets::configure)
                 .configure(routes::games::configure)
                 .configure(routes::health::configure)
-                .service(SwaggerUi::new("/swagger-ui/{_:.*}").url("/api-docs/openapi.json", openapi::document()))
+                .service(
+                    SwaggerUi::new("/swagger-ui/{_:.*}").url("/api-docs/openapi.json", openapi::document()),
+                )
                 .route(
                     "/swagger-ui",
                     web::get().to(|| async {

@@ -6,7 +6,9 @@ use tracing_subscriber::EnvFilter;
 /// stderr. A second call does nothing.
 pub fn init(json: bool) {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
-    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
     let _ = if json {
         builder.json().try_init()
     } else {

@@ -99,6 +99,7 @@ trait Erased {
     fn apply(&mut self, seat: Seat, action: &str) -> Result<Vec<Event<Json>>, Rejection>;
     fn view(&self, viewer: Viewer) -> Json;
     fn outcome(&self) -> Option<Outcome>;
+    fn secrets(&self, viewer: Viewer) -> Vec<String>;
 }
 
 impl<G: Game> Erased for G {
@@ -138,6 +139,10 @@ impl<G: Game> Erased for G {
 
     fn outcome(&self) -> Option<Outcome> {
         Game::outcome(self)
+    }
+
+    fn secrets(&self, viewer: Viewer) -> Vec<String> {
+        Game::secrets(self, viewer)
     }
 }
 
@@ -280,5 +285,10 @@ impl AnyGame {
     /// True once the game is over.
     pub fn is_over(&self) -> bool {
         self.outcome().is_some()
+    }
+
+    /// What `viewer` must not see (see [`Game::secrets`]): for tests that check responses.
+    pub fn secrets(&self, viewer: Viewer) -> Vec<String> {
+        self.erased().secrets(viewer)
     }
 }

@@ -136,30 +136,33 @@ fn ensure_redis() {
     );
 }
 
-/// The `roadie` binary, built by the cargo running this test, in this test's profile.
+/// The `roadie` binary, built by the cargo running this test, in this test's profile. The build
+/// selects what `cargo test --workspace` builds, so the dependencies it built (with the same
+/// features) are reused rather than rebuilt.
 fn roadie_binary() -> PathBuf {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut command = Command::new(cargo);
     command.current_dir(env!("CARGO_MANIFEST_DIR")).args([
         "build",
-        "-p",
-        "roadie-api",
-        "--bin",
-        "roadie",
+        "--workspace",
+        "--bins",
+        "--tests",
         "--message-format=json-render-diagnostics",
     ]);
     if !cfg!(debug_assertions) {
         command.arg("--release");
     }
     let output = command.stderr(Stdio::inherit()).output().expect("cargo runs");
-    assert!(
-        output.status.success(),
-        "cargo build -p roadie-api --bin roadie failed"
-    );
+    assert!(output.status.success(), "cargo build of the roadie binary failed");
     String::from_utf8_lossy(&output.stdout)
         .lines()
         .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "roadie")
+        .filter(|m| {
+            m["reason"] == "compiler-artifact"
+                && m["target"]["name"] == "roadie"
+                && m["target"]["kind"][0] == "bin"
+                && m["profile"]["test"] == false
+        })
         .find_map(|m| m["executable"].as_str().map(PathBuf::from))
         .expect("cargo reports the roadie executable")
 }

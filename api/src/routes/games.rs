@@ -47,7 +47,10 @@ fn etag(version: u64) -> (header::HeaderName, HeaderValue) {
         (status = 503, description = "Store unavailable", body = crate::error::Problem, content_type = "application/problem+json"),
     )
 )]
-pub async fn create_game(games: web::Data<Games>, body: web::Json<CreateGame>) -> Result<HttpResponse, ApiError> {
+pub async fn create_game(
+    games: web::Data<Games>,
+    body: web::Json<CreateGame>,
+) -> Result<HttpResponse, ApiError> {
     let created = games.create(body.into_inner()).await?;
     Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, format!("/v1/games/{}", created.id)))
@@ -68,7 +71,11 @@ pub async fn create_game(games: web::Data<Games>, body: web::Json<CreateGame>) -
         (status = 503, description = "Store unavailable", body = crate::error::Problem, content_type = "application/problem+json"),
     )
 )]
-pub async fn get_game(games: web::Data<Games>, id: web::Path<String>, viewer: Viewer) -> Result<HttpResponse, ApiError> {
+pub async fn get_game(
+    games: web::Data<Games>,
+    id: web::Path<String>,
+    viewer: Viewer,
+) -> Result<HttpResponse, ApiError> {
     let state = games.get(&id, viewer.0).await?;
     Ok(HttpResponse::Ok().insert_header(etag(state.version)).json(state))
 }
@@ -85,7 +92,11 @@ pub async fn get_game(games: web::Data<Games>, id: web::Path<String>, viewer: Vi
         (status = 404, description = "No such game", body = crate::error::Problem, content_type = "application/problem+json"),
     )
 )]
-pub async fn delete_game(games: web::Data<Games>, id: web::Path<String>, _host: Host) -> Result<HttpResponse, ApiError> {
+pub async fn delete_game(
+    games: web::Data<Games>,
+    id: web::Path<String>,
+    _host: Host,
+) -> Result<HttpResponse, ApiError> {
     games.delete(&id).await?;
     Ok(HttpResponse::NoContent().finish())
 }
@@ -102,9 +113,15 @@ pub async fn delete_game(games: web::Data<Games>, id: web::Path<String>, _host: 
         (status = 404, description = "No such game", body = crate::error::Problem, content_type = "application/problem+json"),
     )
 )]
-pub async fn list_actions(games: web::Data<Games>, id: web::Path<String>, seat: Seat) -> Result<HttpResponse, ApiError> {
+pub async fn list_actions(
+    games: web::Data<Games>,
+    id: web::Path<String>,
+    seat: Seat,
+) -> Result<HttpResponse, ApiError> {
     let actions = games.actions(&id, seat.0).await?;
-    Ok(HttpResponse::Ok().insert_header(etag(actions.version)).json(actions))
+    Ok(HttpResponse::Ok()
+        .insert_header(etag(actions.version))
+        .json(actions))
 }
 
 /// Post one action for the token's seat.
@@ -145,8 +162,9 @@ pub async fn post_action(
         req.headers()
             .get(name)
             .map(|v| {
-                v.to_str()
-                    .map_err(|_| ApiError::bad_request("malformed_header", format!("{name} is not visible ASCII")))
+                v.to_str().map_err(|_| {
+                    ApiError::bad_request("malformed_header", format!("{name} is not visible ASCII"))
+                })
             })
             .transpose()
     };

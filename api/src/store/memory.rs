@@ -6,7 +6,9 @@ use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 
-use super::{GameStore, IdempotentRecord, IdempotentWrite, Retention, Saved, StoreError, StoredEvent, StoredGame};
+use super::{
+    GameStore, IdempotentRecord, IdempotentWrite, Retention, Saved, StoreError, StoredEvent, StoredGame,
+};
 
 struct Entry {
     game: StoredGame,
@@ -120,7 +122,9 @@ impl GameStore for MemoryStore {
         entry.events.extend_from_slice(events);
         entry.expires = deadline(self.retention.for_game(game));
         if let Some(write) = idempotency {
-            entry.idempotent.insert(write.key.to_owned(), write.record.clone());
+            entry
+                .idempotent
+                .insert(write.key.to_owned(), write.record.clone());
         }
         Ok(Saved::Written)
     }

@@ -96,7 +96,11 @@ pub struct Retention {
 impl Retention {
     /// The lifetime a write of `game` gives it.
     pub fn for_game(&self, game: &StoredGame) -> Duration {
-        if game.game.is_over() { self.finished } else { self.idle }
+        if game.game.is_over() {
+            self.finished
+        } else {
+            self.idle
+        }
     }
 }
 

@@ -18,7 +18,9 @@ use async_trait::async_trait;
 use redis::aio::ConnectionLike;
 use redis::{Script, Value};
 
-use super::{GameStore, IdempotentRecord, IdempotentWrite, Retention, Saved, StoreError, StoredEvent, StoredGame};
+use super::{
+    GameStore, IdempotentRecord, IdempotentWrite, Retention, Saved, StoreError, StoredEvent, StoredGame,
+};
 
 /// Creates a game unless its version key exists.
 /// KEYS: version, state, events. ARGV: state, ttl, events...
@@ -86,10 +88,7 @@ where
         }
     }
 
-    async fn run<T>(
-        &self,
-        f: impl AsyncFnOnce(&mut C) -> redis::RedisResult<T>,
-    ) -> Result<T, StoreError> {
+    async fn run<T>(&self, f: impl AsyncFnOnce(&mut C) -> redis::RedisResult<T>) -> Result<T, StoreError> {
         let mut conn = self.conn.clone();
         match tokio::time::timeout(self.timeout, f(&mut conn)).await {
             Ok(Ok(value)) => Ok(value),
@@ -176,7 +175,10 @@ where
         let events = events.iter().map(encode).collect::<Result<Vec<_>, _>>()?;
         let ttl = ttl_secs(self.retention.for_game(game));
         let (idem_key, idem_record) = match &idempotency {
-            Some(write) => (key(&game.id, &format!("idem:{}", write.key)), encode(write.record)?),
+            Some(write) => (
+                key(&game.id, &format!("idem:{}", write.key)),
+                encode(write.record)?,
+            ),
             None => (key(&game.id, "version"), String::new()),
         };
         let (status, value): (i64, Value) = self
@@ -251,7 +253,9 @@ where
     }
 
     async fn ping(&self) -> Result<(), StoreError> {
-        let pong: String = self.run(async |conn| redis::cmd("PING").query_async(conn).await).await?;
+        let pong: String = self
+            .run(async |conn| redis::cmd("PING").query_async(conn).await)
+            .await?;
         if pong == "PONG" {
             Ok(())
         } else {

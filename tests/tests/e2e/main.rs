@@ -1,1 +1,18 @@
-//! End-to-end tests.
+//! End-to-end tests: the real `roadie` binary over HTTP, with a real `redis-server`.
+//!
+//! Each test starts what it needs (its own Redis on a free loopback port, its own server) and
+//! stops it after, so tests run in parallel. Games are played by seat tokens while a local copy
+//! of the engine replays the same moves: every view, legal-action list and event is checked
+//! against it, and against the engine's list of what each viewer must not see.
+
+mod cluster;
+mod concurrency;
+mod docs;
+mod errors;
+mod games;
+mod play;
+mod readiness;
+mod readme;
+mod restart;
+mod support;
+mod tokens;

@@ -1,0 +1,450 @@
+//! The test harness: a throwaway Redis, the real `roadie` binary, and a typed HTTP client.
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use reqwest::blocking::{Client, RequestBuilder, Response};
+use serde_json::{Value, json};
+
+/// Scratch space under `target/`.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+/// A port nobody listens on right now.
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+static APT: Mutex<()> = Mutex::new(());
+
+/// Installs a Debian package with apt-get unless `binary` is already on the machine.
+pub fn ensure_installed(binary: &str, package: &str) {
+    let _guard = APT.lock().unwrap_or_else(|e| e.into_inner());
+    if Path::new(binary).exists() {
+        return;
+    }
+    eprintln!("{binary} is missing: installing {package} with apt-get");
+    let update = Command::new("apt-get").arg("update").status();
+    assert!(update.is_ok_and(|s| s.success()), "apt-get update failed");
+    let status = Command::new("apt-get")
+        .args(["install", "-y", "--no-install-recommends", package])
+        .env("DEBIAN_FRONTEND", "noninteractive")
+        .status();
+    assert!(
+        status.is_ok_and(|s| s.success()),
+        "apt-get install {package} failed"
+    );
+}
+
+/// A `redis-server` of our own on a free loopback port, stopped when dropped.
+pub struct Redis {
+    pub port: u16,
+    args: Vec<String>,
+    child: Option<Child>,
+}
+
+impl Redis {
+    pub fn start() -> Self {
+        Self::start_with(&[])
+    }
+
+    /// A server with extra `redis-server` arguments.
+    pub fn start_with(args: &[String]) -> Self {
+        ensure_installed("/usr/bin/redis-server", "redis-server");
+        let mut redis = Redis {
+            port: free_port(),
+            args: args.to_vec(),
+            child: None,
+        };
+        redis.resume();
+        redis
+    }
+
+    pub fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}", self.port)
+    }
+
+    /// Starts (again) on the same port.
+    pub fn resume(&mut self) {
+        let child = Command::new("redis-server")
+            .args(["--bind", "127.0.0.1", "--port", &self.port.to_string()])
+            .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
+            .args(&self.args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start redis-server");
+        self.child = Some(child);
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !self.answers() {
+            assert!(Instant::now() < deadline, "redis-server did not answer");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Stops it (its data is gone: nothing is saved).
+    pub fn stop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    fn answers(&self) -> bool {
+        let Ok(mut stream) = TcpStream::connect(("127.0.0.1", self.port)) else {
+            return false;
+        };
+        let _ = stream.set_read_timeout(Some(Duration::from_millis(500)));
+        let mut buf = [0u8; 7];
+        stream.write_all(b"PING\r\n").is_ok() && stream.read_exact(&mut buf).is_ok() && &buf == b"+PONG\r\n"
+    }
+}
+
+impl Drop for Redis {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// The `roadie` binary, built once by cargo into this workspace's target directory.
+pub fn roadie_binary() -> &'static Path {
+    static BINARY: OnceLock<PathBuf> = OnceLock::new();
+    BINARY.get_or_init(|| {
+        // This test binary is target/<profile>/deps/e2e-<hash>.
+        let exe = std::env::current_exe().expect("current exe");
+        let profile_dir = exe.parent().and_then(Path::parent).expect("target/<profile>");
+        let target_dir = profile_dir.parent().expect("target");
+        let mut build = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+        build
+            // The same package and target selection as `cargo test --workspace`, so the
+            // dependencies it built (with the same features) are reused, not rebuilt.
+            .args(["build", "--quiet", "--workspace", "--bins", "--tests"])
+            .env("CARGO_TARGET_DIR", target_dir)
+            .current_dir(env!("CARGO_MANIFEST_DIR"));
+        if profile_dir.file_name().is_some_and(|n| n == "release") {
+            build.arg("--release");
+        }
+        let status = build.status().expect("run cargo build");
+        assert!(status.success(), "cargo build of roadie failed");
+        let binary = profile_dir.join(format!("roadie{}", std::env::consts::EXE_SUFFIX));
+        assert!(binary.exists(), "{} was not built", binary.display());
+        binary
+    })
+}
+
+/// A running `roadie` process, stopped when dropped.
+pub struct Roadie {
+    pub base: String,
+    env: Vec<(String, String)>,
+    child: Mutex<Option<Child>>,
+    log: PathBuf,
+    pub http: Client,
+}
+
+/// The JWT secret the tests' servers sign with.
+pub const SECRET: &str = "e2e-test-secret-not-for-production";
+
+impl Roadie {
+    /// Starts the binary with Redis at `redis` (or the in-memory store) and extra variables.
+    pub fn start(name: &str, redis: Option<&Redis>, extra: &[(&str, &str)]) -> Self {
+        let port = free_port();
+        let mut env = vec![
+            ("ROADIE_ADDR".to_owned(), format!("127.0.0.1:{port}")),
+            ("ROADIE_JWT_SECRET".to_owned(), SECRET.to_owned()),
+            ("ROADIE_WORKERS".to_owned(), "2".to_owned()),
+            ("ROADIE_STORE_TIMEOUT_MS".to_owned(), "500".to_owned()),
+            ("RUST_LOG".to_owned(), "info".to_owned()),
+        ];
+        if let Some(redis) = redis {
+            env.push(("ROADIE_REDIS_URL".to_owned(), redis.url()));
+        }
+        for (k, v) in extra {
+            env.retain(|(key, _)| key != k);
+            env.push(((*k).to_owned(), (*v).to_owned()));
+        }
+        let roadie = Roadie {
+            base: format!("http://127.0.0.1:{port}"),
+            env,
+            child: Mutex::new(None),
+            log: scratch(name).join("roadie.log"),
+            http: Client::builder()
+                .timeout(Duration::from_secs(30))
+                .build()
+                .expect("client"),
+        };
+        roadie.launch();
+        roadie
+    }
+
+    fn child(&self) -> std::sync::MutexGuard<'_, Option<Child>> {
+        self.child.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn launch(&self) {
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&self.log)
+            .expect("log file");
+        let child = Command::new(roadie_binary())
+            .env_remove("ROADIE_REDIS_URL")
+            .envs(self.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .expect("start roadie");
+        *self.child() = Some(child);
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Ok(r) = self.http.get(self.url("/healthz")).send()
+                && r.status().is_success()
+            {
+                return;
+            }
+            let exited = self.child().as_mut().and_then(|c| c.try_wait().ok().flatten());
+            if let Some(status) = exited {
+                panic!("roadie exited with {status}; log:\n{}", self.log_text());
+            }
+            assert!(
+                Instant::now() < deadline,
+                "roadie did not answer; log:\n{}",
+                self.log_text()
+            );
+            std::thread::sleep(Duration::from_millis(25));
+        }
+    }
+
+    /// Stops the process gracefully (SIGTERM) and starts it again with the same settings.
+    pub fn restart(&self) {
+        self.stop();
+        self.launch();
+    }
+
+    /// SIGTERM, then waits for a clean exit.
+    pub fn stop(&self) {
+        let taken = self.child().take();
+        if let Some(mut child) = taken {
+            let _ = Command::new("kill")
+                .args(["-TERM", &child.id().to_string()])
+                .status();
+            let deadline = Instant::now() + Duration::from_secs(15);
+            loop {
+                match child.try_wait() {
+                    Ok(Some(status)) => {
+                        assert!(status.success(), "roadie did not exit cleanly: {status}");
+                        return;
+                    }
+                    Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(20)),
+                    _ => {
+                        let _ = child.kill();
+                        let _ = child.wait();
+                        panic!("roadie did not stop on SIGTERM");
+                    }
+                }
+            }
+        }
+    }
+
+    pub fn log_text(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    pub fn get(&self, path: &str, token: Option<&str>) -> Reply {
+        send(with_token(self.http.get(self.url(path)), token))
+    }
+
+    pub fn post(&self, path: &str, token: Option<&str>, body: &Value) -> Reply {
+        send(with_token(self.http.post(self.url(path)), token).json(body))
+    }
+
+    pub fn request(&self, builder: RequestBuilder) -> Reply {
+        send(builder)
+    }
+
+    /// Creates a game; panics unless it was created.
+    pub fn create(&self, ruleset: &str, seats: usize, seed: Option<u64>) -> Created {
+        let mut body = json!({"ruleset": ruleset, "seats": seats});
+        if let Some(seed) = seed {
+            body["seed"] = json!(seed);
+        }
+        let reply = self.post("/v1/games", None, &body);
+        assert_eq!(reply.status, 201, "create failed: {}", reply.body);
+        Created::from(&reply.json)
+    }
+
+    /// The seat's legal actions.
+    pub fn actions(&self, game: &Created, seat: usize) -> Vec<Value> {
+        let reply = self.get(
+            &format!("/v1/games/{}/actions", game.id),
+            Some(&game.tokens[seat]),
+        );
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        reply.json["actions"].as_array().cloned().unwrap_or_default()
+    }
+
+    /// Posts an action for the seat.
+    pub fn act(&self, game: &Created, seat: usize, action: &Value) -> Reply {
+        self.post(
+            &format!("/v1/games/{}/actions", game.id),
+            Some(&game.tokens[seat]),
+            &json!({ "action": action }),
+        )
+    }
+
+    /// The game as the seat (or a spectator) sees it.
+    pub fn game(&self, game: &Created, seat: Option<usize>) -> Reply {
+        self.get(
+            &format!("/v1/games/{}", game.id),
+            seat.map(|s| game.tokens[s].as_str()),
+        )
+    }
+
+    /// The seat's (or a spectator's) whole event log, read page by page.
+    pub fn events(&self, game: &Created, seat: Option<usize>) -> Vec<Value> {
+        let mut events = Vec::new();
+        let mut after = 0;
+        loop {
+            let path = format!("/v1/games/{}/events?after={after}", game.id);
+            let reply = self.get(&path, seat.map(|s| game.tokens[s].as_str()));
+            assert_eq!(reply.status, 200, "{}", reply.body);
+            events.extend(reply.json["events"].as_array().cloned().unwrap_or_default());
+            let next = reply.json["next_after"].as_u64().expect("next_after");
+            if next == after {
+                return events;
+            }
+            after = next;
+        }
+    }
+}
+
+impl Drop for Roadie {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child().take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+fn with_token(builder: RequestBuilder, token: Option<&str>) -> RequestBuilder {
+    match token {
+        Some(token) => builder.bearer_auth(token),
+        None => builder,
+    }
+}
+
+/// A response, read whole.
+#[derive(Debug)]
+pub struct Reply {
+    pub status: u16,
+    pub headers: reqwest::header::HeaderMap,
+    pub body: String,
+    pub json: Value,
+}
+
+impl Reply {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+
+    /// Asserts a problem+json error with this status and code.
+    pub fn assert_problem(&self, status: u16, code: &str) {
+        assert_eq!(
+            self.status, status,
+            "expected {status} {code}, got: {}",
+            self.body
+        );
+        assert_eq!(
+            self.header("content-type"),
+            Some("application/problem+json"),
+            "not a problem: {}",
+            self.body
+        );
+        assert_eq!(self.json["code"], code, "{}", self.body);
+        assert_eq!(self.json["status"], status, "{}", self.body);
+        for field in ["type", "title", "detail"] {
+            assert!(
+                self.json[field].is_string(),
+                "problem without {field}: {}",
+                self.body
+            );
+        }
+    }
+}
+
+pub fn send(builder: RequestBuilder) -> Reply {
+    let response: Response = builder.send().expect("HTTP request");
+    let status = response.status().as_u16();
+    let headers = response.headers().clone();
+    let body = response.text().unwrap_or_default();
+    let json = serde_json::from_str(&body).unwrap_or(Value::Null);
+    Reply {
+        status,
+        headers,
+        body,
+        json,
+    }
+}
+
+/// What `POST /v1/games` returned.
+#[derive(Clone, Debug)]
+pub struct Created {
+    pub id: String,
+    pub tokens: Vec<String>,
+    pub host_token: String,
+    pub seed_commitment: String,
+}
+
+impl From<&Value> for Created {
+    fn from(v: &Value) -> Self {
+        let tokens = v["seats"]
+            .as_array()
+            .expect("seats")
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                assert_eq!(s["seat"], i);
+                s["token"].as_str().expect("token").to_owned()
+            })
+            .collect();
+        Created {
+            id: v["id"].as_str().expect("id").to_owned(),
+            tokens,
+            host_token: v["host_token"].as_str().expect("host token").to_owned(),
+            seed_commitment: v["seed_commitment"].as_str().expect("commitment").to_owned(),
+        }
+    }
+}
+
+/// Every ruleset the server hosts, with its seat range.
+pub fn rulesets(roadie: &Roadie) -> Vec<(String, usize, usize)> {
+    let reply = roadie.get("/v1/rulesets", None);
+    assert_eq!(reply.status, 200);
+    reply.json["rulesets"]
+        .as_array()
+        .expect("rulesets")
+        .iter()
+        .map(|r| {
+            (
+                r["slug"].as_str().expect("slug").to_owned(),
+                r["seats"]["min"].as_u64().expect("min") as usize,
+                r["seats"]["max"].as_u64().expect("max") as usize,
+            )
+        })
+        .collect()
+}
