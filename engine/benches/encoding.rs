@@ -34,7 +34,8 @@ fn play(slug: &str, seats: usize, steps: usize) -> (AnyGame, usize) {
         let seat = to_act[rng.random_range(0..to_act.len())];
         let actions = game.legal_action_list(seat);
         let action = &actions[rng.random_range(0..actions.len())];
-        game.apply(seat, action.get()).expect("a listed action is accepted");
+        game.apply(seat, action.get())
+            .expect("a listed action is accepted");
         played += 1;
     }
     (game, played)
@@ -57,9 +58,18 @@ fn encoding_of<G: Game + Serialize + DeserializeOwned>(c: &mut Criterion) {
     let json = serde_json::to_vec(&game).expect("JSON encodes");
     let msgpack = rmp_serde::to_vec(&game).expect("MessagePack encodes");
     let postcard = postcard::to_allocvec(&inner).expect("postcard encodes");
-    assert_eq!(serde_json::from_slice::<AnyGame>(&json).expect("JSON decodes"), game);
-    assert_eq!(rmp_serde::from_slice::<AnyGame>(&msgpack).expect("MessagePack decodes"), game);
-    assert_eq!(postcard::from_bytes::<G>(&postcard).expect("postcard decodes"), inner);
+    assert_eq!(
+        serde_json::from_slice::<AnyGame>(&json).expect("JSON decodes"),
+        game
+    );
+    assert_eq!(
+        rmp_serde::from_slice::<AnyGame>(&msgpack).expect("MessagePack decodes"),
+        game
+    );
+    assert_eq!(
+        postcard::from_bytes::<G>(&postcard).expect("postcard decodes"),
+        inner
+    );
     let percent = |n: usize| 100.0 * n as f64 / json.len() as f64;
     println!(
         "{}: {seats} seats, state after {} of {length} actions: JSON {} bytes, MessagePack {} bytes ({:.0}%), \
@@ -75,11 +85,15 @@ fn encoding_of<G: Game + Serialize + DeserializeOwned>(c: &mut Criterion) {
     );
 
     let mut group = c.benchmark_group(format!("encoding/{}", G::SLUG));
-    group.bench_function("json/serialize", |b| b.iter(|| serde_json::to_vec(black_box(&game))));
+    group.bench_function("json/serialize", |b| {
+        b.iter(|| serde_json::to_vec(black_box(&game)))
+    });
     group.bench_function("json/deserialize", |b| {
         b.iter(|| serde_json::from_slice::<AnyGame>(black_box(&json)))
     });
-    group.bench_function("msgpack/serialize", |b| b.iter(|| rmp_serde::to_vec(black_box(&game))));
+    group.bench_function("msgpack/serialize", |b| {
+        b.iter(|| rmp_serde::to_vec(black_box(&game)))
+    });
     group.bench_function("msgpack/deserialize", |b| {
         b.iter(|| rmp_serde::from_slice::<AnyGame>(black_box(&msgpack)))
     });
@@ -102,7 +116,9 @@ fn encoding_of<G: Game + Serialize + DeserializeOwned>(c: &mut Criterion) {
             BatchSize::SmallInput,
         )
     });
-    group.bench_function("engine/legal_actions", |b| b.iter(|| game.legal_actions(black_box(seat))));
+    group.bench_function("engine/legal_actions", |b| {
+        b.iter(|| game.legal_actions(black_box(seat)))
+    });
     group.bench_function("json/decode+apply+view+encode", |b| {
         b.iter(|| {
             let mut g: AnyGame = serde_json::from_slice(black_box(&json)).expect("decodes");

@@ -29,6 +29,11 @@ use crate::client::Client;
 use crate::play::{Plan, Shared};
 use crate::report::{Floor, Stats, Summary};
 
+/// Bounds of one run: the generator always stops by itself.
+const MAX_GAMES: usize = 100_000;
+const MAX_CONNECTIONS: usize = 1_024;
+const MAX_SECONDS: u64 = 3_600;
+
 /// Plays games against a Roadie server and reports throughput, latency and errors.
 #[derive(Parser, Debug, Clone)]
 #[command(name = "loadtest", version)]
@@ -61,7 +66,7 @@ pub struct Args {
     /// Wall-clock limit of the play phase, in seconds; whatever is unfinished then fails the run.
     #[arg(long, default_value_t = 300)]
     time_limit: u64,
-    /// Seconds of `GET /healthz` at the same concurrency, for the floor; 0 skips it.
+    /// Seconds of `GET /healthz` at the same concurrency, for the floor; 0 skips it (at most 60).
     #[arg(long, default_value_t = 3.0)]
     floor_secs: f64,
     /// Timeout of one request, in seconds.
@@ -98,6 +103,12 @@ fn main() -> ExitCode {
     };
     if args.games == 0 || args.connections == 0 || args.threads == 0 {
         eprintln!("loadtest: --games, --connections and --threads must be at least 1");
+        return ExitCode::from(2);
+    }
+    if args.games > MAX_GAMES || args.connections > MAX_CONNECTIONS || args.time_limit > MAX_SECONDS {
+        eprintln!(
+            "loadtest: at most {MAX_GAMES} games, {MAX_CONNECTIONS} connections and {MAX_SECONDS} s per run"
+        );
         return ExitCode::from(2);
     }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
@@ -247,4 +258,35 @@ async fn measure_floor(base: &Url, connections: usize, duration: Duration, timeo
         }
     }
     Floor::new(stats, started.elapsed(), connections)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::loopback_url;
+
+    #[test]
+    fn only_loopback_hosts_are_load_tested() {
+        for url in [
+            "http://127.0.0.1:8080",
+            "http://127.9.9.9",
+            "http://localhost:1",
+            "http://[::1]:8080",
+        ] {
+            assert!(loopback_url(url).is_ok(), "{url} is loopback");
+        }
+        for url in [
+            "http://10.0.0.1:8080",
+            "http://192.168.1.2",
+            "http://example.com",
+            "http://[::2]",
+        ] {
+            assert!(loopback_url(url).is_err(), "{url} is not loopback");
+        }
+    }
+
+    #[test]
+    fn only_plain_http_urls_are_accepted() {
+        assert!(loopback_url("https://127.0.0.1").is_err());
+        assert!(loopback_url("127.0.0.1:8080").is_err());
+    }
 }
