@@ -288,12 +288,8 @@ impl Games {
                     to_act: None,
                 });
             }
-            let version = serde_json::from_str::<serde_json::Value>(&record.response)
-                .ok()
-                .and_then(|v| v.get("version").and_then(|v| v.as_u64()))
-                .unwrap_or_default();
             Ok(ActionReply {
-                version,
+                version: record.version,
                 body: record.response,
                 replayed: true,
             })
@@ -314,9 +310,16 @@ impl Games {
             }
             let ruleset = stored.game.ruleset().slug;
             let mut game = stored.game;
-            let events = match game.apply(seat, action) {
-                Ok(events) => events,
-                Err(rejection) => {
+            // A panic in the rules is a bug, never the client's doing: it becomes a logged
+            // 500 and the stored game stays as it was.
+            let applied = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| game.apply(seat, action)));
+            let events = match applied {
+                Err(_) => {
+                    tracing::error!(game = %id, ruleset, "the rules panicked applying an action");
+                    return Err(ApiError::Internal);
+                }
+                Ok(Ok(events)) => events,
+                Ok(Err(rejection)) => {
                     let legal = game.legal_actions(seat);
                     return Err(ApiError::from_rejection(rejection, legal, game.to_act()));
                 }
@@ -349,6 +352,7 @@ impl Games {
             })?;
             let record = fingerprint.as_ref().map(|fingerprint| IdempotentRecord {
                 fingerprint: fingerprint.clone(),
+                version: next.version,
                 response: body.clone(),
             });
             let idempotency = match (&scoped_key, &record) {

@@ -5,10 +5,11 @@
 
 use std::hint::black_box;
 
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use roadie_engine::Game;
+use roadie_engine::games::rock_the_world::RockTheWorld;
 use roadie_engine::games::shrewd_producer::ShrewdProducer;
 use roadie_engine::rng::GameRng;
-use roadie_engine::Game;
 
 /// Plays one game to the end with random listed actions; returns the actions played.
 fn play<G: Game>(seats: usize, seed: u64, mut visit: impl FnMut(&G)) -> usize {
@@ -63,6 +64,7 @@ fn bench_game<G: Game>(c: &mut Criterion) {
 
 fn engine(c: &mut Criterion) {
     bench_game::<ShrewdProducer>(c);
+    bench_game::<RockTheWorld>(c);
 }
 
 criterion_group!(benches, engine);

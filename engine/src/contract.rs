@@ -456,7 +456,10 @@ mod tests {
     fn audience_serializes_with_a_tag() {
         let json = serde_json::to_string(&Audience::Seats(vec![2])).expect("serializes");
         assert_eq!(json, r#"{"to":"seats","seats":[2]}"#);
-        assert_eq!(serde_json::to_string(&Audience::Nobody).expect("serializes"), r#"{"to":"nobody"}"#);
+        assert_eq!(
+            serde_json::to_string(&Audience::Nobody).expect("serializes"),
+            r#"{"to":"nobody"}"#
+        );
     }
 
     #[test]

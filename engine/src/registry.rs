@@ -213,6 +213,7 @@ macro_rules! registry {
 
 registry! {
     ShrewdProducer => games::shrewd_producer::ShrewdProducer,
+    RockTheWorld => games::rock_the_world::RockTheWorld,
 }
 
 fn setup_typed<G: Game>(

@@ -47,6 +47,8 @@ pub struct StoredEvent {
 pub struct IdempotentRecord {
     /// SHA-256 of the action the key was first used with.
     pub fingerprint: String,
+    /// The game's version that answer produced.
+    pub version: u64,
     /// The response body sent then.
     pub response: String,
 }

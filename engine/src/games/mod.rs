@@ -1,3 +1,4 @@
 //! The games Roadie ships, one folder each.
 
+pub mod rock_the_world;
 pub mod shrewd_producer;

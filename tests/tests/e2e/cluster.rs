@@ -54,10 +54,10 @@ fn games_play_the_same_on_a_three_node_redis_cluster() {
     let roadie = Roadie::start("cluster_roadie", None, &[("ROADIE_REDIS_URL", &url)]);
     assert_eq!(roadie.get("/readyz", None).json["store"], "redis");
     for (i, (slug, min, _)) in rulesets(&roadie).into_iter().enumerate() {
-        // Several games, so their ids hash to slots on different nodes.
+        // Several games, so their ids hash to slots on different nodes; one played to the end.
         for seed in 0..3 {
             let mut table = Table::new(&roadie, &slug, min, 600 + seed + i as u64);
-            if seed == 0 {
+            if seed == 0 && i == 0 {
                 table.play_to_end(Checks::Acting);
                 table.check_finished();
             } else {

@@ -238,6 +238,7 @@ fn an_idempotency_key_makes_a_retried_post_return_the_first_answer() {
     assert_eq!(again.status, 200);
     assert_eq!(again.body, first.body, "the retry returns the first answer");
     assert_eq!(again.header("idempotent-replayed"), Some("true"));
+    assert_eq!(again.header("etag"), first.header("etag"));
     assert_eq!(
         roadie.game(&game, None).json["version"],
         2,

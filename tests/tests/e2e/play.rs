@@ -12,6 +12,9 @@ use crate::support::{Created, Roadie};
 /// Steps after which a game that has not ended fails the test.
 pub const MAX_STEPS: usize = 20_000;
 
+/// Steps after which [`Checks::Everyone`] looks at whole views only every tenth step.
+pub const FULL_VIEW_STEPS: usize = 400;
+
 fn json(raw: &serde_json::value::RawValue) -> Value {
     serde_json::from_str(raw.get()).expect("engine JSON")
 }
@@ -126,8 +129,15 @@ impl<'a> Table<'a> {
         self.assert_no_secret(Viewer::Seat(seat), &reply.body, "the post's response");
         self.steps += 1;
         if checks == Checks::Everyone {
+            // Every viewer's new events after every step; their whole views after each of the
+            // first steps and every tenth step after that (views are large: this keeps long
+            // games quick).
+            let views = self.steps <= FULL_VIEW_STEPS || self.steps.is_multiple_of(10);
             for viewer in (0..self.seats).map(Viewer::Seat).chain([Viewer::Spectator]) {
-                self.check_viewer(viewer);
+                if views {
+                    self.check_view(viewer);
+                }
+                self.check_new_events(viewer);
             }
         }
         true
@@ -145,10 +155,16 @@ impl<'a> Table<'a> {
     }
 
     /// The viewer's view equals the engine's; its view and the events since it last looked
-    /// hold none of its secrets. (An event is checked against the secrets right after it
-    /// happened: a seat may later lose sight of a card it once saw, such as one it passed on.)
+    /// hold none of its secrets.
     pub fn check_viewer(&mut self, viewer: Viewer) {
         self.check_view(viewer);
+        self.check_new_events(viewer);
+    }
+
+    /// The events since the viewer last looked hold none of its secrets. (An event is checked
+    /// right after it happened: a seat may later lose sight of a card it once saw, such as one
+    /// it passed on.)
+    pub fn check_new_events(&mut self, viewer: Viewer) {
         let seat = viewer.seat();
         let index = seat.unwrap_or(self.seats);
         let path = format!("/v1/games/{}/events?after={}", self.created.id, self.read[index]);

@@ -5,6 +5,25 @@
 //! leftover Raise Money and debts make the score. `RULEBOOK.txt` wins where it speaks;
 //! `RULINGS.md` (G1-G28) decides the rest, each ruling a constant in [`rulings`] or an
 //! [`Options`] field.
+//!
+//! How the rules become actions (each decision RULINGS.md lists is asked, never taken for a
+//! seat; what the rules make automatic happens without a post):
+//!
+//! - **draft**: every seat with a pair posts `keep` (simultaneous, G22); the passed card moves
+//!   when all have chosen.
+//! - **scout**: the seat to act posts `play` (the lead's card sets the suit, G24; a follower
+//!   without the lead suit may play any card and is out) or `substitute` (G6, G7); `take_debt`
+//!   may come first (G23).
+//! - **raise**: the seat to act (G5 order) posts `raise` (one entry per legal amount, G8) or
+//!   `pass`; `take_debt` may come first.
+//! - **signing**: 1st place (or the single participant, G10) posts `choose_artist`; 2nd place
+//!   receives the other artist (G25) and money processing (G9) follows at once.
+//! - **songs**: a signer whose current song is complete posts `take_song` or `decline_song`
+//!   (G12, G26), closest to the lead first.
+//!
+//! Cards travel as their ids: `A01`-`A24` (artists), `L1-1`-`L3-4` (songs), `R200a`-`Y700a`
+//! (Scout Money: suit, value and a copy letter). Scout hands and the face-down piles are the
+//! only hidden information (G15); every shuffle is a sealed event, top card first.
 
 pub mod actions;
 pub mod components;

@@ -1162,6 +1162,32 @@ fn the_game_ends_after_round_12_with_every_artist_revealed() {
 }
 
 #[test]
+fn the_phase_machine_lists_every_action_type_each_phase_allows() {
+    let machine = ShrewdProducer::machine();
+    assert_eq!(machine.initial, "draft");
+    let (mut g, _) = ShrewdProducer::setup(Options::default(), 4, 11).expect("setup");
+    let mut pick = crate::rng::GameRng::new(11);
+    let mut seen = std::collections::BTreeSet::new();
+    while !g.is_over() {
+        let phase = machine.phase(g.phase()).expect("phase in the machine");
+        for seat in g.to_act() {
+            for action in g.legal_actions(seat) {
+                let json = serde_json::to_value(action).expect("json");
+                let kind = json["type"].as_str().expect("tagged").to_owned();
+                assert!(phase.actions.contains(&kind.as_str()), "{kind} in {}", phase.name);
+                seen.insert((phase.name, kind));
+            }
+        }
+        let seat = g.to_act()[0];
+        let legal = g.legal_actions(seat);
+        act(&mut g, seat, legal[pick.below(legal.len())]);
+    }
+    assert_eq!(g.phase(), "over");
+    let listed: usize = machine.phases.iter().map(|p| p.actions.len()).sum();
+    assert_eq!(seen.len(), listed, "every listed action type occurs: {seen:?}");
+}
+
+#[test]
 fn scout_bids_go_back_to_none_and_every_played_card_is_discarded_after_the_round() {
     let mut g = all_red_raise();
     for seat in [1, 2, 3, 0] {

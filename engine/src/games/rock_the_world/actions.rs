@@ -1,0 +1,444 @@
+//! What a seat may post, the game options, and the events a game reports.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::components::{CardKind, CharacterId, Colour};
+use crate::Seat;
+
+/// R10: what happens when the rocker is eliminated.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = RockTheWorldVariant)]
+pub enum Variant {
+    /// R32: "his characters are placed back on the board in their original positions. Travel
+    /// tokens are likewise placed on the board for re-sale. The game then continues and any of
+    /// the remaining players may attempt to rock the world."
+    #[default]
+    Tournament,
+    /// R33: "the game is over. The rocker is the loser, the others are credited with a tie
+    /// (1 point)."
+    Friendly,
+    /// R34: "the Rockers characters and tokens are distributed amongst the remaining players",
+    /// dealt one at a time clockwise from the performer who eliminated him.
+    ModifiedFriendly,
+}
+
+/// Game options. Every default is the value of RULINGS.md.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(default, deny_unknown_fields)]
+#[schema(as = RockTheWorldOptions)]
+pub struct Options {
+    /// R10: the elimination variant (default `tournament`).
+    pub variant: Variant,
+    /// R5/R24: after a claim that took the board character, the claimer (never the rocker, R42)
+    /// may then choose `gig` or `end_turn` (default off).
+    pub gig_after_claim: bool,
+    /// R36: the turn cap, a safety valve. 0 (the default) is off; N > 0 ends the game when play
+    /// would pass to a seat that has already had N turns, the richest player winning. Games end
+    /// without it (random play ends by a rocker's win or elimination, about 740 actions on
+    /// average); 100 is the value suggested for random-play tests.
+    pub max_turns_per_seat: u32,
+    /// R13: the first player; `null` (the default) draws it uniformly at random.
+    pub first_seat: Option<Seat>,
+    /// R12: the colours seats take, seat k taking the k-th entry (default red, blue, yellow,
+    /// green). Distinct colours, at least one per seat.
+    pub colours: Vec<Colour>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            variant: Variant::Tournament,
+            gig_after_claim: false,
+            max_turns_per_seat: 0,
+            first_seat: None,
+            colours: Colour::ALL.to_vec(),
+        }
+    }
+}
+
+/// A travel token type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = RockTheWorldToken)]
+pub enum Token {
+    /// "Buses: Allow a player to move one or two spaces in either direction."
+    Bus,
+    /// "Trains: Allow a player to move any number of spaces in a straight line in either
+    /// direction" (R21: along one side's line, corners included).
+    Train,
+    /// "Planes: Allow a player to move anywhere on the board."
+    Plane,
+}
+
+impl Token {
+    /// Every type, in the order R34 deals them.
+    pub const ALL: [Token; 3] = [Token::Bus, Token::Train, Token::Plane];
+}
+
+/// A count of travel tokens per type.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = RockTheWorldTokens)]
+pub struct Tokens {
+    /// Buses.
+    pub bus: u8,
+    /// Trains.
+    pub train: u8,
+    /// Planes.
+    pub plane: u8,
+}
+
+impl Tokens {
+    /// `n` of each type.
+    pub const fn each(n: u8) -> Self {
+        Self {
+            bus: n,
+            train: n,
+            plane: n,
+        }
+    }
+
+    /// How many of `token`.
+    pub const fn get(&self, token: Token) -> u8 {
+        match token {
+            Token::Bus => self.bus,
+            Token::Train => self.train,
+            Token::Plane => self.plane,
+        }
+    }
+
+    /// The count of `token`, mutably.
+    pub fn get_mut(&mut self, token: Token) -> &mut u8 {
+        match token {
+            Token::Bus => &mut self.bus,
+            Token::Train => &mut self.train,
+            Token::Plane => &mut self.plane,
+        }
+    }
+
+    /// All tokens.
+    pub const fn total(&self) -> u32 {
+        self.bus as u32 + self.train as u32 + self.plane as u32
+    }
+
+    /// Adds `other` to these.
+    pub fn add(&mut self, other: Tokens) {
+        self.bus += other.bus;
+        self.train += other.train;
+        self.plane += other.plane;
+    }
+}
+
+/// An action the active seat posts. The legal list (`GET .../actions`) gives each one exactly.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[schema(as = RockTheWorldAction)]
+pub enum Action {
+    /// R16: "A player must roll to begin his turn and move his Lead Singer Cutout": 1d6,
+    /// clockwise.
+    Roll,
+    /// R2/R18/R19: buy one travel token for $100,000, before any token is used; at most one a
+    /// turn on a regular city, two on a corner.
+    Buy {
+        /// The type bought.
+        token: Token,
+    },
+    /// R20/R21: spend one held token to move to `to`; tokens may be chained.
+    Use {
+        /// The type spent.
+        token: Token,
+        /// The space (1 to 20) moved to.
+        to: u8,
+    },
+    /// R8/R22: attempt to Rock the World: take the star chip and every spent token; the turn
+    /// ends.
+    Declare,
+    /// R5/R24/R30: one claim roll against every listed character; each one whose value the roll
+    /// meets or exceeds is won. The turn then ends.
+    Claim {
+        /// The board character (when one stands here) and at most one character of each
+        /// opponent on the space, in ascending id order.
+        take: Vec<CharacterId>,
+    },
+    /// R26: play a gig in an open city: draw the top play card and collect from the bank and
+    /// from every opponent on the space.
+    Gig,
+    /// R4/R23: end the turn; the die passes left.
+    EndTurn,
+}
+
+impl Action {
+    /// The action's `type`, as the phase machine names it.
+    pub const fn kind(&self) -> &'static str {
+        match self {
+            Action::Roll => "roll",
+            Action::Buy { .. } => "buy",
+            Action::Use { .. } => "use",
+            Action::Declare => "declare",
+            Action::Claim { .. } => "claim",
+            Action::Gig => "gig",
+            Action::EndTurn => "end_turn",
+        }
+    }
+}
+
+/// What a die roll was for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = RockTheWorldRollPurpose)]
+pub enum RollPurpose {
+    /// R16: the move at the start of a turn.
+    Move,
+    /// R5: a claim roll.
+    Claim,
+}
+
+/// How a cutout moved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = RockTheWorldMoveBy)]
+pub enum MoveBy {
+    /// The die, clockwise.
+    Die,
+    /// A bus token.
+    Bus,
+    /// A train token.
+    Train,
+    /// A plane token.
+    Plane,
+}
+
+/// Where a spent token went (R20).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = RockTheWorldTokenDestination)]
+pub enum TokenDestination {
+    /// Phase one: out of play, into the spent pool the next rocker takes.
+    SpentPool,
+    /// Final phase: recyclable, straight back to the supply.
+    Supply,
+}
+
+/// Who paid a gig.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "payer", content = "seat", rename_all = "snake_case")]
+#[schema(as = RockTheWorldPayer)]
+pub enum Payer {
+    /// The bank (unlimited).
+    Bank,
+    /// An opponent on the space.
+    Seat(Seat),
+}
+
+/// A play card as drawn: its printed id and kind.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = RockTheWorldPlayCard)]
+pub struct PlayCard {
+    /// The printed id (`super-1`, `success-07`, `fail-C13`).
+    pub id: String,
+    /// What the card does.
+    pub kind: CardKind,
+}
+
+/// Something dealt from an eliminated rocker (R34).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "item", content = "id", rename_all = "snake_case")]
+#[schema(as = RockTheWorldDealtItem)]
+pub enum DealtItem {
+    /// A character.
+    Character(CharacterId),
+    /// A travel token.
+    Token(Token),
+}
+
+/// Why the game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "reason", rename_all = "snake_case")]
+#[schema(as = RockTheWorldEnd)]
+pub enum End {
+    /// R10/R35: the rocker claimed the sixteenth character.
+    RockedTheWorld {
+        /// The rocker.
+        rocker: Seat,
+    },
+    /// R33: friendly variant, the rocker was eliminated.
+    RockerEliminated {
+        /// The rocker.
+        rocker: Seat,
+    },
+    /// R32/R38: only one player remains.
+    LastStanding {
+        /// The remaining player.
+        seat: Seat,
+    },
+    /// R36: the turn cap was reached.
+    TurnCap {
+        /// Turns each remaining seat has had.
+        turns: u32,
+    },
+}
+
+/// Something that happened. Die rolls, the first-seat draw and shuffles are also reported
+/// sealed, for the audit.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[schema(as = RockTheWorldEvent)]
+pub enum GameEvent {
+    /// R13: the first player.
+    FirstSeat {
+        /// The seat that plays first.
+        seat: Seat,
+        /// True when drawn at random, false when fixed by the `first_seat` option.
+        drawn: bool,
+    },
+    /// R13/R29: the play deck was shuffled; the order (top first) is sealed until the end.
+    DeckShuffled {
+        /// Card ids, top first.
+        order: Vec<String>,
+    },
+    /// R29: a draw found the deck empty, so all 56 cards were shuffled into a new deck.
+    DeckReshuffled {
+        /// Cards in the new deck.
+        cards: usize,
+    },
+    /// R14: a die roll (public at once, and sealed for the audit).
+    DieRolled {
+        /// Who rolled.
+        seat: Seat,
+        /// What for.
+        purpose: RollPurpose,
+        /// The die (1 to 6).
+        value: u8,
+    },
+    /// A cutout moved.
+    Moved {
+        /// Whose.
+        seat: Seat,
+        /// From space.
+        from: u8,
+        /// To space.
+        to: u8,
+        /// By die or token.
+        by: MoveBy,
+    },
+    /// R20: a token was spent.
+    TokenSpent {
+        /// Who spent it.
+        seat: Seat,
+        /// The type.
+        token: Token,
+        /// Where it went.
+        to: TokenDestination,
+    },
+    /// R18: a token was bought from the supply.
+    TokenBought {
+        /// The buyer.
+        seat: Seat,
+        /// The type.
+        token: Token,
+        /// The price paid to the bank.
+        price: u64,
+    },
+    /// R22: a player declared Rock the World, took the star chip and the spent pool.
+    Declared {
+        /// The rocker.
+        seat: Seat,
+        /// Tokens taken from the spent pool.
+        took: Tokens,
+    },
+    /// R24/R30: a claim was made against these characters.
+    ClaimMade {
+        /// The claimer.
+        seat: Seat,
+        /// The characters named.
+        take: Vec<CharacterId>,
+    },
+    /// A character joined a band.
+    CharacterWon {
+        /// The new holder.
+        seat: Seat,
+        /// The character.
+        character: CharacterId,
+        /// The seat it was taken from; `null` for the board.
+        from: Option<Seat>,
+    },
+    /// A claim roll fell short of this character's value.
+    CharacterMissed {
+        /// The claimer.
+        seat: Seat,
+        /// The character.
+        character: CharacterId,
+    },
+    /// R25/R43: a Lead turned over (`flipped`) or back.
+    LeadTurned {
+        /// Whose Lead.
+        seat: Seat,
+        /// True when the full-family side is now up.
+        flipped: bool,
+    },
+    /// R26: a play card was drawn for a gig.
+    CardDrawn {
+        /// The performer.
+        seat: Seat,
+        /// The card.
+        card: PlayCard,
+        /// X: band value x own-colour icons x multiplier x $10,000.
+        earnings: u64,
+    },
+    /// R26/R27: a payment for a gig.
+    Paid {
+        /// Who paid.
+        from: Payer,
+        /// The performer.
+        to: Seat,
+        /// What was paid.
+        amount: u64,
+        /// What was owed (X).
+        owed: u64,
+    },
+    /// R28: a Fail card sent a character home.
+    CharacterReturned {
+        /// The former holder.
+        seat: Seat,
+        /// The character.
+        character: CharacterId,
+    },
+    /// R27: the rocker could not pay in full and is eliminated.
+    Eliminated {
+        /// The rocker.
+        seat: Seat,
+        /// The performer he could not pay.
+        by: Seat,
+    },
+    /// R32: the eliminated rocker's characters went home and his tokens to the supply.
+    RockerCleared {
+        /// The eliminated rocker.
+        seat: Seat,
+        /// Characters sent home.
+        characters: Vec<CharacterId>,
+        /// Tokens returned to the supply.
+        tokens: Tokens,
+    },
+    /// R34: one item of the eliminated rocker dealt to a player.
+    Dealt {
+        /// The receiver.
+        seat: Seat,
+        /// What was dealt.
+        item: DealtItem,
+    },
+    /// R32: phase one resumes; tokens spent from now on leave play.
+    PhaseOneResumed,
+    /// The active seat's turn began.
+    TurnStarted {
+        /// The seat.
+        seat: Seat,
+        /// Its turn number (1 for its first turn).
+        turn: u32,
+    },
+    /// The game is over.
+    GameOver {
+        /// Why.
+        end: End,
+    },
+}
