@@ -4,7 +4,8 @@
 //! - MessagePack (`rmp-serde`, structs as arrays) of the [`AnyGame`] the service stores;
 //! - postcard of the typed game. Postcard cannot decode [`AnyGame`] itself: its adjacently
 //!   tagged enum needs `deserialize_identifier`, which postcard does not implement
-//!   (`WontImplement`), so the ruleset would be stored beside the bytes.
+//!   (`WontImplement`), so the ruleset would be stored beside the bytes; nor a typed state
+//!   that holds internally tagged enums (then only its size is printed).
 //!
 //! A second group times the CPU of one post without I/O (decode the state, apply one action,
 //! build the seat's view, encode the state) to show the engine's share of a request.
@@ -16,6 +17,7 @@ use std::hint::black_box;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use roadie_engine::games::rock_the_world::RockTheWorld;
 use roadie_engine::games::shrewd_producer::ShrewdProducer;
 use roadie_engine::{AnyGame, Game, Viewer};
 use serde::Serialize;
@@ -66,10 +68,18 @@ fn encoding_of<G: Game + Serialize + DeserializeOwned>(c: &mut Criterion) {
         rmp_serde::from_slice::<AnyGame>(&msgpack).expect("MessagePack decodes"),
         game
     );
-    assert_eq!(
-        postcard::from_bytes::<G>(&postcard).expect("postcard decodes"),
-        inner
-    );
+    // Postcard is not self-describing: a state with internally tagged or untagged enums does not
+    // decode from it at all.
+    let postcard_decodes = match postcard::from_bytes::<G>(&postcard) {
+        Ok(decoded) => decoded == inner,
+        Err(e) => {
+            println!(
+                "{}: postcard cannot decode this state ({e}); its timings are skipped",
+                G::SLUG
+            );
+            false
+        }
+    };
     let percent = |n: usize| 100.0 * n as f64 / json.len() as f64;
     println!(
         "{}: {seats} seats, state after {} of {length} actions: JSON {} bytes, MessagePack {} bytes ({:.0}%), \
@@ -97,12 +107,14 @@ fn encoding_of<G: Game + Serialize + DeserializeOwned>(c: &mut Criterion) {
     group.bench_function("msgpack/deserialize", |b| {
         b.iter(|| rmp_serde::from_slice::<AnyGame>(black_box(&msgpack)))
     });
-    group.bench_function("postcard/serialize", |b| {
-        b.iter(|| postcard::to_allocvec(black_box(&inner)))
-    });
-    group.bench_function("postcard/deserialize", |b| {
-        b.iter(|| postcard::from_bytes::<G>(black_box(&postcard)))
-    });
+    if postcard_decodes {
+        group.bench_function("postcard/serialize", |b| {
+            b.iter(|| postcard::to_allocvec(black_box(&inner)))
+        });
+        group.bench_function("postcard/deserialize", |b| {
+            b.iter(|| postcard::from_bytes::<G>(black_box(&postcard)))
+        });
+    }
     group.finish();
 
     let mut group = c.benchmark_group(format!("post-cpu/{}", G::SLUG));
@@ -140,6 +152,7 @@ fn encoding_of<G: Game + Serialize + DeserializeOwned>(c: &mut Criterion) {
 
 fn encoding(c: &mut Criterion) {
     encoding_of::<ShrewdProducer>(c);
+    encoding_of::<RockTheWorld>(c);
 }
 
 criterion_group!(benches, encoding);
