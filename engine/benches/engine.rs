@@ -8,6 +8,7 @@ use std::hint::black_box;
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use roadie_engine::Game;
 use roadie_engine::games::rock_the_world::RockTheWorld;
+use roadie_engine::games::show_business::ShowBusiness;
 use roadie_engine::games::shrewd_producer::ShrewdProducer;
 use roadie_engine::rng::GameRng;
 
@@ -65,6 +66,7 @@ fn bench_game<G: Game>(c: &mut Criterion) {
 fn engine(c: &mut Criterion) {
     bench_game::<ShrewdProducer>(c);
     bench_game::<RockTheWorld>(c);
+    bench_game::<ShowBusiness>(c);
 }
 
 criterion_group!(benches, engine);

@@ -214,6 +214,7 @@ macro_rules! registry {
 registry! {
     ShrewdProducer => games::shrewd_producer::ShrewdProducer,
     RockTheWorld => games::rock_the_world::RockTheWorld,
+    ShowBusiness => games::show_business::ShowBusiness,
 }
 
 fn setup_typed<G: Game>(

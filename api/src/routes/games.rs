@@ -77,7 +77,10 @@ pub async fn get_game(
     viewer: Viewer,
 ) -> Result<HttpResponse, ApiError> {
     let state = games.get(&id, viewer.0).await?;
-    Ok(HttpResponse::Ok().insert_header(etag(state.version)).json(state))
+    Ok(HttpResponse::Ok()
+        .insert_header(etag(state.version))
+        .insert_header((header::VARY, "Authorization"))
+        .json(state))
 }
 
 /// Forget the game (host token only).
@@ -216,5 +219,7 @@ pub async fn list_events(
 ) -> Result<HttpResponse, ApiError> {
     let limit = query.limit.unwrap_or(crate::games::MAX_EVENTS_PER_READ);
     let log = games.events(&id, viewer.0, query.after, limit).await?;
-    Ok(HttpResponse::Ok().json(log))
+    Ok(HttpResponse::Ok()
+        .insert_header((header::VARY, "Authorization"))
+        .json(log))
 }

@@ -28,6 +28,11 @@ fn a_seat_token_opens_only_its_own_seat_of_its_own_game() {
     // Seat 1's token shows seat 1, never seat 2.
     let mine = roadie.get(&format!("/v1/games/{}", game.id), Some(&game.tokens[1]));
     assert_eq!(mine.json["seat"], 1);
+    assert_eq!(
+        mine.header("vary"),
+        Some("Authorization"),
+        "views differ by token"
+    );
     let actions = roadie.get(&format!("/v1/games/{}/actions", game.id), Some(&game.tokens[1]));
     assert_eq!(actions.json["seat"], 1);
 

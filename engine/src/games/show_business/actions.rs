@@ -1,0 +1,489 @@
+//! What a seat posts, what it is told, and the game's options.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::components::{Die, Lyrics, Style, Tempo, Volume};
+use crate::Seat;
+
+/// RULINGS 3.2: whose octogon lying aside blocks PAPARAZZI.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = ShowBusinessPaparazziBlock)]
+pub enum PaparazziBlock {
+    /// A scandal already running (octogon aside on the POPULARITY TRACK) blocks it.
+    #[default]
+    Popularity,
+    /// The printed text: the time marker lying aside (last in the turn) blocks it.
+    Time,
+}
+
+/// RULINGS 3.4: what ROYALTIES pay above field 50.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = ShowBusinessRoyalties)]
+pub enum RoyaltyBasis {
+    /// The true popularity value (51 and up).
+    #[default]
+    TrueValue,
+    /// The printed field the octogon stands on (51 is field 1).
+    PrintedField,
+}
+
+/// RULINGS 3.6: when a studio restocks a player's blank song.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = ShowBusinessRestock)]
+pub enum Restock {
+    /// At the start of that player's next round.
+    #[default]
+    NextRound,
+    /// Only at QUARTER END.
+    QuarterEnd,
+}
+
+/// Game options; the defaults are RULINGS.md's values.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(default, deny_unknown_fields)]
+#[schema(as = ShowBusinessOptions)]
+pub struct Options {
+    /// RULINGS 3.2 (`paparazzi_block`): which set-aside octogon forbids PAPARAZZI.
+    pub paparazzi_block: PaparazziBlock,
+    /// RULINGS 3.4: ROYALTIES pay the true popularity or the printed field.
+    pub royalties: RoyaltyBasis,
+    /// RULINGS 3.6: studio blanks restock each round or only at quarter end.
+    pub restock: Restock,
+}
+
+/// A market of cards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = ShowBusinessMarket)]
+pub enum Market {
+    /// The INFLUENCE MARKET.
+    Influence,
+    /// The ARTIST MARKET.
+    Artist,
+}
+
+/// An action a seat posts. Card, artist and token ids are the components' ids (`I07`, `AR12`,
+/// `T33`); cities are letters; band board fields are 0 mic, 1 guitar/piano, 2 bass, 3 drums,
+/// 4 and 5 free.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[schema(as = ShowBusinessAction)]
+pub enum Action {
+    /// Setup 10 / step 9 (S5): a sealed bid of 0 up to own cash.
+    Bid {
+        /// FONS declared.
+        amount: u32,
+    },
+    /// Step 9 (S6): give up the sequence bid.
+    GiveUpBid,
+    /// Step 9 (S6): take part in the sequence bid.
+    JoinBid,
+    /// S7: the bid winner decides who starts the turn.
+    ChooseFirst {
+        /// The seat that starts.
+        seat: Seat,
+    },
+    /// Step 2 MARKET REVIEW (S12): remove the card on a field, paying the field's number.
+    Remove {
+        /// Which market.
+        market: Market,
+        /// Field 1-4.
+        field: u8,
+    },
+    /// Step 2: end the market review.
+    EndReview,
+    /// Step 3 TIME LAPSE: play an influence card from hand.
+    Play {
+        /// The card.
+        card: String,
+    },
+    /// Step 3 (S13): give up the remaining time lapses and actions.
+    GiveUp,
+    /// Step 4: act with the card played from hand.
+    ActivateHand,
+    /// Step 4 (S16): act with an influence market card from a field at most the played POWER.
+    TakeMarket {
+        /// Field 1-4.
+        field: u8,
+    },
+    /// Step 4 (S17): no action.
+    Pass,
+    /// TREND: turn the active card's die to the card's value.
+    SetDie,
+    /// RECRUITMENT (S18): hire the artist on a market field at most POWER, placed at once.
+    Recruit {
+        /// Artist market field 1-4.
+        field: u8,
+        /// Side B up (side A shows the card's first style).
+        side_b: bool,
+        /// The band board field(s) it takes.
+        fields: Vec<u8>,
+    },
+    /// TOURNEE (S19): drive to a neighbouring city (1 POWER).
+    Move {
+        /// City letter.
+        city: String,
+    },
+    /// TOURNEE: play a concert (1 POWER); pays at once.
+    PickToken {
+        /// A token in the car's city.
+        token: String,
+    },
+    /// TOURNEE: pick up your blank song in this studio (1 POWER) and record it at once.
+    PickSong {
+        /// The studio's city letter.
+        studio: String,
+    },
+    /// End the current action; unspent POWER is lost.
+    EndAction,
+    /// CONCERT: place the token on an artist's free experience field of its colour.
+    PlaceToken {
+        /// The artist card.
+        artist: String,
+    },
+    /// CONCERT: discard the token to the used pool.
+    DiscardToken,
+    /// RECORDING field 1.
+    RecordStyle {
+        /// Music style.
+        style: Style,
+    },
+    /// RECORDING field 2.
+    RecordLyrics {
+        /// Lyrics.
+        lyrics: Lyrics,
+    },
+    /// RECORDING field 3.
+    RecordTempo {
+        /// Tempo.
+        tempo: Tempo,
+    },
+    /// RECORDING field 4.
+    RecordVolume {
+        /// Volume.
+        volume: Volume,
+    },
+    /// PROMOTION: place a recorded song on the first vacant CHARTS field.
+    Promote {
+        /// The song's number.
+        song: u32,
+    },
+    /// A&R (hostile): swap time markers with the target.
+    AAndR {
+        /// The target seat.
+        target: Seat,
+    },
+    /// SPONSOR (hostile): see the target's hand and exchange up to POWER cards.
+    Sponsor {
+        /// The target seat.
+        target: Seat,
+    },
+    /// SPONSOR (S24): exchange one of your cards with one of the target's.
+    Swap {
+        /// Your card.
+        give: String,
+        /// The target's card.
+        take: String,
+    },
+    /// SPONSOR: stop exchanging.
+    Stop,
+    /// GROUPIE (hostile, S22/S25): choose the target.
+    Groupie {
+        /// The target seat.
+        target: Seat,
+    },
+    /// GROUPIE: the target's artist you take.
+    GroupieTake {
+        /// The artist card.
+        artist: String,
+    },
+    /// GROUPIE: your artist you give.
+    GroupieGive {
+        /// The artist card.
+        artist: String,
+    },
+    /// GROUPIE: where the taken artist goes on your board.
+    GroupiePlaceMine {
+        /// Field(s).
+        fields: Vec<u8>,
+    },
+    /// GROUPIE: where your artist goes on the target's board.
+    GroupiePlaceTheirs {
+        /// Field(s).
+        fields: Vec<u8>,
+    },
+    /// FEMME FATALE (S26): draw POWER cards publicly.
+    FemmeFatale,
+    /// FEMME FATALE INTEGRATION: raise your satisfaction by the highest drawn POWER.
+    Integration,
+    /// FEMME FATALE DISORDER (hostile): lower the target's satisfaction.
+    Disorder {
+        /// The target seat.
+        target: Seat,
+    },
+    /// PAPARAZZI: a controlled scandal.
+    Paparazzi,
+    /// REPORTER (S30): move the rondel marker POWER fields.
+    Reporter,
+    /// TREND EXPERT (S29): stand the active card between the trend dice.
+    TrendExpertPlace,
+    /// TREND EXPERT (S29): return the standing card to its placer.
+    TrendExpertRemove,
+    /// PILOT (S27): pick up a concert token anywhere on the map.
+    PilotToken {
+        /// The token.
+        token: String,
+    },
+    /// PILOT: pick up your blank song in a studio.
+    PilotSong {
+        /// The studio's city letter.
+        studio: String,
+    },
+    /// PILOT: drive to one of the cities picked from.
+    CarTo {
+        /// City letter.
+        city: String,
+    },
+    /// DJ (S28): discard a concert token from the map.
+    DjRemove {
+        /// The token.
+        token: String,
+    },
+    /// DJ: stop removing, or (S28) the first step with no removal.
+    DjDone,
+    /// DJ: move the token on a concert market field to the map.
+    DjFromMarket {
+        /// Field 1-5.
+        field: u8,
+    },
+    /// DJ: draw a token from the bag to the map.
+    DjFromBag,
+    /// Hostile activity (S22): defend with a card of the same character and at least the
+    /// attacking POWER, or any BODYGUARD.
+    Defend {
+        /// The card.
+        card: String,
+    },
+    /// Hostile activity: do not defend.
+    Decline,
+    /// Step 5 INFLUENCES (S31): draw the top card of the pile for free.
+    Draw,
+    /// Step 5: buy the card on an influence market field for its field number.
+    Buy {
+        /// Field 1-4.
+        field: u8,
+    },
+    /// S10: end the round (steps 7-10 follow).
+    EndRound,
+    /// S11: discard a card down to the hand limit.
+    Discard {
+        /// The card.
+        card: String,
+    },
+    /// PERFORM IN ADVERTISING (S33): move the popularity octogon down this many fields for
+    /// 5 FONS each, then pay.
+    Advertise {
+        /// Fields down.
+        fields: u32,
+    },
+    /// CHARTS tie (S36): discard a SPONSOR card to the influence field.
+    SponsorTie {
+        /// The SPONSOR card.
+        card: String,
+    },
+    /// CHARTS tie: done discarding SPONSOR cards.
+    Done,
+    /// CHARTS tie: the SPONSOR winner picks the song for the next field.
+    ChooseSong {
+        /// The song's number.
+        song: u32,
+    },
+    /// DISMISSAL (anytime, S9): fire an artist (−1 satisfaction).
+    Dismiss {
+        /// The artist card.
+        artist: String,
+    },
+    /// REGROUPMENT (anytime, S9): move an artist to other field(s).
+    Regroup {
+        /// The artist card.
+        artist: String,
+        /// The new field(s).
+        fields: Vec<u8>,
+    },
+    /// STYLE CHANGE (anytime, S9): turn an artist card over.
+    Flip {
+        /// The artist card.
+        artist: String,
+    },
+}
+
+impl Action {
+    /// The action's `type` as posted.
+    pub fn kind(&self) -> &'static str {
+        serde_json::to_value(self)
+            .ok()
+            .and_then(|v| v.get("type").and_then(|t| t.as_str()).map(str::to_owned))
+            .and_then(|t| ACTION_TYPES.iter().find(|k| **k == t).copied())
+            .unwrap_or("unknown")
+    }
+}
+
+/// Every action type.
+pub const ACTION_TYPES: &[&str] = &[
+    "bid",
+    "give_up_bid",
+    "join_bid",
+    "choose_first",
+    "remove",
+    "end_review",
+    "play",
+    "give_up",
+    "activate_hand",
+    "take_market",
+    "pass",
+    "set_die",
+    "recruit",
+    "move",
+    "pick_token",
+    "pick_song",
+    "end_action",
+    "place_token",
+    "discard_token",
+    "record_style",
+    "record_lyrics",
+    "record_tempo",
+    "record_volume",
+    "promote",
+    "a_and_r",
+    "sponsor",
+    "swap",
+    "stop",
+    "groupie",
+    "groupie_take",
+    "groupie_give",
+    "groupie_place_mine",
+    "groupie_place_theirs",
+    "femme_fatale",
+    "integration",
+    "disorder",
+    "paparazzi",
+    "reporter",
+    "trend_expert_place",
+    "trend_expert_remove",
+    "pilot_token",
+    "pilot_song",
+    "car_to",
+    "dj_remove",
+    "dj_done",
+    "dj_from_market",
+    "dj_from_bag",
+    "defend",
+    "decline",
+    "draw",
+    "buy",
+    "end_round",
+    "discard",
+    "advertise",
+    "sponsor_tie",
+    "done",
+    "choose_song",
+    "dismiss",
+    "regroup",
+    "flip",
+];
+
+/// A song's five fields, as its owner sees it (and everyone once disclosed).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = ShowBusinessSongContent)]
+pub struct SongContent {
+    /// The song, its fields in words: also what stays hidden from others until disclosure.
+    pub label: String,
+    /// Field 1.
+    pub style: Style,
+    /// Field 2.
+    pub lyrics: Lyrics,
+    /// Field 3.
+    pub tempo: Tempo,
+    /// Field 4.
+    pub volume: Volume,
+    /// Field 5: experience.
+    pub experience: u32,
+}
+
+/// Something that happened.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[schema(as = ShowBusinessEvent)]
+pub enum GameEvent {
+    /// A pile or the bag was shuffled into this order (sealed until the end).
+    Shuffled {
+        /// `influence`, `artist` or `bag`.
+        pile: String,
+        /// Top first.
+        order: Vec<String>,
+    },
+    /// A token drawn at random from the bag (sealed until the end).
+    BagDraw {
+        /// The token.
+        token: String,
+    },
+    /// A trend die was rolled (sealed until the end; the result is public).
+    Rolled {
+        /// The die.
+        die: Die,
+        /// 1-6; 6 is the blank face.
+        face: u8,
+    },
+    /// A random first player when every bid was 0 (sealed until the end).
+    RandomFirst {
+        /// The seat.
+        seat: Seat,
+    },
+    /// An influence card went to a seat's hand (told to that seat).
+    CardToHand {
+        /// The seat.
+        seat: Seat,
+        /// The card.
+        card: String,
+    },
+    /// A seat submitted its sealed bid (public) or, to the bidder, its amount.
+    BidIn {
+        /// The seat.
+        seat: Seat,
+        /// The amount, told only to the bidder.
+        amount: Option<u32>,
+    },
+    /// All bids revealed and paid.
+    BidsRevealed {
+        /// `(seat, amount)`.
+        bids: Vec<(Seat, u32)>,
+    },
+    /// A recorded song, told to its owner.
+    Recorded {
+        /// The song number.
+        song: u32,
+        /// Its fields.
+        content: SongContent,
+    },
+    /// Songs on the CHARTS turned face up.
+    Disclosed {
+        /// Owner, number and fields of each.
+        songs: Vec<(Seat, u32, SongContent)>,
+    },
+    /// A public line of the game's log.
+    Log {
+        /// The seat concerned, if any.
+        seat: Option<Seat>,
+        /// What happened.
+        text: String,
+    },
+    /// The game is over.
+    GameOver {
+        /// The winners.
+        winners: Vec<Seat>,
+    },
+}

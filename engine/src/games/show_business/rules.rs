@@ -1,0 +1,2503 @@
+//! Setup, the work queue that runs the game, the legal actions and how each is applied.
+
+use std::collections::VecDeque;
+
+use super::actions::{Action, GameEvent, Market, Options, PaparazziBlock, Restock, RoyaltyBasis};
+use super::components::{
+    Character, Die, LYRICS, MANDATORY_FIELDS, Style, TEMPI, TokenColour, VOLUMES, components,
+};
+use super::state::{
+    Attack, BandArtist, Bidding, DrawPurpose, PartialSong, Player, RONDEL, ShowBusiness, Song, Task, Then,
+};
+use crate::rng::GameRng;
+use crate::{Event, Seat};
+
+pub(crate) type Events = Vec<Event<GameEvent>>;
+
+/// Start: 20 FONS each (setup 1).
+pub const START_CASH: i64 = 20;
+/// Setup 1: three influence cards each.
+pub const START_HAND: usize = 3;
+/// Satisfaction track 0-5, start 5.
+pub const MAX_SATISFACTION: u8 = 5;
+/// The time track ends on 56.
+pub const LAST_WEEK: u8 = 56;
+/// Quarter end fields.
+pub const QUARTER_ENDS: [u8; 4] = [14, 28, 42, 56];
+/// Advertising floor: the popularity track starts at −25.
+pub const POPULARITY_FLOOR: i64 = -25;
+/// PERFORM IN ADVERTISING: 5 FONS per field.
+pub const FONS_PER_FIELD: i64 = 5;
+/// SALARIES: 5 FONS per artist, 1 per concert token.
+pub const SALARY_PER_ARTIST: i64 = 5;
+/// Concert tokens on the map after step 1.
+pub const MAP_TOKENS: usize = 5;
+/// RULINGS 3.6: song fields on a band board.
+pub const SONG_FIELDS: usize = 3;
+/// A band has at most 6 artists.
+pub const MAX_ARTISTS: usize = 6;
+/// Hand limit bounds (RULINGS 7).
+pub const MIN_HAND: usize = 3;
+
+pub(crate) fn log(ev: &mut Events, seat: Option<Seat>, text: impl Into<String>) {
+    ev.push(Event::public(GameEvent::Log {
+        seat,
+        text: text.into(),
+    }));
+}
+
+pub(crate) fn card_id(c: u8) -> String {
+    components().influence[c as usize].id.clone()
+}
+pub(crate) fn artist_id(a: u8) -> String {
+    components().artists[a as usize].id.clone()
+}
+pub(crate) fn token_id(t: u8) -> String {
+    components().tokens[t as usize].id.clone()
+}
+pub(crate) fn city_name(c: u8) -> String {
+    components().cities[c as usize].clone()
+}
+fn power(c: u8) -> u8 {
+    components().influence[c as usize].power
+}
+fn character(c: u8) -> Character {
+    components().influence[c as usize].character
+}
+fn find_card(id: &str) -> Option<u8> {
+    components()
+        .influence
+        .iter()
+        .position(|c| c.id == id)
+        .map(|i| i as u8)
+}
+fn find_artist(id: &str) -> Option<u8> {
+    components()
+        .artists
+        .iter()
+        .position(|c| c.id == id)
+        .map(|i| i as u8)
+}
+fn find_token(id: &str) -> Option<u8> {
+    components()
+        .tokens
+        .iter()
+        .position(|c| c.id == id)
+        .map(|i| i as u8)
+}
+
+/// Where a card can go, given which fields are taken (BAND: instruments).
+pub(crate) fn placements(card: u8, occupied: [bool; 6]) -> Vec<Vec<u8>> {
+    let artist = &components().artists[card as usize];
+    let mut out: Vec<Vec<u8>> = Vec::new();
+    let mut add = |p: Vec<u8>| {
+        if p.iter().all(|&f| !occupied[f as usize]) && !out.contains(&p) {
+            out.push(p);
+        }
+    };
+    for ins in &artist.instruments {
+        match ins.orange_field() {
+            Some(f) => add(vec![f]),
+            None => {
+                add(vec![4]);
+                add(vec![5]);
+            }
+        }
+    }
+    let oranges: Vec<u8> = artist
+        .instruments
+        .iter()
+        .filter_map(|i| i.orange_field())
+        .collect();
+    if oranges.contains(&0)
+        && let Some(&other) = oranges.iter().find(|&&f| f != 0)
+    {
+        add(vec![0, other]);
+    }
+    out
+}
+
+impl ShowBusiness {
+    pub(crate) fn new(options: Options, seats: usize, seed: u64) -> (Self, Events) {
+        let c = components();
+        let mut ev = Events::new();
+        let mut rng = GameRng::new(seed);
+        let mut players = Vec::new();
+        let mut in_bands = Vec::new();
+        for seat in 0..seats {
+            let colour = Style::ALL[seat];
+            let mut band = Vec::new();
+            for (i, a) in c.artists.iter().enumerate() {
+                if a.start_board == Some(colour) {
+                    let fields = placements(i as u8, [false; 6])
+                        .into_iter()
+                        .max_by_key(Vec::len)
+                        .unwrap_or_default();
+                    band.push(BandArtist {
+                        card: i as u8,
+                        side_b: false,
+                        fields,
+                        tokens: vec![],
+                    });
+                    in_bands.push(i as u8);
+                }
+            }
+            players.push(Player {
+                colour,
+                cash: START_CASH,
+                popularity: 0,
+                scandal: false,
+                satisfaction: MAX_SATISFACTION,
+                time: 0,
+                hand: vec![],
+                influence_field: vec![],
+                band,
+                songs: vec![],
+                blanks: [true; 3],
+                car: c.start,
+                bankrupt: None,
+            });
+        }
+        let mut influence_pile: Vec<u8> = (0..c.influence.len() as u8).collect();
+        rng.shuffle(&mut influence_pile);
+        ev.push(Event::sealed(GameEvent::Shuffled {
+            pile: "influence".into(),
+            order: influence_pile.iter().rev().map(|&x| card_id(x)).collect(),
+        }));
+        let mut artist_pile: Vec<u8> = (0..c.artists.len() as u8)
+            .filter(|a| !in_bands.contains(a))
+            .collect();
+        rng.shuffle(&mut artist_pile);
+        ev.push(Event::sealed(GameEvent::Shuffled {
+            pile: "artist".into(),
+            order: artist_pile.iter().rev().map(|&x| artist_id(x)).collect(),
+        }));
+        let mut game = ShowBusiness {
+            options,
+            players,
+            influence_pile,
+            influence_discard: vec![],
+            influence_market: [None; 4],
+            artist_pile,
+            artist_discard: vec![],
+            artist_market: [None; 4],
+            bag: (0..c.tokens.len() as u8).collect(),
+            used_tokens: vec![],
+            concert_market: [None; 5],
+            map_tokens: vec![],
+            revealed: vec![],
+            dice: [None; 4],
+            trend_expert: None,
+            rondel: 0,
+            chart: vec![Vec::new(); c.chart.len()],
+            charts_work: None,
+            order: (0..seats).collect(),
+            turn: 0,
+            qe_done: [false; 4],
+            qe_pending: false,
+            last_turn: false,
+            triggered_this_round: false,
+            next_song: 1,
+            bankruptcies: 0,
+            bid_rounds: 0,
+            known: vec![],
+            queue: VecDeque::new(),
+            result: None,
+            rng,
+        };
+        for seat in 0..seats {
+            for _ in 0..START_HAND {
+                game.draw_to_hand(seat, &mut ev);
+            }
+        }
+        game.refill_influence_market(&mut ev);
+        game.refill_artist_market(&mut ev);
+        for _ in 0..MAP_TOKENS {
+            if let Some(t) = game.draw_token(&mut ev) {
+                game.map_tokens.push(t);
+            }
+        }
+        game.refill_concert_market(&mut ev);
+        game.roll_dice(&mut ev);
+        game.bid_rounds += 1;
+        game.queue.push_back(Task::Bid(Bidding {
+            setup: true,
+            seats: (0..seats).collect(),
+            bids: vec![None; seats],
+            round: game.bid_rounds,
+        }));
+        (game, ev)
+    }
+
+    // ----- small helpers -----
+
+    pub(crate) fn n(&self) -> usize {
+        self.players.len()
+    }
+
+    pub(crate) fn solvent(&self, seat: Seat) -> bool {
+        self.players[seat].bankrupt.is_none()
+    }
+
+    pub(crate) fn active(&self) -> Seat {
+        self.order[self.turn.min(self.order.len() - 1)]
+    }
+
+    /// RULINGS 7: as many cards as artists, at least 3 (at most 6).
+    pub(crate) fn hand_limit(&self, seat: Seat) -> usize {
+        self.players[seat].band.len().clamp(MIN_HAND, MAX_ARTISTS)
+    }
+
+    pub(crate) fn occupied(&self, seat: Seat) -> [bool; 6] {
+        let mut occ = [false; 6];
+        for a in &self.players[seat].band {
+            for &f in &a.fields {
+                occ[f as usize] = true;
+            }
+        }
+        occ
+    }
+
+    /// BAND: all 4 mandatory fields occupied.
+    pub(crate) fn band_complete(&self, seat: Seat) -> bool {
+        self.occupied(seat)[..MANDATORY_FIELDS as usize]
+            .iter()
+            .all(|&x| x)
+    }
+
+    fn active_card(&self, seat: Seat) -> Option<u8> {
+        self.players[seat].influence_field.last().copied()
+    }
+
+    fn active_power(&self, seat: Seat) -> u8 {
+        self.active_card(seat).map(power).unwrap_or(0)
+    }
+
+    pub(crate) fn tokens_on_band(&self, seat: Seat) -> usize {
+        self.players[seat].band.iter().map(|a| a.tokens.len()).sum()
+    }
+
+    /// S33: a payment is coverable if advertising down to −25 raises enough.
+    fn coverable(&self, seat: Seat, amount: i64) -> bool {
+        let p = &self.players[seat];
+        p.cash + FONS_PER_FIELD * (p.popularity - POPULARITY_FLOOR).max(0) >= amount
+    }
+
+    /// RULINGS 3.3: a penalty never raises popularity; at or below 0 it has no effect.
+    pub(crate) fn lower_popularity(&mut self, seat: Seat, by: i64) {
+        let p = &mut self.players[seat];
+        if p.popularity > 0 {
+            p.popularity = (p.popularity - by).max(0);
+        }
+    }
+
+    fn lower_satisfaction(&mut self, seat: Seat, by: u8) {
+        let p = &mut self.players[seat];
+        p.satisfaction = p.satisfaction.saturating_sub(by);
+    }
+
+    fn raise_satisfaction(&mut self, seat: Seat, by: u8) {
+        let p = &mut self.players[seat];
+        p.satisfaction = (p.satisfaction + by).min(MAX_SATISFACTION);
+    }
+
+    fn forget(&mut self, card: u8) {
+        self.known.retain(|&(c, _)| c != card);
+    }
+
+    fn take_from_hand(&mut self, seat: Seat, card: u8) -> bool {
+        let hand = &mut self.players[seat].hand;
+        match hand.iter().position(|&c| c == card) {
+            Some(i) => {
+                hand.remove(i);
+                self.forget(card);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn push_front_all(&mut self, tasks: Vec<Task>) {
+        for t in tasks.into_iter().rev() {
+            self.queue.push_front(t);
+        }
+    }
+
+    fn in_turn_order(&self) -> Vec<Seat> {
+        self.order.clone()
+    }
+
+    fn solvent_in_order(&self) -> Vec<Seat> {
+        self.order.iter().copied().filter(|&s| self.solvent(s)).collect()
+    }
+
+    fn any_influence_field(&self) -> bool {
+        self.players
+            .iter()
+            .any(|p| p.bankrupt.is_none() && !p.influence_field.is_empty())
+    }
+
+    fn emergency_clearing(&self) -> Vec<Task> {
+        self.solvent_in_order()
+            .into_iter()
+            .map(|seat| Task::Clearing { seat })
+            .collect()
+    }
+
+    // ----- piles, bag, markets -----
+
+    /// RULINGS 9 / S32: an empty influence pile is formed again from the shuffled discards.
+    fn draw_influence(&mut self, ev: &mut Events) -> Option<u8> {
+        if self.influence_pile.is_empty() && !self.influence_discard.is_empty() {
+            let mut pile = std::mem::take(&mut self.influence_discard);
+            self.rng.shuffle(&mut pile);
+            ev.push(Event::sealed(GameEvent::Shuffled {
+                pile: "influence".into(),
+                order: pile.iter().rev().map(|&x| card_id(x)).collect(),
+            }));
+            log(ev, None, "the influence discard pile is shuffled into a new pile");
+            self.influence_pile = pile;
+        }
+        self.influence_pile.pop()
+    }
+
+    fn draw_artist(&mut self, ev: &mut Events) -> Option<u8> {
+        if self.artist_pile.is_empty() && !self.artist_discard.is_empty() {
+            let mut pile = std::mem::take(&mut self.artist_discard);
+            self.rng.shuffle(&mut pile);
+            ev.push(Event::sealed(GameEvent::Shuffled {
+                pile: "artist".into(),
+                order: pile.iter().rev().map(|&x| artist_id(x)).collect(),
+            }));
+            log(ev, None, "the artist discard pile is shuffled into a new pile");
+            self.artist_pile = pile;
+        }
+        self.artist_pile.pop()
+    }
+
+    /// RULINGS 9: an empty bag is refilled from the used pool; each draw is random.
+    fn draw_token(&mut self, ev: &mut Events) -> Option<u8> {
+        if self.bag.is_empty() && !self.used_tokens.is_empty() {
+            self.bag = std::mem::take(&mut self.used_tokens);
+            log(ev, None, "the used concert tokens go back into the bag");
+        }
+        if self.bag.is_empty() {
+            return None;
+        }
+        let i = self.rng.below(self.bag.len());
+        let t = self.bag.swap_remove(i);
+        ev.push(Event::sealed(GameEvent::BagDraw { token: token_id(t) }));
+        Some(t)
+    }
+
+    fn draw_to_hand(&mut self, seat: Seat, ev: &mut Events) -> bool {
+        match self.draw_influence(ev) {
+            Some(card) => {
+                self.players[seat].hand.push(card);
+                ev.push(Event::private(
+                    seat,
+                    GameEvent::CardToHand {
+                        seat,
+                        card: card_id(card),
+                    },
+                ));
+                log(ev, Some(seat), format!("seat {seat} draws an influence card"));
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn close_up<const N: usize>(market: &mut [Option<u8>; N]) {
+        let cards: Vec<u8> = market.iter().flatten().copied().collect();
+        *market = [None; N];
+        for (i, c) in cards.into_iter().enumerate() {
+            market[i] = Some(c);
+        }
+    }
+
+    /// Closes up the influence market and fills it; false when the pile and discards are empty.
+    fn refill_influence_market(&mut self, ev: &mut Events) -> bool {
+        Self::close_up(&mut self.influence_market);
+        for f in 0..4 {
+            if self.influence_market[f].is_none() {
+                match self.draw_influence(ev) {
+                    Some(c) => {
+                        self.influence_market[f] = Some(c);
+                        log(
+                            ev,
+                            None,
+                            format!("{} comes to influence market field {}", card_id(c), f + 1),
+                        );
+                    }
+                    None => return false,
+                }
+            }
+        }
+        true
+    }
+
+    fn refill_artist_market(&mut self, ev: &mut Events) {
+        Self::close_up(&mut self.artist_market);
+        for f in 0..4 {
+            if self.artist_market[f].is_none()
+                && let Some(a) = self.draw_artist(ev)
+            {
+                self.artist_market[f] = Some(a);
+                log(
+                    ev,
+                    None,
+                    format!("{} comes to artist market field {}", artist_id(a), f + 1),
+                );
+            }
+        }
+    }
+
+    fn refill_concert_market(&mut self, ev: &mut Events) {
+        Self::close_up(&mut self.concert_market);
+        for f in 0..5 {
+            if self.concert_market[f].is_none()
+                && let Some(t) = self.draw_token(ev)
+            {
+                self.concert_market[f] = Some(t);
+                log(
+                    ev,
+                    None,
+                    format!("{} comes to concert market field {}", token_id(t), f + 1),
+                );
+            }
+        }
+    }
+
+    /// S4 / TREND CHANGE: roll white, blue, yellow, red; face 6 is the blank.
+    fn roll_dice(&mut self, ev: &mut Events) {
+        for (i, die) in Die::ALL.into_iter().enumerate() {
+            let face = self.rng.roll(6);
+            ev.push(Event::sealed(GameEvent::Rolled { die, face }));
+            self.dice[i] = if face == 6 { None } else { Some(face - 1) };
+            let shown = self.dice[i]
+                .map(|v| die.face_name(v))
+                .unwrap_or_else(|| "blank".into());
+            log(ev, None, format!("the {die:?} trend die shows {shown}"));
+        }
+    }
+
+    // ----- bankruptcy and payments -----
+
+    /// S34: bankruptcy.
+    pub(crate) fn go_bankrupt(&mut self, seat: Seat, ev: &mut Events) {
+        self.bankruptcies += 1;
+        let order = self.bankruptcies;
+        let p = &mut self.players[seat];
+        p.bankrupt = Some(order);
+        p.cash = 0;
+        let hand = std::mem::take(&mut p.hand);
+        let field = std::mem::take(&mut p.influence_field);
+        let band = std::mem::take(&mut p.band);
+        p.songs.clear();
+        p.blanks = [false; 3];
+        for c in hand.iter().chain(field.iter()) {
+            self.influence_discard.push(*c);
+        }
+        for c in hand {
+            self.forget(c);
+        }
+        for a in band {
+            self.artist_discard.push(a.card);
+            self.used_tokens.extend(a.tokens);
+        }
+        log(ev, Some(seat), format!("seat {seat} is bankrupt"));
+    }
+
+    fn pay_voluntary(&mut self, seat: Seat, cost: i64, then: Then, ev: &mut Events) {
+        if self.players[seat].cash >= cost {
+            self.players[seat].cash -= cost;
+            self.do_then(seat, then, ev);
+        } else {
+            self.queue.push_front(Task::Advertise {
+                seat,
+                due: cost,
+                then,
+            });
+        }
+    }
+
+    fn first_empty_chart_field(&self) -> Option<usize> {
+        self.chart.iter().position(Vec::is_empty)
+    }
+
+    fn do_then(&mut self, seat: Seat, then: Then, ev: &mut Events) {
+        match then {
+            Then::Mandatory => {}
+            Then::Review(market, field) => {
+                let f = field as usize - 1;
+                match market {
+                    Market::Influence => {
+                        if let Some(c) = self.influence_market[f].take() {
+                            self.influence_discard.push(c);
+                            log(
+                                ev,
+                                Some(seat),
+                                format!(
+                                    "seat {seat} removes {} from influence market field {field}",
+                                    card_id(c)
+                                ),
+                            );
+                        }
+                    }
+                    Market::Artist => {
+                        if let Some(a) = self.artist_market[f].take() {
+                            self.artist_discard.push(a);
+                            log(
+                                ev,
+                                Some(seat),
+                                format!(
+                                    "seat {seat} removes {} from artist market field {field}",
+                                    artist_id(a)
+                                ),
+                            );
+                        }
+                    }
+                }
+            }
+            Then::Buy(field) => {
+                if let Some(c) = self.influence_market[field as usize - 1].take() {
+                    self.players[seat].hand.push(c);
+                    for v in 0..self.n() {
+                        if v != seat {
+                            self.known.push((c, v));
+                        }
+                    }
+                    log(
+                        ev,
+                        Some(seat),
+                        format!(
+                            "seat {seat} buys {} from influence market field {field}",
+                            card_id(c)
+                        ),
+                    );
+                }
+            }
+            Then::Promote(song) => {
+                let Some(f) = self.first_empty_chart_field() else {
+                    return;
+                };
+                let songs = &mut self.players[seat].songs;
+                if let Some(i) = songs.iter().position(|s| s.id == song) {
+                    let s = songs.remove(i);
+                    self.chart[f].push(super::state::ChartSong {
+                        song: s,
+                        disclosed: false,
+                    });
+                    log(
+                        ev,
+                        Some(seat),
+                        format!("seat {seat} promotes song {song} to CHARTS field {}", f + 1),
+                    );
+                }
+            }
+        }
+    }
+
+    // ----- the work queue -----
+
+    pub(crate) fn advance(&mut self, ev: &mut Events) {
+        let mut guard = 0u32;
+        while let Some(task) = self.queue.pop_front() {
+            guard += 1;
+            debug_assert!(guard < 1_000_000, "automatic steps loop at {task:?}");
+            if let Some(live) = self.step(task, ev) {
+                self.queue.push_front(live);
+                return;
+            }
+        }
+    }
+
+    fn task_seat(task: &Task) -> Option<Seat> {
+        match task {
+            Task::Review { seat }
+            | Task::TimeLapse { seat, .. }
+            | Task::Activate { seat, .. }
+            | Task::ChooseAction { seat }
+            | Task::Recruit { seat }
+            | Task::Tournee { seat, .. }
+            | Task::PlaceToken { seat, .. }
+            | Task::Record { seat, .. }
+            | Task::SponsorSwap { seat, .. }
+            | Task::Groupie { seat, .. }
+            | Task::FemmeChoice { seat, .. }
+            | Task::Pilot { seat, .. }
+            | Task::DjRemove { seat }
+            | Task::DjAdd { seat }
+            | Task::Influences { seat }
+            | Task::EndRound { seat }
+            | Task::HandDiscard { seat }
+            | Task::Advertise { seat, .. }
+            | Task::ChooseFirst { seat, .. } => Some(*seat),
+            Task::Defend { target, .. } => Some(*target),
+            _ => None,
+        }
+    }
+
+    /// Runs an automatic step, or returns a decision that still waits for a seat.
+    fn step(&mut self, task: Task, ev: &mut Events) -> Option<Task> {
+        if let Some(seat) = Self::task_seat(&task)
+            && !self.solvent(seat)
+        {
+            if let Task::PlaceToken { token, .. } = task {
+                self.used_tokens.push(token);
+            }
+            return None;
+        }
+        match task {
+            Task::TimeLapse { seat, .. } => {
+                let p = &self.players[seat];
+                if p.time >= LAST_WEEK || p.hand.is_empty() {
+                    return None;
+                }
+                Some(task)
+            }
+            Task::Influences { seat } => {
+                let can_buy = (1..=4u8).any(|f| {
+                    self.influence_market[f as usize - 1].is_some() && self.coverable(seat, f as i64)
+                });
+                if self.players[seat].hand.len() >= self.hand_limit(seat) || (!self.can_draw() && !can_buy) {
+                    return None;
+                }
+                Some(task)
+            }
+            Task::HandDiscard { seat } => {
+                (self.players[seat].hand.len() > self.hand_limit(seat)).then_some(task)
+            }
+            Task::DjAdd { .. } => {
+                let source = self.concert_market.iter().any(Option::is_some)
+                    || !self.bag.is_empty()
+                    || !self.used_tokens.is_empty();
+                if self.map_tokens.len() >= MAP_TOKENS || !source {
+                    self.refill_concert_market(ev);
+                    return None;
+                }
+                Some(task)
+            }
+            Task::Charts => self.charts_progress(ev).then_some(Task::Charts),
+            Task::Bid(_) | Task::Poll { .. } => Some(task),
+            t if Self::task_seat(&t).is_some() => Some(t),
+            Task::StartRound { seat } => {
+                self.start_round(seat, ev);
+                None
+            }
+            Task::AfterAction { seat, nth } => {
+                if nth == 1 && !self.triggered_this_round {
+                    self.queue.push_front(Task::TimeLapse { seat, nth: 2 });
+                }
+                None
+            }
+            Task::RefillMarkets { retried } => {
+                if !self.refill_influence_market(ev) && !retried && self.any_influence_field() {
+                    let mut tasks = self.emergency_clearing();
+                    tasks.push(Task::RefillMarkets { retried: true });
+                    log(
+                        ev,
+                        None,
+                        "no influence card is left to draw: CLEARING runs at once",
+                    );
+                    self.push_front_all(tasks);
+                    return None;
+                }
+                self.refill_artist_market(ev);
+                None
+            }
+            Task::RefillConcerts => {
+                self.refill_concert_market(ev);
+                None
+            }
+            Task::RoundTail => {
+                let mut tasks = Vec::new();
+                if self.turn + 1 == self.order.len() {
+                    tasks.push(Task::MarketChange);
+                    tasks.push(Task::RondelStep);
+                    if !self.last_turn {
+                        tasks.push(Task::SequenceBid);
+                    }
+                }
+                if self.qe_pending {
+                    tasks.push(Task::QuarterEnd);
+                }
+                tasks.push(Task::NextRound);
+                self.push_front_all(tasks);
+                None
+            }
+            Task::MarketChange => {
+                // Step 7: field 1 of each market is discarded, the rest move down.
+                if let Some(c) = self.influence_market[0].take() {
+                    self.influence_discard.push(c);
+                    log(
+                        ev,
+                        None,
+                        format!("MARKET CHANGE: {} leaves the influence market", card_id(c)),
+                    );
+                }
+                if let Some(a) = self.artist_market[0].take() {
+                    self.artist_discard.push(a);
+                    log(
+                        ev,
+                        None,
+                        format!("MARKET CHANGE: {} leaves the artist market", artist_id(a)),
+                    );
+                }
+                self.queue.push_front(Task::RefillMarkets { retried: false });
+                None
+            }
+            Task::RondelStep => {
+                self.rondel = (self.rondel + 1) % RONDEL.len() as u8;
+                log(
+                    ev,
+                    None,
+                    format!("EVENT RONDEL: {}", RONDEL[self.rondel as usize]),
+                );
+                let seats = self.in_turn_order();
+                let tasks: Vec<Task> = match self.rondel {
+                    0 => vec![Task::TrendChange],
+                    1 => seats
+                        .into_iter()
+                        .map(|seat| Task::PopCheck { seat })
+                        .chain([Task::ScandalsUpright])
+                        .collect(),
+                    2 => seats.into_iter().map(|seat| Task::Salary { seat }).collect(),
+                    3 => seats.into_iter().map(|seat| Task::Integration { seat }).collect(),
+                    _ => seats.into_iter().map(|seat| Task::Royalty { seat }).collect(),
+                };
+                self.push_front_all(tasks);
+                None
+            }
+            Task::TrendChange => {
+                if self.trend_expert.is_some() {
+                    log(
+                        ev,
+                        None,
+                        "a TREND EXPERT stands between the dice: no trend change",
+                    );
+                } else {
+                    self.roll_dice(ev);
+                }
+                None
+            }
+            Task::PopCheck { seat } => {
+                if self.solvent(seat) {
+                    let scandal = self.players[seat].scandal;
+                    let charted = self.has_top5_song(seat);
+                    if scandal || !charted {
+                        self.queue.push_front(Task::Draw {
+                            seat,
+                            left: 1,
+                            best: 0,
+                            purpose: DrawPurpose::PopularityCheck {
+                                double: scandal && !charted,
+                            },
+                            retried: false,
+                        });
+                    }
+                }
+                None
+            }
+            Task::ScandalsUpright => {
+                for p in &mut self.players {
+                    p.scandal = false;
+                }
+                None
+            }
+            Task::Salary { seat } => {
+                if self.solvent(seat) {
+                    let amount = SALARY_PER_ARTIST * self.players[seat].band.len() as i64
+                        + self.tokens_on_band(seat) as i64;
+                    log(
+                        ev,
+                        Some(seat),
+                        format!("SALARIES: seat {seat} owes {amount} FONS"),
+                    );
+                    self.push_front_all(vec![Task::Pay { seat, amount }, Task::SatisfactionUp { seat }]);
+                }
+                None
+            }
+            Task::SatisfactionUp { seat } => {
+                if self.solvent(seat) {
+                    self.raise_satisfaction(seat, 1);
+                }
+                None
+            }
+            Task::Integration { seat } => {
+                if self.solvent(seat) {
+                    let sat = self.players[seat].satisfaction;
+                    let band = std::mem::take(&mut self.players[seat].band);
+                    let (leave, stay): (Vec<_>, Vec<_>) = band
+                        .into_iter()
+                        .partition(|a| components().artists[a.card as usize].independence > sat);
+                    self.players[seat].band = stay;
+                    for a in leave {
+                        log(
+                            ev,
+                            Some(seat),
+                            format!(
+                                "INTEGRATION CONTROL: {} leaves seat {seat}'s band",
+                                artist_id(a.card)
+                            ),
+                        );
+                        self.artist_discard.push(a.card);
+                        self.used_tokens.extend(a.tokens);
+                    }
+                    self.queue.push_front(Task::HandDiscard { seat });
+                }
+                None
+            }
+            Task::Royalty { seat } => {
+                if self.solvent(seat) {
+                    let pop = self.players[seat].popularity;
+                    if pop > 0 {
+                        let pay = match self.options.royalties {
+                            RoyaltyBasis::TrueValue => pop,
+                            RoyaltyBasis::PrintedField => (pop - 1) % 50 + 1,
+                        };
+                        self.players[seat].cash += pay;
+                        log(
+                            ev,
+                            Some(seat),
+                            format!("ROYALTIES: seat {seat} receives {pay} FONS"),
+                        );
+                    } else if pop < 0 {
+                        log(
+                            ev,
+                            Some(seat),
+                            format!("ROYALTIES: seat {seat} owes {} FONS", -pop),
+                        );
+                        self.queue.push_front(Task::Pay { seat, amount: -pop });
+                    }
+                }
+                None
+            }
+            Task::Pay { seat, amount } => {
+                if !self.solvent(seat) || amount <= 0 {
+                    return None;
+                }
+                if self.players[seat].cash >= amount {
+                    self.players[seat].cash -= amount;
+                    None
+                } else if self.coverable(seat, amount) {
+                    Some(Task::Advertise {
+                        seat,
+                        due: amount,
+                        then: Then::Mandatory,
+                    })
+                } else {
+                    self.go_bankrupt(seat, ev);
+                    None
+                }
+            }
+            Task::Clearing { seat } => {
+                if self.solvent(seat) {
+                    let sum: i64 = self.players[seat]
+                        .influence_field
+                        .iter()
+                        .map(|&c| power(c) as i64)
+                        .sum();
+                    log(
+                        ev,
+                        Some(seat),
+                        format!("CLEARING: seat {seat} pays {sum} FONS for its influence field"),
+                    );
+                    self.push_front_all(vec![Task::Pay { seat, amount: sum }, Task::DiscardField { seat }]);
+                }
+                None
+            }
+            Task::DiscardField { seat } => {
+                let field = std::mem::take(&mut self.players[seat].influence_field);
+                self.influence_discard.extend(field);
+                None
+            }
+            Task::Draw {
+                seat,
+                mut left,
+                mut best,
+                purpose,
+                retried,
+            } => {
+                while left > 0 {
+                    match self.draw_influence(ev) {
+                        Some(c) => {
+                            self.revealed.push(c);
+                            best = best.max(power(c));
+                            left -= 1;
+                            log(
+                                ev,
+                                Some(seat),
+                                format!("{} is drawn and shown (POWER {})", card_id(c), power(c)),
+                            );
+                        }
+                        None if !retried && self.any_influence_field() => {
+                            let mut tasks = self.emergency_clearing();
+                            tasks.push(Task::Draw {
+                                seat,
+                                left,
+                                best,
+                                purpose,
+                                retried: true,
+                            });
+                            self.push_front_all(tasks);
+                            return None;
+                        }
+                        None => left = 0,
+                    }
+                }
+                let shown = std::mem::take(&mut self.revealed);
+                self.influence_discard.extend(shown);
+                if !self.solvent(seat) {
+                    return None;
+                }
+                match purpose {
+                    DrawPurpose::FemmeFatale => self.queue.push_front(Task::FemmeChoice { seat, best }),
+                    DrawPurpose::Paparazzi => {
+                        self.players[seat].popularity += best as i64;
+                        log(
+                            ev,
+                            Some(seat),
+                            format!("PAPARAZZI: seat {seat} gains {best} popularity"),
+                        );
+                    }
+                    DrawPurpose::PopularityCheck { double } => {
+                        let by = best as i64 * if double { 2 } else { 1 };
+                        self.lower_popularity(seat, by);
+                        log(
+                            ev,
+                            Some(seat),
+                            format!("POPULARITY CHECK: seat {seat} loses up to {by} popularity"),
+                        );
+                    }
+                    DrawPurpose::EndScandal => {
+                        self.lower_popularity(seat, best as i64);
+                        log(
+                            ev,
+                            Some(seat),
+                            format!("scandal at game end: seat {seat} loses up to {best} popularity"),
+                        );
+                    }
+                }
+                None
+            }
+            Task::DrawToHand { seat } => {
+                if self.solvent(seat) {
+                    self.draw_to_hand(seat, ev);
+                }
+                None
+            }
+            Task::SequenceBid => {
+                let answers: Vec<Option<bool>> = (0..self.n())
+                    .map(|s| if self.solvent(s) { None } else { Some(true) })
+                    .collect();
+                if answers.iter().any(Option::is_none) {
+                    self.queue.push_front(Task::Poll { answers });
+                }
+                None
+            }
+            Task::QuarterEnd => {
+                self.qe_pending = false;
+                log(ev, None, "QUARTER END");
+                if self.options.restock == Restock::QuarterEnd {
+                    for p in &mut self.players {
+                        if p.bankrupt.is_none() {
+                            p.blanks = [true; 3];
+                        }
+                    }
+                }
+                self.start_charts(ev);
+                let mut tasks = vec![Task::Charts, Task::QePopularity, Task::QeSatisfaction];
+                tasks.extend(
+                    self.in_turn_order()
+                        .into_iter()
+                        .map(|seat| Task::Clearing { seat }),
+                );
+                self.push_front_all(tasks);
+                None
+            }
+            Task::QePopularity => {
+                for seat in self.in_turn_order() {
+                    let t = self.tokens_on_band(seat) as i64;
+                    if self.solvent(seat) && t > 0 {
+                        self.players[seat].popularity += t;
+                        log(
+                            ev,
+                            Some(seat),
+                            format!("POPULARITY: seat {seat} gains {t} for its experience"),
+                        );
+                    }
+                }
+                None
+            }
+            Task::QeSatisfaction => {
+                for seat in self.in_turn_order() {
+                    if !self.solvent(seat) {
+                        continue;
+                    }
+                    let best = self
+                        .chart
+                        .iter()
+                        .take(5)
+                        .flatten()
+                        .find(|s| s.song.owner == seat)
+                        .map(|s| s.song.style);
+                    let loss = match best {
+                        Some(style) => self.players[seat]
+                            .band
+                            .iter()
+                            .filter(|a| components().artists[a.card as usize].style(a.side_b) != style)
+                            .count(),
+                        None => self.players[seat].band.len(),
+                    };
+                    self.lower_satisfaction(seat, loss as u8);
+                    log(
+                        ev,
+                        Some(seat),
+                        format!("SATISFACTION CHECK: seat {seat} loses {loss}"),
+                    );
+                }
+                None
+            }
+            Task::NextRound => {
+                if self.players.iter().all(|p| p.bankrupt.is_some()) {
+                    log(ev, None, "every band is bankrupt: end of game");
+                    self.queue.push_front(Task::Finish);
+                    return None;
+                }
+                if self.turn + 1 >= self.order.len() {
+                    if self.last_turn {
+                        let mut tasks = Vec::new();
+                        for seat in self.in_turn_order() {
+                            tasks.push(Task::Clearing { seat });
+                            tasks.push(Task::EndPenalty { seat });
+                        }
+                        tasks.push(Task::Finish);
+                        log(ev, None, "the last turn is over: end of game");
+                        self.push_front_all(tasks);
+                        return None;
+                    }
+                    self.turn = 0;
+                } else {
+                    self.turn += 1;
+                }
+                let seat = self.active();
+                self.queue.push_front(Task::StartRound { seat });
+                None
+            }
+            Task::EndPenalty { seat } => {
+                if self.solvent(seat) {
+                    let sat = self.players[seat].satisfaction;
+                    self.lower_popularity(seat, (MAX_SATISFACTION - sat) as i64);
+                    let missing = self.occupied(seat)[..MANDATORY_FIELDS as usize]
+                        .iter()
+                        .filter(|&&x| !x)
+                        .count();
+                    self.lower_popularity(seat, missing as i64);
+                    log(
+                        ev,
+                        Some(seat),
+                        format!(
+                            "END OF GAME: seat {seat} penalties {} (satisfaction) and {missing} (incomplete band)",
+                            MAX_SATISFACTION - sat
+                        ),
+                    );
+                    if self.players[seat].scandal {
+                        self.queue.push_front(Task::Draw {
+                            seat,
+                            left: 1,
+                            best: 0,
+                            purpose: DrawPurpose::EndScandal,
+                            retried: false,
+                        });
+                    }
+                }
+                None
+            }
+            Task::Finish => {
+                let outcome = self.compute_outcome();
+                ev.push(Event::public(GameEvent::GameOver {
+                    winners: outcome.winners.clone(),
+                }));
+                self.result = Some(outcome);
+                self.queue.clear();
+                None
+            }
+            _ => None,
+        }
+    }
+
+    fn can_draw(&self) -> bool {
+        !self.influence_pile.is_empty() || !self.influence_discard.is_empty() || self.any_influence_field()
+    }
+
+    pub(crate) fn has_top5_song(&self, seat: Seat) -> bool {
+        self.chart
+            .iter()
+            .take(5)
+            .flatten()
+            .any(|s| s.song.owner == seat && s.disclosed)
+    }
+
+    /// Step 1 CONCERTS, after RULINGS 3.6's restock.
+    fn start_round(&mut self, seat: Seat, ev: &mut Events) {
+        self.triggered_this_round = false;
+        if !self.solvent(seat) {
+            self.queue.push_front(Task::RoundTail);
+            return;
+        }
+        log(ev, Some(seat), format!("seat {seat}'s round begins"));
+        if self.options.restock == Restock::NextRound {
+            self.players[seat].blanks = [true; 3];
+        }
+        for f in 0..5 {
+            if self.map_tokens.len() >= MAP_TOKENS {
+                break;
+            }
+            if let Some(t) = self.concert_market[f].take() {
+                self.map_tokens.push(t);
+                log(
+                    ev,
+                    Some(seat),
+                    format!(
+                        "CONCERTS: {} goes to city {}",
+                        token_id(t),
+                        city_name(components().tokens[t as usize].city)
+                    ),
+                );
+            }
+        }
+        self.refill_concert_market(ev);
+        self.push_front_all(vec![
+            Task::Review { seat },
+            Task::TimeLapse { seat, nth: 1 },
+            Task::Influences { seat },
+            Task::RefillMarkets { retried: false },
+            Task::EndRound { seat },
+            Task::RoundTail,
+        ]);
+    }
+
+    // ----- who acts and what they may do -----
+
+    pub(crate) fn to_act_now(&self) -> Vec<Seat> {
+        if self.result.is_some() {
+            return vec![];
+        }
+        let Some(task) = self.queue.front() else {
+            return vec![];
+        };
+        match task {
+            Task::Bid(b) => b
+                .seats
+                .iter()
+                .copied()
+                .filter(|&s| b.bids[s].is_none())
+                .collect::<Vec<_>>(),
+            Task::Poll { answers } => (0..self.n()).filter(|&s| answers[s].is_none()).collect(),
+            Task::Charts => self.charts_decider().into_iter().collect(),
+            t => Self::task_seat(t).into_iter().collect(),
+        }
+        .into_iter()
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect()
+    }
+
+    fn anytime_allowed(task: &Task) -> bool {
+        matches!(
+            task,
+            Task::Review { .. }
+                | Task::TimeLapse { .. }
+                | Task::Activate { .. }
+                | Task::ChooseAction { .. }
+                | Task::Recruit { .. }
+                | Task::Tournee { .. }
+                | Task::PlaceToken { .. }
+                | Task::Pilot { .. }
+                | Task::Influences { .. }
+                | Task::EndRound { .. }
+        )
+    }
+
+    /// S8/S9: DISMISSAL, REGROUPMENT and STYLE CHANGE.
+    fn anytime_actions(&self, seat: Seat, out: &mut Vec<Action>) {
+        let occ = self.occupied(seat);
+        for a in &self.players[seat].band {
+            let id = artist_id(a.card);
+            out.push(Action::Dismiss { artist: id.clone() });
+            out.push(Action::Flip { artist: id.clone() });
+            let mut free = occ;
+            for &f in &a.fields {
+                free[f as usize] = false;
+            }
+            for p in placements(a.card, free) {
+                if p != a.fields {
+                    out.push(Action::Regroup {
+                        artist: id.clone(),
+                        fields: p,
+                    });
+                }
+            }
+        }
+    }
+
+    fn recruit_actions(&self, seat: Seat, out: &mut Vec<Action>) {
+        if self.players[seat].band.len() >= MAX_ARTISTS {
+            return;
+        }
+        let pw = self.active_power(seat);
+        let occ = self.occupied(seat);
+        for f in 1..=pw.min(4) {
+            if let Some(a) = self.artist_market[f as usize - 1] {
+                for p in placements(a, occ) {
+                    for side_b in [false, true] {
+                        out.push(Action::Recruit {
+                            field: f,
+                            side_b,
+                            fields: p.clone(),
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    fn tournee_actions(&self, seat: Seat, out: &mut Vec<Action>) {
+        let c = components();
+        let p = &self.players[seat];
+        for &n in &c.neighbours[p.car as usize] {
+            out.push(Action::Move { city: city_name(n) });
+        }
+        if !self.band_complete(seat) {
+            return;
+        }
+        for &t in &self.map_tokens {
+            if c.tokens[t as usize].city == p.car {
+                out.push(Action::PickToken { token: token_id(t) });
+            }
+        }
+        if p.songs.len() < SONG_FIELDS {
+            for (i, &s) in c.studios.iter().enumerate() {
+                if s == p.car && p.blanks[i] {
+                    out.push(Action::PickSong { studio: city_name(s) });
+                }
+            }
+        }
+    }
+
+    fn pilot_actions(&self, seat: Seat, out: &mut Vec<Action>) {
+        if !self.band_complete(seat) {
+            return;
+        }
+        let c = components();
+        for &t in &self.map_tokens {
+            out.push(Action::PilotToken { token: token_id(t) });
+        }
+        let p = &self.players[seat];
+        if p.songs.len() < SONG_FIELDS {
+            for (i, &s) in c.studios.iter().enumerate() {
+                if p.blanks[i] {
+                    out.push(Action::PilotSong { studio: city_name(s) });
+                }
+            }
+        }
+    }
+
+    fn targets(&self, seat: Seat) -> Vec<Seat> {
+        (0..self.n()).filter(|&s| s != seat && self.solvent(s)).collect()
+    }
+
+    /// S25: every legal GROUPIE exchange `(take, give, mine, theirs)`.
+    pub(crate) fn groupie_combos(&self, seat: Seat, target: Seat) -> Vec<(u8, u8, Vec<u8>, Vec<u8>)> {
+        let mut out = Vec::new();
+        let my_occ = self.occupied(seat);
+        let their_occ = self.occupied(target);
+        for ta in &self.players[target].band {
+            let t_orange: Vec<u8> = ta
+                .fields
+                .iter()
+                .copied()
+                .filter(|&f| f < MANDATORY_FIELDS)
+                .collect();
+            for ga in &self.players[seat].band {
+                if !t_orange.is_empty() && !ga.fields.iter().any(|f| t_orange.contains(f)) {
+                    continue;
+                }
+                let mut mine_free = my_occ;
+                for &f in &ga.fields {
+                    mine_free[f as usize] = false;
+                }
+                let mut theirs_free = their_occ;
+                for &f in &ta.fields {
+                    theirs_free[f as usize] = false;
+                }
+                let theirs_opts = placements(ga.card, theirs_free);
+                for mine in placements(ta.card, mine_free) {
+                    for theirs in &theirs_opts {
+                        out.push((ta.card, ga.card, mine.clone(), theirs.clone()));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn paparazzi_allowed(&self, seat: Seat) -> bool {
+        match self.options.paparazzi_block {
+            PaparazziBlock::Popularity => !self.players[seat].scandal,
+            PaparazziBlock::Time => self.order.last() != Some(&seat),
+        }
+    }
+
+    fn choose_action_list(&self, seat: Seat, out: &mut Vec<Action>) {
+        out.push(Action::Pass);
+        let Some(card) = self.active_card(seat) else {
+            return;
+        };
+        let pw = power(card);
+        if self.trend_expert.is_none() {
+            out.push(Action::SetDie);
+        }
+        self.recruit_actions(seat, out);
+        self.tournee_actions(seat, out);
+        let p = &self.players[seat];
+        if let Some(f) = self.first_empty_chart_field() {
+            let field = components().chart[f];
+            if pw >= field.power && self.coverable(seat, field.cost as i64) {
+                for s in &p.songs {
+                    out.push(Action::Promote { song: s.id });
+                }
+            }
+        }
+        let hostile_ok = !self.last_turn;
+        match character(card) {
+            Character::AAndR if hostile_ok => {
+                out.extend(
+                    self.targets(seat)
+                        .into_iter()
+                        .map(|target| Action::AAndR { target }),
+                );
+            }
+            Character::Sponsor if hostile_ok => {
+                out.extend(
+                    self.targets(seat)
+                        .into_iter()
+                        .map(|target| Action::Sponsor { target }),
+                );
+            }
+            Character::Groupie if hostile_ok => {
+                for target in self.targets(seat) {
+                    if !self.groupie_combos(seat, target).is_empty() {
+                        out.push(Action::Groupie { target });
+                    }
+                }
+            }
+            Character::Dj => {
+                out.extend(
+                    self.map_tokens
+                        .iter()
+                        .map(|&t| Action::DjRemove { token: token_id(t) }),
+                );
+                out.push(Action::DjDone);
+            }
+            Character::FemmeFatale => out.push(Action::FemmeFatale),
+            Character::Paparazzi if self.paparazzi_allowed(seat) => out.push(Action::Paparazzi),
+            Character::Pilot => self.pilot_actions(seat, out),
+            Character::Reporter => out.push(Action::Reporter),
+            Character::TrendExpert => {
+                out.push(if self.trend_expert.is_none() {
+                    Action::TrendExpertPlace
+                } else {
+                    Action::TrendExpertRemove
+                });
+            }
+            _ => {}
+        }
+    }
+
+    pub(crate) fn legal(&self, seat: Seat) -> Vec<Action> {
+        let mut out = Vec::new();
+        if self.result.is_some() || !self.to_act_now().contains(&seat) {
+            return out;
+        }
+        let Some(task) = self.queue.front() else {
+            return out;
+        };
+        let p = &self.players[seat];
+        match task {
+            Task::Bid(_) => out.extend((0..=p.cash.max(0) as u32).map(|amount| Action::Bid { amount })),
+            Task::Poll { .. } => out.extend([Action::GiveUpBid, Action::JoinBid]),
+            Task::ChooseFirst { .. } => {
+                out.extend(
+                    (0..self.n())
+                        .filter(|&s| self.solvent(s))
+                        .map(|seat| Action::ChooseFirst { seat }),
+                );
+            }
+            Task::Review { .. } => {
+                for f in 1..=4u8 {
+                    if self.influence_market[f as usize - 1].is_some() && self.coverable(seat, f as i64) {
+                        out.push(Action::Remove {
+                            market: Market::Influence,
+                            field: f,
+                        });
+                    }
+                }
+                for f in 1..=4u8 {
+                    if self.artist_market[f as usize - 1].is_some() && self.coverable(seat, f as i64) {
+                        out.push(Action::Remove {
+                            market: Market::Artist,
+                            field: f,
+                        });
+                    }
+                }
+                out.push(Action::EndReview);
+            }
+            Task::TimeLapse { .. } => {
+                out.extend(p.hand.iter().map(|&c| Action::Play { card: card_id(c) }));
+                out.push(Action::GiveUp);
+            }
+            Task::Activate { card, .. } => {
+                out.push(Action::ActivateHand);
+                for f in 1..=power(*card).min(4) {
+                    if self.influence_market[f as usize - 1].is_some() {
+                        out.push(Action::TakeMarket { field: f });
+                    }
+                }
+            }
+            Task::ChooseAction { .. } => self.choose_action_list(seat, &mut out),
+            Task::Recruit { .. } => {
+                self.recruit_actions(seat, &mut out);
+                out.push(Action::EndAction);
+            }
+            Task::Tournee { left, .. } => {
+                if *left > 0 {
+                    self.tournee_actions(seat, &mut out);
+                }
+                out.push(Action::EndAction);
+            }
+            Task::PlaceToken { token, .. } => {
+                let colour = components().tokens[*token as usize].colour;
+                for a in &p.band {
+                    let card = &components().artists[a.card as usize];
+                    let fits =
+                        colour == TokenColour::Multicolour || colour.style() == Some(card.style(a.side_b));
+                    if fits && (a.tokens.len() as u8) < card.experience_fields {
+                        out.push(Action::PlaceToken {
+                            artist: artist_id(a.card),
+                        });
+                    }
+                }
+                out.push(Action::DiscardToken);
+            }
+            Task::Record { song, .. } => {
+                if song.style.is_none() {
+                    out.extend(Style::ALL.map(|style| Action::RecordStyle { style }));
+                } else if song.lyrics.is_none() {
+                    out.extend(LYRICS.map(|lyrics| Action::RecordLyrics { lyrics }));
+                } else if song.tempo.is_none() {
+                    out.extend(TEMPI.map(|tempo| Action::RecordTempo { tempo }));
+                } else {
+                    out.extend(VOLUMES.map(|volume| Action::RecordVolume { volume }));
+                }
+            }
+            Task::Defend { card, .. } => {
+                let attacking = &components().influence[*card as usize];
+                for &c in &p.hand {
+                    let def = &components().influence[c as usize];
+                    if def.character == Character::Bodyguard
+                        || (def.character == attacking.character && def.power >= attacking.power)
+                    {
+                        out.push(Action::Defend { card: card_id(c) });
+                    }
+                }
+                out.push(Action::Decline);
+            }
+            Task::SponsorSwap { target, .. } => {
+                for &g in &p.hand {
+                    for &t in &self.players[*target].hand {
+                        out.push(Action::Swap {
+                            give: card_id(g),
+                            take: card_id(t),
+                        });
+                    }
+                }
+                out.push(Action::Stop);
+            }
+            Task::Groupie {
+                target,
+                take,
+                give,
+                mine,
+                ..
+            } => {
+                let combos = self.groupie_combos(seat, *target);
+                let mut push = |a: Action| {
+                    if !out.contains(&a) {
+                        out.push(a);
+                    }
+                };
+                for (t, g, m, th) in combos {
+                    match (take, give, mine) {
+                        (None, _, _) => push(Action::GroupieTake { artist: artist_id(t) }),
+                        (Some(tk), None, _) if *tk == t => push(Action::GroupieGive { artist: artist_id(g) }),
+                        (Some(tk), Some(gv), None) if *tk == t && *gv == g => {
+                            push(Action::GroupiePlaceMine { fields: m })
+                        }
+                        (Some(tk), Some(gv), Some(mn)) if *tk == t && *gv == g && *mn == m => {
+                            push(Action::GroupiePlaceTheirs { fields: th })
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            Task::FemmeChoice { .. } => {
+                out.push(Action::Integration);
+                if !self.last_turn {
+                    out.extend(
+                        self.targets(seat)
+                            .into_iter()
+                            .map(|target| Action::Disorder { target }),
+                    );
+                }
+            }
+            Task::Pilot { cities, stopped, .. } => {
+                if !stopped && cities.len() < 2 {
+                    self.pilot_actions(seat, &mut out);
+                    out.push(Action::Stop);
+                } else {
+                    for &c in cities {
+                        let a = Action::CarTo { city: city_name(c) };
+                        if !out.contains(&a) {
+                            out.push(a);
+                        }
+                    }
+                }
+            }
+            Task::DjRemove { .. } => {
+                out.extend(
+                    self.map_tokens
+                        .iter()
+                        .map(|&t| Action::DjRemove { token: token_id(t) }),
+                );
+                out.push(Action::DjDone);
+            }
+            Task::DjAdd { .. } => {
+                for f in 1..=5u8 {
+                    if self.concert_market[f as usize - 1].is_some() {
+                        out.push(Action::DjFromMarket { field: f });
+                    }
+                }
+                if !self.bag.is_empty() || !self.used_tokens.is_empty() {
+                    out.push(Action::DjFromBag);
+                }
+            }
+            Task::Influences { .. } => {
+                if self.can_draw() {
+                    out.push(Action::Draw);
+                }
+                for f in 1..=4u8 {
+                    if self.influence_market[f as usize - 1].is_some() && self.coverable(seat, f as i64) {
+                        out.push(Action::Buy { field: f });
+                    }
+                }
+            }
+            Task::EndRound { .. } => out.push(Action::EndRound),
+            Task::HandDiscard { .. } => {
+                out.extend(p.hand.iter().map(|&c| Action::Discard { card: card_id(c) }))
+            }
+            Task::Advertise { due, .. } => {
+                let short = (due - p.cash).max(0);
+                let min = (short + FONS_PER_FIELD - 1) / FONS_PER_FIELD;
+                let max = (p.popularity - POPULARITY_FLOOR).max(0);
+                out.extend((min..=max).map(|f| Action::Advertise { fields: f as u32 }));
+            }
+            Task::Charts => self.charts_actions(seat, &mut out),
+            _ => {}
+        }
+        if Self::anytime_allowed(task) && seat == self.active() && Self::task_seat(task) == Some(seat) {
+            self.anytime_actions(seat, &mut out);
+        }
+        out
+    }
+
+    // ----- applying a listed action -----
+
+    /// Applies an action already checked against [`Self::legal`].
+    pub(crate) fn exec(&mut self, seat: Seat, action: &Action, ev: &mut Events) {
+        let c = components();
+        match action {
+            Action::Dismiss { artist } => {
+                let Some(card) = find_artist(artist) else { return };
+                let band = &mut self.players[seat].band;
+                if let Some(i) = band.iter().position(|a| a.card == card) {
+                    let a = band.remove(i);
+                    self.artist_discard.push(a.card);
+                    self.used_tokens.extend(a.tokens);
+                    self.lower_satisfaction(seat, 1);
+                    log(ev, Some(seat), format!("DISMISSAL: seat {seat} fires {artist}"));
+                    self.queue.push_front(Task::HandDiscard { seat });
+                }
+                return;
+            }
+            Action::Flip { artist } => {
+                let Some(card) = find_artist(artist) else { return };
+                if let Some(a) = self.players[seat].band.iter_mut().find(|a| a.card == card) {
+                    a.side_b = !a.side_b;
+                    let (keep, drop): (Vec<u8>, Vec<u8>) = a
+                        .tokens
+                        .iter()
+                        .partition(|&&t| c.tokens[t as usize].colour == TokenColour::Multicolour);
+                    a.tokens = keep;
+                    self.used_tokens.extend(drop);
+                    log(
+                        ev,
+                        Some(seat),
+                        format!("STYLE CHANGE: seat {seat} turns {artist} over"),
+                    );
+                }
+                return;
+            }
+            Action::Regroup { artist, fields } => {
+                let Some(card) = find_artist(artist) else { return };
+                if let Some(a) = self.players[seat].band.iter_mut().find(|a| a.card == card) {
+                    a.fields = fields.clone();
+                    log(
+                        ev,
+                        Some(seat),
+                        format!("REGROUPMENT: seat {seat} moves {artist} to {fields:?}"),
+                    );
+                }
+                return;
+            }
+            _ => {}
+        }
+        let Some(task) = self.queue.pop_front() else {
+            return;
+        };
+        match (task, action) {
+            (Task::Bid(mut b), Action::Bid { amount }) => {
+                b.bids[seat] = Some(*amount);
+                ev.push(Event::private(
+                    seat,
+                    GameEvent::BidIn {
+                        seat,
+                        amount: Some(*amount),
+                    },
+                ));
+                ev.push(Event::public(GameEvent::BidIn { seat, amount: None }));
+                if b.seats.iter().all(|&s| b.bids[s].is_some()) {
+                    self.resolve_bids(b, ev);
+                } else {
+                    self.queue.push_front(Task::Bid(b));
+                }
+            }
+            (Task::Poll { mut answers }, a) => {
+                answers[seat] = Some(matches!(a, Action::GiveUpBid));
+                log(
+                    ev,
+                    Some(seat),
+                    format!(
+                        "seat {seat} {}",
+                        if matches!(a, Action::GiveUpBid) {
+                            "gives up the sequence bid"
+                        } else {
+                            "joins the sequence bid"
+                        }
+                    ),
+                );
+                if answers.iter().all(Option::is_some) {
+                    if answers.iter().all(|a| *a == Some(true)) {
+                        log(ev, None, "SEQUENCE BID: everyone gives up; the sequence stays");
+                    } else {
+                        self.bid_rounds += 1;
+                        let seats: Vec<Seat> = (0..self.n()).filter(|&s| self.solvent(s)).collect();
+                        self.queue.push_front(Task::Bid(Bidding {
+                            setup: false,
+                            seats,
+                            bids: vec![None; self.n()],
+                            round: self.bid_rounds,
+                        }));
+                    }
+                } else {
+                    self.queue.push_front(Task::Poll { answers });
+                }
+            }
+            (Task::ChooseFirst { setup, .. }, Action::ChooseFirst { seat: first }) => {
+                self.set_order_from(*first, ev);
+                if setup {
+                    self.turn = 0;
+                    let s = self.active();
+                    self.queue.push_front(Task::StartRound { seat: s });
+                }
+            }
+            (t @ Task::Review { .. }, Action::Remove { market, field }) => {
+                self.queue.push_front(t);
+                self.pay_voluntary(seat, *field as i64, Then::Review(*market, *field), ev);
+            }
+            (Task::Review { .. }, Action::EndReview) => {
+                self.queue.push_front(Task::RefillMarkets { retried: false });
+            }
+            (Task::TimeLapse { nth, .. }, Action::Play { card }) => {
+                let Some(card) = find_card(card) else { return };
+                self.take_from_hand(seat, card);
+                self.players[seat].influence_field.push(card);
+                let old = self.players[seat].time;
+                let new = (old + power(card)).min(LAST_WEEK);
+                self.players[seat].time = new;
+                log(
+                    ev,
+                    Some(seat),
+                    format!(
+                        "TIME LAPSE: seat {seat} plays {} and moves from week {old} to {new}",
+                        card_id(card)
+                    ),
+                );
+                for (i, q) in QUARTER_ENDS.into_iter().enumerate() {
+                    if !self.qe_done[i] && old < q && new >= q {
+                        self.qe_done[i] = true;
+                        self.qe_pending = true;
+                        if nth == 1 {
+                            self.triggered_this_round = true;
+                        }
+                        if q == LAST_WEEK {
+                            self.last_turn = true;
+                            log(ev, Some(seat), "the last turn has begun");
+                        }
+                        log(
+                            ev,
+                            Some(seat),
+                            format!("seat {seat} reaches QUARTER END field {q} first"),
+                        );
+                    }
+                }
+                self.push_front_all(vec![
+                    Task::Activate { seat, card },
+                    Task::AfterAction { seat, nth },
+                ]);
+            }
+            (Task::TimeLapse { .. }, Action::GiveUp) => {
+                log(ev, Some(seat), format!("seat {seat} gives up its time lapse"));
+            }
+            (Task::Activate { .. }, Action::ActivateHand) => {
+                self.queue.push_front(Task::ChooseAction { seat });
+            }
+            (Task::Activate { .. }, Action::TakeMarket { field }) => {
+                if let Some(card) = self.influence_market[*field as usize - 1].take() {
+                    self.players[seat].influence_field.push(card);
+                    log(
+                        ev,
+                        Some(seat),
+                        format!(
+                            "seat {seat} activates {} from influence market field {field}",
+                            card_id(card)
+                        ),
+                    );
+                }
+                self.queue.push_front(Task::ChooseAction { seat });
+            }
+            (Task::ChooseAction { .. }, a) => self.first_step(seat, a, ev),
+            (
+                t @ Task::Recruit { .. },
+                Action::Recruit {
+                    field,
+                    side_b,
+                    fields,
+                },
+            ) => {
+                self.queue.push_front(t);
+                if let Some(a) = self.artist_market[*field as usize - 1].take() {
+                    self.players[seat].band.push(BandArtist {
+                        card: a,
+                        side_b: *side_b,
+                        fields: fields.clone(),
+                        tokens: vec![],
+                    });
+                    self.raise_satisfaction(seat, 1);
+                    log(
+                        ev,
+                        Some(seat),
+                        format!("RECRUITMENT: seat {seat} hires {}", artist_id(a)),
+                    );
+                }
+            }
+            (
+                Task::Tournee { left, .. },
+                a @ (Action::Move { .. } | Action::PickToken { .. } | Action::PickSong { .. }),
+            ) => {
+                self.queue.push_front(Task::Tournee {
+                    seat,
+                    left: left.saturating_sub(1),
+                });
+                match a {
+                    Action::Move { city } => {
+                        if let Some(cy) = c.city(city) {
+                            self.players[seat].car = cy;
+                            log(ev, Some(seat), format!("TOURNEE: seat {seat} drives to {city}"));
+                        }
+                    }
+                    Action::PickToken { token } => {
+                        if let Some(t) = find_token(token) {
+                            self.concert(seat, t, ev);
+                        }
+                    }
+                    Action::PickSong { studio } => {
+                        if let Some(cy) = c.city(studio) {
+                            self.pick_song(seat, cy, ev);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            (Task::Recruit { .. } | Task::Tournee { .. }, Action::EndAction) => {}
+            (Task::PlaceToken { token, .. }, Action::PlaceToken { artist }) => {
+                let card = find_artist(artist);
+                if let Some(a) = self.players[seat].band.iter_mut().find(|a| Some(a.card) == card) {
+                    a.tokens.push(token);
+                    log(
+                        ev,
+                        Some(seat),
+                        format!("seat {seat} places {} on {artist}", token_id(token)),
+                    );
+                }
+            }
+            (Task::PlaceToken { token, .. }, Action::DiscardToken) => {
+                self.used_tokens.push(token);
+            }
+            (Task::Record { mut song, .. }, a) => match a {
+                Action::RecordStyle { style } => {
+                    song.style = Some(*style);
+                    self.queue.push_front(Task::Record { seat, song });
+                }
+                Action::RecordLyrics { lyrics } => {
+                    song.lyrics = LYRICS.iter().position(|l| l == lyrics).map(|i| i as u8);
+                    self.queue.push_front(Task::Record { seat, song });
+                }
+                Action::RecordTempo { tempo } => {
+                    song.tempo = TEMPI.iter().position(|l| l == tempo).map(|i| i as u8);
+                    self.queue.push_front(Task::Record { seat, song });
+                }
+                Action::RecordVolume { volume } => {
+                    let volume = VOLUMES.iter().position(|l| l == volume).unwrap_or(0) as u8;
+                    self.finish_song(seat, &song, volume, ev);
+                }
+                _ => {}
+            },
+            (Task::Defend { target, attacker, .. }, Action::Defend { card }) => {
+                if let Some(card) = find_card(card) {
+                    self.take_from_hand(target, card);
+                    self.players[target].influence_field.push(card);
+                    log(
+                        ev,
+                        Some(target),
+                        format!(
+                            "seat {target} defends with {} against seat {attacker}",
+                            card_id(card)
+                        ),
+                    );
+                }
+            }
+            (
+                Task::Defend {
+                    target,
+                    attacker,
+                    attack,
+                    ..
+                },
+                Action::Decline,
+            ) => {
+                log(ev, Some(target), format!("seat {target} does not defend"));
+                self.resolve_attack(attacker, target, attack, ev);
+            }
+            (Task::SponsorSwap { target, left, .. }, Action::Swap { give, take }) => {
+                let (Some(g), Some(t)) = (find_card(give), find_card(take)) else {
+                    return;
+                };
+                self.take_from_hand(seat, g);
+                self.take_from_hand(target, t);
+                self.players[target].hand.push(g);
+                self.players[seat].hand.push(t);
+                self.known.push((g, seat));
+                self.known.push((t, target));
+                ev.push(Event {
+                    audience: crate::Audience::Seats(vec![seat.min(target), seat.max(target)]),
+                    body: GameEvent::Log {
+                        seat: Some(seat),
+                        text: format!("SPONSOR: seat {seat} gives {give} and takes {take}"),
+                    },
+                });
+                log(
+                    ev,
+                    Some(seat),
+                    format!("SPONSOR: seat {seat} exchanges a card with seat {target}"),
+                );
+                if left > 1 {
+                    self.queue.push_front(Task::SponsorSwap {
+                        seat,
+                        target,
+                        left: left - 1,
+                    });
+                }
+            }
+            (Task::SponsorSwap { .. }, Action::Stop) => {}
+            (
+                Task::Groupie {
+                    target,
+                    take,
+                    give,
+                    mine,
+                    ..
+                },
+                a,
+            ) => match a {
+                Action::GroupieTake { artist } => {
+                    self.queue.push_front(Task::Groupie {
+                        seat,
+                        target,
+                        take: find_artist(artist),
+                        give,
+                        mine,
+                    });
+                }
+                Action::GroupieGive { artist } => {
+                    self.queue.push_front(Task::Groupie {
+                        seat,
+                        target,
+                        take,
+                        give: find_artist(artist),
+                        mine,
+                    });
+                }
+                Action::GroupiePlaceMine { fields } => {
+                    self.queue.push_front(Task::Groupie {
+                        seat,
+                        target,
+                        take,
+                        give,
+                        mine: Some(fields.clone()),
+                    });
+                }
+                Action::GroupiePlaceTheirs { fields } => {
+                    let (Some(take), Some(give), Some(mine)) = (take, give, mine) else {
+                        return;
+                    };
+                    let card = self.active_card(seat).unwrap_or(0);
+                    log(
+                        ev,
+                        Some(seat),
+                        format!(
+                            "GROUPIE: seat {seat} wants {} from seat {target} for {}",
+                            artist_id(take),
+                            artist_id(give)
+                        ),
+                    );
+                    self.queue.push_front(Task::Defend {
+                        target,
+                        attacker: seat,
+                        card,
+                        attack: Attack::Groupie {
+                            take,
+                            give,
+                            mine,
+                            theirs: fields.clone(),
+                        },
+                    });
+                }
+                _ => {}
+            },
+            (Task::FemmeChoice { best, .. }, Action::Integration) => {
+                self.raise_satisfaction(seat, best);
+                log(
+                    ev,
+                    Some(seat),
+                    format!("FEMME FATALE: INTEGRATION raises seat {seat}'s satisfaction by {best}"),
+                );
+            }
+            (Task::FemmeChoice { best, .. }, Action::Disorder { target }) => {
+                let card = self.active_card(seat).unwrap_or(0);
+                log(
+                    ev,
+                    Some(seat),
+                    format!("FEMME FATALE: DISORDER against seat {target}"),
+                );
+                self.queue.push_front(Task::Defend {
+                    target: *target,
+                    attacker: seat,
+                    card,
+                    attack: Attack::Disorder { amount: best },
+                });
+            }
+            (Task::Pilot { cities, .. }, a @ (Action::PilotToken { .. } | Action::PilotSong { .. })) => {
+                self.pilot_pick(seat, cities, a, ev);
+            }
+            (Task::Pilot { cities, .. }, Action::Stop) => {
+                self.queue.push_front(Task::Pilot {
+                    seat,
+                    cities,
+                    stopped: true,
+                });
+            }
+            (Task::Pilot { .. }, Action::CarTo { city }) => {
+                if let Some(cy) = c.city(city) {
+                    self.players[seat].car = cy;
+                    log(
+                        ev,
+                        Some(seat),
+                        format!("PILOT: seat {seat}'s car lands in {city}"),
+                    );
+                }
+            }
+            (Task::DjRemove { .. }, a) => self.dj_step(seat, a, ev),
+            (t @ Task::DjAdd { .. }, Action::DjFromMarket { field }) => {
+                self.queue.push_front(t);
+                if let Some(tk) = self.concert_market[*field as usize - 1].take() {
+                    self.map_tokens.push(tk);
+                    log(
+                        ev,
+                        Some(seat),
+                        format!("DJ: {} moves from the concert market to the map", token_id(tk)),
+                    );
+                }
+            }
+            (t @ Task::DjAdd { .. }, Action::DjFromBag) => {
+                self.queue.push_front(t);
+                if let Some(tk) = self.draw_token(ev) {
+                    self.map_tokens.push(tk);
+                    log(
+                        ev,
+                        Some(seat),
+                        format!("DJ: {} comes from the bag to the map", token_id(tk)),
+                    );
+                }
+            }
+            (t @ Task::Influences { .. }, Action::Draw) => {
+                self.queue.push_front(t);
+                if !self.draw_to_hand(seat, ev) {
+                    let mut tasks = self.emergency_clearing();
+                    tasks.push(Task::DrawToHand { seat });
+                    log(
+                        ev,
+                        None,
+                        "no influence card is left to draw: CLEARING runs at once",
+                    );
+                    self.push_front_all(tasks);
+                }
+            }
+            (t @ Task::Influences { .. }, Action::Buy { field }) => {
+                self.queue.push_front(t);
+                self.pay_voluntary(seat, *field as i64, Then::Buy(*field), ev);
+            }
+            (Task::EndRound { .. }, Action::EndRound) => {
+                log(ev, Some(seat), format!("seat {seat} ends its round"));
+            }
+            (t @ Task::HandDiscard { .. }, Action::Discard { card }) => {
+                self.queue.push_front(t);
+                if let Some(card) = find_card(card) {
+                    self.take_from_hand(seat, card);
+                    self.influence_discard.push(card);
+                    log(
+                        ev,
+                        Some(seat),
+                        format!("seat {seat} discards {} down to the hand limit", card_id(card)),
+                    );
+                }
+            }
+            (Task::Advertise { due, then, .. }, Action::Advertise { fields }) => {
+                let p = &mut self.players[seat];
+                p.popularity -= *fields as i64;
+                p.cash += FONS_PER_FIELD * *fields as i64 - due;
+                log(
+                    ev,
+                    Some(seat),
+                    format!("ADVERTISING: seat {seat} moves {fields} fields down and pays {due} FONS"),
+                );
+                self.do_then(seat, then, ev);
+            }
+            (Task::Charts, a) => {
+                self.queue.push_front(Task::Charts);
+                self.charts_exec(seat, a, ev);
+            }
+            (t, _) => self.queue.push_front(t),
+        }
+    }
+
+    fn resolve_bids(&mut self, b: Bidding, ev: &mut Events) {
+        let bids: Vec<(Seat, u32)> = b.seats.iter().map(|&s| (s, b.bids[s].unwrap_or(0))).collect();
+        for &(s, amount) in &bids {
+            self.players[s].cash -= amount as i64;
+        }
+        ev.push(Event::public(GameEvent::BidsRevealed { bids: bids.clone() }));
+        let top = bids.iter().map(|b| b.1).max().unwrap_or(0);
+        if top > 0 {
+            let winners: Vec<Seat> = bids.iter().filter(|b| b.1 == top).map(|b| b.0).collect();
+            if winners.len() == 1 {
+                self.queue.push_front(Task::ChooseFirst {
+                    seat: winners[0],
+                    setup: b.setup,
+                });
+            } else {
+                self.bid_rounds += 1;
+                log(ev, None, "the top bid is tied: the tied seats bid again");
+                self.queue.push_front(Task::Bid(Bidding {
+                    setup: b.setup,
+                    seats: winners,
+                    bids: vec![None; self.n()],
+                    round: self.bid_rounds,
+                }));
+            }
+        } else if b.setup {
+            let first = b.seats[self.rng.below(b.seats.len())];
+            ev.push(Event::sealed(GameEvent::RandomFirst { seat: first }));
+            log(
+                ev,
+                None,
+                format!("no bid decides: seat {first} is drawn to start"),
+            );
+            self.set_order_from(first, ev);
+            self.turn = 0;
+            self.queue.push_front(Task::StartRound { seat: first });
+        } else {
+            log(ev, None, "SEQUENCE BID: all bids are 0; the sequence stays");
+        }
+    }
+
+    fn set_order_from(&mut self, first: Seat, ev: &mut Events) {
+        let n = self.n();
+        self.order = (0..n).map(|i| (first + i) % n).collect();
+        log(
+            ev,
+            Some(first),
+            format!("seat {first} starts; the sequence is {:?}", self.order),
+        );
+    }
+
+    fn concert(&mut self, seat: Seat, t: u8, ev: &mut Events) {
+        let tok = &components().tokens[t as usize];
+        self.map_tokens.retain(|&x| x != t);
+        self.players[seat].cash += tok.value as i64;
+        log(
+            ev,
+            Some(seat),
+            format!(
+                "CONCERT: seat {seat} plays {} in {} for {} FONS",
+                tok.id,
+                city_name(tok.city),
+                tok.value
+            ),
+        );
+        if tok.colour == TokenColour::White {
+            self.used_tokens.push(t);
+        } else {
+            self.queue.push_front(Task::PlaceToken { seat, token: t });
+        }
+    }
+
+    fn pick_song(&mut self, seat: Seat, city: u8, ev: &mut Events) {
+        if let Some(i) = components().studios.iter().position(|&s| s == city) {
+            self.players[seat].blanks[i] = false;
+            log(
+                ev,
+                Some(seat),
+                format!("RECORDING: seat {seat} records in {}", city_name(city)),
+            );
+            self.queue.push_front(Task::Record {
+                seat,
+                song: PartialSong {
+                    style: None,
+                    lyrics: None,
+                    tempo: None,
+                },
+            });
+        }
+    }
+
+    /// RECORDING: field 5 is the tokens on artists currently playing the song's style.
+    pub(crate) fn song_experience(&self, seat: Seat, style: Style) -> u32 {
+        self.players[seat]
+            .band
+            .iter()
+            .filter(|a| components().artists[a.card as usize].style(a.side_b) == style)
+            .map(|a| a.tokens.len() as u32)
+            .sum()
+    }
+
+    fn finish_song(&mut self, seat: Seat, song: &PartialSong, volume: u8, ev: &mut Events) {
+        let style = song.style.unwrap_or(Style::Rock);
+        let s = Song {
+            id: self.next_song,
+            owner: seat,
+            style,
+            lyrics: song.lyrics.unwrap_or(0),
+            tempo: song.tempo.unwrap_or(0),
+            volume,
+            experience: self.song_experience(seat, style),
+        };
+        self.next_song += 1;
+        ev.push(Event::private(
+            seat,
+            GameEvent::Recorded {
+                song: s.id,
+                content: super::view::content(&s),
+            },
+        ));
+        log(ev, Some(seat), format!("seat {seat} records song {}", s.id));
+        self.players[seat].songs.push(s);
+    }
+
+    fn first_step(&mut self, seat: Seat, a: &Action, ev: &mut Events) {
+        let Some(card) = self.active_card(seat) else {
+            return;
+        };
+        let info = &components().influence[card as usize];
+        match a {
+            Action::Pass => log(ev, Some(seat), format!("seat {seat} passes its action")),
+            Action::SetDie => {
+                self.dice[info.die as usize] = Some(info.value);
+                log(
+                    ev,
+                    Some(seat),
+                    format!(
+                        "TREND: seat {seat} turns the {:?} die to {}",
+                        info.die,
+                        info.die.face_name(info.value)
+                    ),
+                );
+            }
+            Action::Recruit { .. } => {
+                self.queue.push_front(Task::Recruit { seat });
+                self.exec(seat, a, ev);
+            }
+            Action::Move { .. } | Action::PickToken { .. } | Action::PickSong { .. } => {
+                self.queue.push_front(Task::Tournee {
+                    seat,
+                    left: info.power,
+                });
+                self.exec(seat, a, ev);
+            }
+            Action::Promote { song } => {
+                if let Some(f) = self.first_empty_chart_field() {
+                    let cost = components().chart[f].cost as i64;
+                    self.pay_voluntary(seat, cost, Then::Promote(*song), ev);
+                }
+            }
+            Action::AAndR { target } => {
+                log(ev, Some(seat), format!("A&R: seat {seat} attacks seat {target}"));
+                self.queue.push_front(Task::Defend {
+                    target: *target,
+                    attacker: seat,
+                    card,
+                    attack: Attack::AAndR,
+                });
+            }
+            Action::Sponsor { target } => {
+                log(
+                    ev,
+                    Some(seat),
+                    format!("SPONSOR: seat {seat} attacks seat {target}"),
+                );
+                self.queue.push_front(Task::Defend {
+                    target: *target,
+                    attacker: seat,
+                    card,
+                    attack: Attack::Sponsor { power: info.power },
+                });
+            }
+            Action::Groupie { target } => {
+                self.queue.push_front(Task::Groupie {
+                    seat,
+                    target: *target,
+                    take: None,
+                    give: None,
+                    mine: None,
+                });
+            }
+            Action::DjRemove { .. } | Action::DjDone => {
+                self.queue.push_front(Task::DjRemove { seat });
+                self.exec(seat, a, ev);
+            }
+            Action::FemmeFatale => {
+                self.queue.push_front(Task::Draw {
+                    seat,
+                    left: info.power,
+                    best: 0,
+                    purpose: DrawPurpose::FemmeFatale,
+                    retried: false,
+                });
+            }
+            Action::Paparazzi => {
+                self.players[seat].scandal = true;
+                log(ev, Some(seat), format!("PAPARAZZI: seat {seat} starts a scandal"));
+                self.queue.push_front(Task::Draw {
+                    seat,
+                    left: info.power,
+                    best: 0,
+                    purpose: DrawPurpose::Paparazzi,
+                    retried: false,
+                });
+            }
+            Action::Reporter => {
+                self.rondel = (self.rondel + info.power) % RONDEL.len() as u8;
+                log(
+                    ev,
+                    Some(seat),
+                    format!(
+                        "REPORTER: the rondel marker moves to {}",
+                        RONDEL[self.rondel as usize]
+                    ),
+                );
+            }
+            Action::TrendExpertPlace => {
+                self.players[seat].influence_field.pop();
+                self.trend_expert = Some((card, seat));
+                log(
+                    ev,
+                    Some(seat),
+                    format!(
+                        "TREND EXPERT: seat {seat} stands {} between the dice",
+                        card_id(card)
+                    ),
+                );
+            }
+            Action::TrendExpertRemove => {
+                self.return_trend_expert(ev);
+            }
+            Action::PilotToken { .. } | Action::PilotSong { .. } => {
+                self.pilot_pick(seat, vec![], a, ev);
+            }
+            _ => {}
+        }
+    }
+
+    pub(crate) fn return_trend_expert(&mut self, ev: &mut Events) {
+        if let Some((card, placer)) = self.trend_expert.take() {
+            if self.solvent(placer) {
+                self.players[placer].influence_field.push(card);
+            } else {
+                self.influence_discard.push(card);
+            }
+            log(
+                ev,
+                Some(placer),
+                format!("TREND EXPERT {} returns to seat {placer}", card_id(card)),
+            );
+        }
+    }
+
+    fn pilot_pick(&mut self, seat: Seat, mut cities: Vec<u8>, a: &Action, ev: &mut Events) {
+        let c = components();
+        match a {
+            Action::PilotToken { token } => {
+                let Some(t) = find_token(token) else { return };
+                cities.push(c.tokens[t as usize].city);
+                self.queue.push_front(Task::Pilot {
+                    seat,
+                    cities,
+                    stopped: false,
+                });
+                self.concert(seat, t, ev);
+            }
+            Action::PilotSong { studio } => {
+                let Some(cy) = c.city(studio) else { return };
+                cities.push(cy);
+                self.queue.push_front(Task::Pilot {
+                    seat,
+                    cities,
+                    stopped: false,
+                });
+                self.pick_song(seat, cy, ev);
+            }
+            _ => {}
+        }
+    }
+
+    fn dj_step(&mut self, seat: Seat, a: &Action, ev: &mut Events) {
+        match a {
+            Action::DjRemove { token } => {
+                if let Some(t) = find_token(token) {
+                    self.map_tokens.retain(|&x| x != t);
+                    self.used_tokens.push(t);
+                    log(
+                        ev,
+                        Some(seat),
+                        format!("DJ: seat {seat} removes {token} from the map"),
+                    );
+                }
+                self.queue.push_front(Task::DjRemove { seat });
+            }
+            Action::DjDone => self.queue.push_front(Task::DjAdd { seat }),
+            _ => self.queue.push_front(Task::DjRemove { seat }),
+        }
+    }
+
+    fn resolve_attack(&mut self, attacker: Seat, target: Seat, attack: Attack, ev: &mut Events) {
+        match attack {
+            Attack::AAndR => {
+                let (a, t) = (self.players[attacker].time, self.players[target].time);
+                self.players[attacker].time = t;
+                self.players[target].time = a;
+                log(
+                    ev,
+                    Some(attacker),
+                    format!("A&R: seats {attacker} and {target} swap time markers"),
+                );
+            }
+            Attack::Sponsor { power } => {
+                let hand = self.players[target].hand.clone();
+                for c in hand {
+                    self.known.push((c, attacker));
+                }
+                log(
+                    ev,
+                    Some(attacker),
+                    format!("SPONSOR: seat {target} shows its hand to seat {attacker}"),
+                );
+                self.queue.push_front(Task::SponsorSwap {
+                    seat: attacker,
+                    target,
+                    left: power,
+                });
+            }
+            Attack::Disorder { amount } => {
+                self.lower_satisfaction(target, amount);
+                log(
+                    ev,
+                    Some(attacker),
+                    format!("DISORDER: seat {target} loses {amount} satisfaction"),
+                );
+            }
+            Attack::Groupie {
+                take,
+                give,
+                mine,
+                theirs,
+            } => {
+                let tb = &mut self.players[target].band;
+                let Some(ti) = tb.iter().position(|a| a.card == take) else {
+                    return;
+                };
+                let mut taken = tb.remove(ti);
+                let ab = &mut self.players[attacker].band;
+                let Some(gi) = ab.iter().position(|a| a.card == give) else {
+                    self.players[target].band.push(taken);
+                    return;
+                };
+                let mut given = ab.remove(gi);
+                taken.fields = mine;
+                given.fields = theirs;
+                self.players[attacker].band.push(taken);
+                self.players[target].band.push(given);
+                log(
+                    ev,
+                    Some(attacker),
+                    format!(
+                        "GROUPIE: seat {attacker} takes {} and gives {}",
+                        artist_id(take),
+                        artist_id(give)
+                    ),
+                );
+            }
+        }
+    }
+}

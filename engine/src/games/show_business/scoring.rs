@@ -1,0 +1,371 @@
+//! CHARTS (quarter end step 1) and the final score.
+
+use super::actions::{Action, GameEvent};
+use super::components::{Character, Die, components};
+use super::rules::{Events, card_id, log};
+use super::state::{ChartSong, ChartsWork, Lap, ShowBusiness, Song};
+use crate::{Event, Outcome, ScoreLine, Seat, SeatScore};
+
+/// Popularity for CHARTS fields I-V.
+pub const FIELD_POINTS: [i64; 5] = [5, 4, 3, 2, 1];
+/// Extra point on fields I-III when the style hits the white die.
+pub const STYLE_BONUS: [i64; 3] = [1, 1, 1];
+/// Extra points on fields I-II when all four dice are hit.
+pub const ALL_DICE_BONUS: [i64; 2] = [2, 1];
+/// Songs on fields 1-5 stay on the CHARTS; the rest leave the game.
+pub const CHART_KEEP: usize = 5;
+
+impl ShowBusiness {
+    /// Which dice a song hits (S37: a blank die counts as a hit).
+    pub(crate) fn hits(&self, s: &Song) -> [bool; 4] {
+        let fields = [s.style.index(), s.lyrics, s.tempo, s.volume];
+        let mut out = [false; 4];
+        for i in 0..4 {
+            out[i] = self.dice[i].is_none_or(|v| v == fields[i]);
+        }
+        out
+    }
+
+    /// Charts b: 4/3/2/1 for the dice hit.
+    pub(crate) fn trend_points(&self, s: &Song) -> u32 {
+        self.hits(s)
+            .iter()
+            .zip(Die::ALL)
+            .filter(|(h, _)| **h)
+            .map(|(_, d)| d.points())
+            .sum()
+    }
+
+    /// Charts b: trend points plus the fifth field.
+    pub(crate) fn song_score(&self, s: &Song) -> u32 {
+        self.trend_points(s) + s.experience
+    }
+
+    /// Charts a and b: disclose, score, purge identical songs and group by score.
+    pub(crate) fn start_charts(&mut self, ev: &mut Events) {
+        self.return_trend_expert(ev);
+        let mut newly = Vec::new();
+        for field in &mut self.chart {
+            for s in field.iter_mut() {
+                if !s.disclosed {
+                    s.disclosed = true;
+                    newly.push((s.song.owner, s.song.id, super::view::content(&s.song)));
+                }
+            }
+        }
+        if !newly.is_empty() {
+            ev.push(Event::public(GameEvent::Disclosed { songs: newly }));
+        }
+        let songs: Vec<ChartSong> = self.chart.iter_mut().flat_map(std::mem::take).collect();
+        let mut scored: Vec<(u32, ChartSong)> =
+            songs.into_iter().map(|s| (self.song_score(&s.song), s)).collect();
+        scored.sort_by_key(|s| std::cmp::Reverse(s.0));
+        let mut groups: Vec<Vec<ChartSong>> = Vec::new();
+        let mut last: Option<u32> = None;
+        for (score, s) in scored {
+            log(
+                ev,
+                Some(s.song.owner),
+                format!(
+                    "CHARTS: song {} of seat {} scores {score}",
+                    s.song.id, s.song.owner
+                ),
+            );
+            if last != Some(score) {
+                groups.push(Vec::new());
+                last = Some(score);
+            }
+            let group = groups.last_mut().expect("a group was just pushed");
+            let same = |o: &ChartSong| {
+                let (a, b) = (&o.song, &s.song);
+                a.owner == b.owner
+                    && a.style == b.style
+                    && a.lyrics == b.lyrics
+                    && a.tempo == b.tempo
+                    && a.volume == b.volume
+                    && a.experience == b.experience
+            };
+            if group.iter().any(same) {
+                log(
+                    ev,
+                    Some(s.song.owner),
+                    format!(
+                        "CHARTS: song {} is identical to another of its owner's and leaves the game",
+                        s.song.id
+                    ),
+                );
+                continue;
+            }
+            group.push(s);
+        }
+        self.charts_work = Some(ChartsWork {
+            groups,
+            placed: Vec::new(),
+            lap: None,
+        });
+    }
+
+    /// Places songs until a seat must decide; false once the ranking is complete.
+    pub(crate) fn charts_progress(&mut self, ev: &mut Events) -> bool {
+        loop {
+            let order = self.order.clone();
+            let solvent: Vec<bool> = self.players.iter().map(|p| p.bankrupt.is_none()).collect();
+            let Some(work) = self.charts_work.as_mut() else {
+                return false;
+            };
+            if let Some(lap) = &mut work.lap {
+                if lap.chooser.is_some() || lap.at < lap.seats.len() {
+                    return true;
+                }
+                let top = lap.sums.iter().copied().max().unwrap_or(0);
+                let winners: Vec<usize> = (0..lap.seats.len()).filter(|&i| lap.sums[i] == top).collect();
+                if top > 0 && winners.len() == 1 {
+                    lap.chooser = Some(lap.seats[winners[0]]);
+                    return true;
+                }
+                work.lap = None;
+                self.trend_resolve();
+                continue;
+            }
+            let Some(group) = work.groups.first_mut() else {
+                self.finish_charts(ev);
+                return false;
+            };
+            match group.len() {
+                0 => {
+                    work.groups.remove(0);
+                }
+                1 => {
+                    let s = group.remove(0);
+                    work.placed.push(vec![s]);
+                }
+                _ => {
+                    let mut owners: Vec<Seat> = group.iter().map(|s| s.song.owner).collect();
+                    owners.sort_unstable();
+                    owners.dedup();
+                    let seats: Vec<Seat> = order
+                        .iter()
+                        .copied()
+                        .filter(|s| owners.contains(s) && solvent[*s])
+                        .collect();
+                    if owners.len() >= 2 && !seats.is_empty() {
+                        let sums = vec![0; seats.len()];
+                        work.lap = Some(Lap {
+                            seats,
+                            at: 0,
+                            sums,
+                            chooser: None,
+                        });
+                        return true;
+                    }
+                    self.trend_resolve();
+                }
+            }
+        }
+    }
+
+    /// S36: the best trend points place next; several best share the field.
+    fn trend_resolve(&mut self) {
+        let points: Vec<u32> = match self.charts_work.as_ref().and_then(|w| w.groups.first()) {
+            Some(g) => g.iter().map(|s| self.trend_points(&s.song)).collect(),
+            None => return,
+        };
+        let Some(work) = self.charts_work.as_mut() else {
+            return;
+        };
+        let Some(group) = work.groups.first_mut() else {
+            return;
+        };
+        let best = points.iter().copied().max().unwrap_or(0);
+        let mut winners = Vec::new();
+        let mut rest = Vec::new();
+        for (s, p) in std::mem::take(group).into_iter().zip(points) {
+            if p == best { winners.push(s) } else { rest.push(s) }
+        }
+        *group = rest;
+        work.placed.push(winners);
+    }
+
+    pub(crate) fn charts_decider(&self) -> Option<Seat> {
+        let lap = self.charts_work.as_ref()?.lap.as_ref()?;
+        lap.chooser.or_else(|| lap.seats.get(lap.at).copied())
+    }
+
+    pub(crate) fn charts_actions(&self, seat: Seat, out: &mut Vec<Action>) {
+        let Some(work) = &self.charts_work else { return };
+        let Some(lap) = &work.lap else { return };
+        if lap.chooser == Some(seat) {
+            if let Some(g) = work.groups.first() {
+                out.extend(g.iter().map(|s| Action::ChooseSong { song: s.song.id }));
+            }
+        } else if lap.seats.get(lap.at) == Some(&seat) {
+            for &c in &self.players[seat].hand {
+                if components().influence[c as usize].character == Character::Sponsor {
+                    out.push(Action::SponsorTie { card: card_id(c) });
+                }
+            }
+            out.push(Action::Done);
+        }
+    }
+
+    pub(crate) fn charts_exec(&mut self, seat: Seat, a: &Action, ev: &mut Events) {
+        match a {
+            Action::SponsorTie { card } => {
+                let Some(c) = components()
+                    .influence
+                    .iter()
+                    .position(|x| &x.id == card)
+                    .map(|i| i as u8)
+                else {
+                    return;
+                };
+                let hand = &mut self.players[seat].hand;
+                if let Some(i) = hand.iter().position(|&x| x == c) {
+                    hand.remove(i);
+                    self.known.retain(|&(k, _)| k != c);
+                    self.players[seat].influence_field.push(c);
+                }
+                let pw = components().influence[c as usize].power as u32;
+                if let Some(lap) = self.charts_work.as_mut().and_then(|w| w.lap.as_mut()) {
+                    lap.sums[lap.at] += pw;
+                }
+                log(
+                    ev,
+                    Some(seat),
+                    format!("CHARTS: seat {seat} discards SPONSOR {card} (POWER {pw})"),
+                );
+            }
+            Action::Done => {
+                if let Some(lap) = self.charts_work.as_mut().and_then(|w| w.lap.as_mut()) {
+                    lap.at += 1;
+                }
+            }
+            Action::ChooseSong { song } => {
+                let Some(work) = self.charts_work.as_mut() else {
+                    return;
+                };
+                if let Some(g) = work.groups.first_mut()
+                    && let Some(i) = g.iter().position(|s| s.song.id == *song)
+                {
+                    let s = g.remove(i);
+                    work.placed.push(vec![s]);
+                }
+                work.lap = None;
+                log(
+                    ev,
+                    Some(seat),
+                    format!("CHARTS: seat {seat} puts song {song} ahead"),
+                );
+            }
+            _ => {}
+        }
+    }
+
+    /// Charts: popularity for fields 1-5, scandals overshadowed, songs below 5 leave.
+    fn finish_charts(&mut self, ev: &mut Events) {
+        let Some(work) = self.charts_work.take() else {
+            return;
+        };
+        let mut chart = work.placed;
+        chart.resize(components().chart.len(), Vec::new());
+        for (i, field) in chart.iter().enumerate().take(CHART_KEEP) {
+            if field.is_empty() {
+                continue;
+            }
+            let base = FIELD_POINTS[i];
+            for s in field {
+                let owner = s.song.owner;
+                if self.players[owner].bankrupt.is_some() {
+                    continue;
+                }
+                let points = if field.len() == 1 {
+                    let hits = self.hits(&s.song);
+                    let mut p = base;
+                    if hits[0] {
+                        p += STYLE_BONUS.get(i).copied().unwrap_or(0);
+                    }
+                    if hits.iter().all(|&h| h) {
+                        p += ALL_DICE_BONUS.get(i).copied().unwrap_or(0);
+                    }
+                    p
+                } else {
+                    base / field.len() as i64
+                };
+                self.players[owner].popularity += points;
+                log(
+                    ev,
+                    Some(owner),
+                    format!(
+                        "CHARTS: song {} on field {} gives seat {owner} {points} popularity",
+                        s.song.id,
+                        i + 1
+                    ),
+                );
+                if i < 3 {
+                    self.players[owner].scandal = false;
+                }
+            }
+        }
+        for field in chart.iter_mut().skip(CHART_KEEP) {
+            field.clear();
+        }
+        self.chart = chart;
+    }
+
+    /// End of game: popularity + 10% of cash; ties by popularity, then cash; bankrupts last.
+    pub(crate) fn compute_outcome(&self) -> Outcome {
+        let key = |s: Seat| {
+            let p = &self.players[s];
+            let solvent = p.bankrupt.is_none();
+            (
+                solvent,
+                p.bankrupt.unwrap_or(0),
+                p.popularity + p.cash / 10,
+                p.popularity,
+                p.cash,
+            )
+        };
+        let mut scores = Vec::new();
+        for (seat, p) in self.players.iter().enumerate() {
+            let ks = key(seat);
+            let rank = 1 + (0..self.players.len()).filter(|&o| key(o) > ks).count();
+            let mut tiebreaks = vec![
+                ScoreLine {
+                    label: "Popularity".into(),
+                    points: p.popularity,
+                },
+                ScoreLine {
+                    label: "Cash".into(),
+                    points: p.cash,
+                },
+            ];
+            if let Some(b) = p.bankrupt {
+                tiebreaks.insert(
+                    0,
+                    ScoreLine {
+                        label: "Bankrupt (order)".into(),
+                        points: b as i64,
+                    },
+                );
+            }
+            scores.push(SeatScore {
+                seat,
+                total: p.popularity + p.cash / 10,
+                lines: vec![
+                    ScoreLine {
+                        label: "Popularity track".into(),
+                        points: p.popularity,
+                    },
+                    ScoreLine {
+                        label: "10% of cash".into(),
+                        points: p.cash / 10,
+                    },
+                ],
+                tiebreaks,
+                rank,
+            });
+        }
+        let winners = scores.iter().filter(|s| s.rank == 1).map(|s| s.seat).collect();
+        Outcome { scores, winners }
+    }
+}

@@ -1,0 +1,342 @@
+//! The position: plain data. Cards, artists and tokens are indices into the component tables.
+
+use std::collections::VecDeque;
+
+use serde::{Deserialize, Serialize};
+
+use super::actions::{Market, Options};
+use super::components::Style;
+use crate::rng::GameRng;
+use crate::{Outcome, Seat};
+
+/// An artist on a band board.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BandArtist {
+    pub(crate) card: u8,
+    pub(crate) side_b: bool,
+    /// One field, or two for a mic + mandatory-instrument card spanning both.
+    pub(crate) fields: Vec<u8>,
+    /// Concert tokens on its experience fields.
+    pub(crate) tokens: Vec<u8>,
+}
+
+/// A recorded song.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Song {
+    pub(crate) id: u32,
+    pub(crate) owner: Seat,
+    pub(crate) style: Style,
+    pub(crate) lyrics: u8,
+    pub(crate) tempo: u8,
+    pub(crate) volume: u8,
+    pub(crate) experience: u32,
+}
+
+/// A song on the CHARTS.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChartSong {
+    pub(crate) song: Song,
+    pub(crate) disclosed: bool,
+}
+
+/// One seat's pieces.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Player {
+    pub(crate) colour: Style,
+    pub(crate) cash: i64,
+    /// True value: above 50 it keeps counting (RULINGS 3.4).
+    pub(crate) popularity: i64,
+    /// Octogon set aside on the POPULARITY TRACK.
+    pub(crate) scandal: bool,
+    pub(crate) satisfaction: u8,
+    pub(crate) time: u8,
+    pub(crate) hand: Vec<u8>,
+    /// Top of the pile last.
+    pub(crate) influence_field: Vec<u8>,
+    pub(crate) band: Vec<BandArtist>,
+    /// Recorded songs on the band board's song fields.
+    pub(crate) songs: Vec<Song>,
+    /// Blank song in studio B, M, P.
+    pub(crate) blanks: [bool; 3],
+    pub(crate) car: u8,
+    /// Order of bankruptcy (1 = first), if bankrupt.
+    pub(crate) bankrupt: Option<u32>,
+}
+
+/// A song being recorded, field by field.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PartialSong {
+    pub(crate) style: Option<Style>,
+    pub(crate) lyrics: Option<u8>,
+    pub(crate) tempo: Option<u8>,
+}
+
+/// A sealed bid in progress.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bidding {
+    pub(crate) setup: bool,
+    pub(crate) seats: Vec<Seat>,
+    pub(crate) bids: Vec<Option<u32>>,
+    pub(crate) round: u32,
+}
+
+/// A hostile activity awaiting the target's answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Attack {
+    AAndR,
+    Sponsor {
+        power: u8,
+    },
+    Disorder {
+        amount: u8,
+    },
+    Groupie {
+        take: u8,
+        give: u8,
+        mine: Vec<u8>,
+        theirs: Vec<u8>,
+    },
+}
+
+/// Why cards are drawn and shown.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DrawPurpose {
+    FemmeFatale,
+    Paparazzi,
+    PopularityCheck { double: bool },
+    EndScandal,
+}
+
+/// What a payment is for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Then {
+    Mandatory,
+    Review(Market, u8),
+    Buy(u8),
+    Promote(u32),
+}
+
+/// The rondel's five fields, clockwise.
+pub const RONDEL: [&str; 5] = [
+    "TREND CHANGE",
+    "POPULARITY CHECK",
+    "SALARIES",
+    "INTEGRATION CONTROL",
+    "ROYALTIES",
+];
+
+/// One entry of the work queue: a decision a seat must make, or an automatic step.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Task {
+    // Decisions.
+    Bid(Bidding),
+    Poll {
+        answers: Vec<Option<bool>>,
+    },
+    ChooseFirst {
+        seat: Seat,
+        setup: bool,
+    },
+    Review {
+        seat: Seat,
+    },
+    TimeLapse {
+        seat: Seat,
+        nth: u8,
+    },
+    Activate {
+        seat: Seat,
+        card: u8,
+    },
+    ChooseAction {
+        seat: Seat,
+    },
+    Recruit {
+        seat: Seat,
+    },
+    Tournee {
+        seat: Seat,
+        left: u8,
+    },
+    PlaceToken {
+        seat: Seat,
+        token: u8,
+    },
+    Record {
+        seat: Seat,
+        song: PartialSong,
+    },
+    Defend {
+        target: Seat,
+        attacker: Seat,
+        card: u8,
+        attack: Attack,
+    },
+    SponsorSwap {
+        seat: Seat,
+        target: Seat,
+        left: u8,
+    },
+    Groupie {
+        seat: Seat,
+        target: Seat,
+        take: Option<u8>,
+        give: Option<u8>,
+        mine: Option<Vec<u8>>,
+    },
+    FemmeChoice {
+        seat: Seat,
+        best: u8,
+    },
+    Pilot {
+        seat: Seat,
+        cities: Vec<u8>,
+        stopped: bool,
+    },
+    DjRemove {
+        seat: Seat,
+    },
+    DjAdd {
+        seat: Seat,
+    },
+    Influences {
+        seat: Seat,
+    },
+    EndRound {
+        seat: Seat,
+    },
+    HandDiscard {
+        seat: Seat,
+    },
+    Advertise {
+        seat: Seat,
+        due: i64,
+        then: Then,
+    },
+    Charts,
+    // Automatic steps.
+    StartRound {
+        seat: Seat,
+    },
+    AfterAction {
+        seat: Seat,
+        nth: u8,
+    },
+    RefillMarkets {
+        retried: bool,
+    },
+    RefillConcerts,
+    RoundTail,
+    MarketChange,
+    RondelStep,
+    SequenceBid,
+    QuarterEnd,
+    QePopularity,
+    QeSatisfaction,
+    Clearing {
+        seat: Seat,
+    },
+    DiscardField {
+        seat: Seat,
+    },
+    Pay {
+        seat: Seat,
+        amount: i64,
+    },
+    Draw {
+        seat: Seat,
+        left: u8,
+        best: u8,
+        purpose: DrawPurpose,
+        retried: bool,
+    },
+    DrawToHand {
+        seat: Seat,
+    },
+    TrendChange,
+    ScandalsUpright,
+    Salary {
+        seat: Seat,
+    },
+    SatisfactionUp {
+        seat: Seat,
+    },
+    Integration {
+        seat: Seat,
+    },
+    Royalty {
+        seat: Seat,
+    },
+    PopCheck {
+        seat: Seat,
+    },
+    NextRound,
+    EndPenalty {
+        seat: Seat,
+    },
+    Finish,
+}
+
+/// A group of songs tied on the CHART SCORING TRACK, being ranked (S36).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Lap {
+    /// Owners taking part, in turn order.
+    pub(crate) seats: Vec<Seat>,
+    pub(crate) at: usize,
+    pub(crate) sums: Vec<u32>,
+    /// The seat that won the lap and chooses the next song.
+    pub(crate) chooser: Option<Seat>,
+}
+
+/// The CHARTS ranking in progress.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChartsWork {
+    /// Score groups still to place, highest first.
+    pub(crate) groups: Vec<Vec<ChartSong>>,
+    /// Fields filled so far.
+    pub(crate) placed: Vec<Vec<ChartSong>>,
+    pub(crate) lap: Option<Lap>,
+}
+
+/// The whole position of a game of Show Business.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShowBusiness {
+    pub(crate) options: Options,
+    pub(crate) players: Vec<Player>,
+    pub(crate) influence_pile: Vec<u8>,
+    pub(crate) influence_discard: Vec<u8>,
+    pub(crate) influence_market: [Option<u8>; 4],
+    pub(crate) artist_pile: Vec<u8>,
+    pub(crate) artist_discard: Vec<u8>,
+    pub(crate) artist_market: [Option<u8>; 4],
+    pub(crate) bag: Vec<u8>,
+    pub(crate) used_tokens: Vec<u8>,
+    pub(crate) concert_market: [Option<u8>; 5],
+    pub(crate) map_tokens: Vec<u8>,
+    /// Cards drawn face up and not yet discarded.
+    pub(crate) revealed: Vec<u8>,
+    /// `None` = blank face.
+    pub(crate) dice: [Option<u8>; 4],
+    /// The standing TREND EXPERT and who placed it.
+    pub(crate) trend_expert: Option<(u8, Seat)>,
+    pub(crate) rondel: u8,
+    /// CHARTS fields 1-10; a field may hold several tied songs.
+    pub(crate) chart: Vec<Vec<ChartSong>>,
+    pub(crate) charts_work: Option<ChartsWork>,
+    /// Turn sequence, first to last.
+    pub(crate) order: Vec<Seat>,
+    /// Index in `order` of the seat whose round runs.
+    pub(crate) turn: usize,
+    pub(crate) qe_done: [bool; 4],
+    pub(crate) qe_pending: bool,
+    pub(crate) last_turn: bool,
+    pub(crate) triggered_this_round: bool,
+    pub(crate) next_song: u32,
+    pub(crate) bankruptcies: u32,
+    pub(crate) bid_rounds: u32,
+    /// Hand cards a given other seat has legitimately seen: `(card, viewer)`.
+    pub(crate) known: Vec<(u8, Seat)>,
+    pub(crate) queue: VecDeque<Task>,
+    pub(crate) result: Option<Outcome>,
+    pub(crate) rng: GameRng,
+}

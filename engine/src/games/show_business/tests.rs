@@ -1,0 +1,1322 @@
+//! Show Business: the rulebook's worked examples and the rulings, as tests.
+
+use super::components::components;
+use super::state::{BandArtist, ChartSong, Song, Task};
+use super::*;
+use crate::conformance::{self, Config};
+use crate::{Game, Viewer};
+
+fn fresh(seats: usize) -> ShowBusiness {
+    ShowBusiness::setup(Options::default(), seats, 7)
+        .expect("setup")
+        .0
+}
+
+fn card(id: &str) -> u8 {
+    components()
+        .influence
+        .iter()
+        .position(|c| c.id == id)
+        .expect("card id") as u8
+}
+
+fn token(id: &str) -> u8 {
+    components()
+        .tokens
+        .iter()
+        .position(|c| c.id == id)
+        .expect("token id") as u8
+}
+
+fn artist(id: &str) -> u8 {
+    components()
+        .artists
+        .iter()
+        .position(|c| c.id == id)
+        .expect("artist id") as u8
+}
+
+fn city(letter: &str) -> u8 {
+    components().city(letter).expect("city")
+}
+
+/// Takes an influence card from wherever it lies.
+fn lift_card(g: &mut ShowBusiness, c: u8) {
+    g.influence_pile.retain(|&x| x != c);
+    g.influence_discard.retain(|&x| x != c);
+    for f in g.influence_market.iter_mut() {
+        if *f == Some(c) {
+            *f = None;
+        }
+    }
+    for p in &mut g.players {
+        p.hand.retain(|&x| x != c);
+        p.influence_field.retain(|&x| x != c);
+    }
+}
+
+fn into_hand(g: &mut ShowBusiness, seat: usize, id: &str) {
+    let c = card(id);
+    lift_card(g, c);
+    g.players[seat].hand.push(c);
+}
+
+fn into_field(g: &mut ShowBusiness, seat: usize, id: &str) {
+    let c = card(id);
+    lift_card(g, c);
+    g.players[seat].influence_field.push(c);
+}
+
+/// Empties the map into the used pool and lays these tokens on it.
+fn map_with(g: &mut ShowBusiness, ids: &[&str]) {
+    let old = std::mem::take(&mut g.map_tokens);
+    g.used_tokens.extend(old);
+    for id in ids {
+        let t = token(id);
+        g.bag.retain(|&x| x != t);
+        g.used_tokens.retain(|&x| x != t);
+        for f in g.concert_market.iter_mut() {
+            if *f == Some(t) {
+                *f = None;
+            }
+        }
+        g.map_tokens.push(t);
+    }
+}
+
+/// Takes an artist card from wherever it lies and gives it to a band.
+fn hire(g: &mut ShowBusiness, seat: usize, id: &str, fields: Vec<u8>, tokens: Vec<u8>) {
+    let a = artist(id);
+    g.artist_pile.retain(|&x| x != a);
+    g.artist_discard.retain(|&x| x != a);
+    for f in g.artist_market.iter_mut() {
+        if *f == Some(a) {
+            *f = None;
+        }
+    }
+    for p in &mut g.players {
+        p.band.retain(|b| b.card != a);
+    }
+    for &t in &tokens {
+        g.bag.retain(|&x| x != t);
+        g.used_tokens.retain(|&x| x != t);
+        g.map_tokens.retain(|&x| x != t);
+        for f in g.concert_market.iter_mut() {
+            if *f == Some(t) {
+                *f = None;
+            }
+        }
+    }
+    g.players[seat].band.push(BandArtist {
+        card: a,
+        side_b: false,
+        fields,
+        tokens,
+    });
+}
+
+/// Makes `task` the decision the game waits for.
+fn at(g: &mut ShowBusiness, task: Task) {
+    g.queue.clear();
+    g.queue.push_back(task);
+}
+
+fn play(g: &mut ShowBusiness, seat: usize, a: Action) {
+    g.apply(seat, &a).unwrap_or_else(|e| panic!("{a:?}: {e}"));
+    g.check_invariants()
+        .unwrap_or_else(|e| panic!("after {a:?}: {e}"));
+}
+
+fn song(id: u32, owner: usize, style: Style, lyrics: u8, tempo: u8, volume: u8, experience: u32) -> Song {
+    Song {
+        id,
+        owner,
+        style,
+        lyrics,
+        tempo,
+        volume,
+        experience,
+    }
+}
+
+// ----- TOURNEE example (yellow band in L; L yellow 10, G blue 10, C white 15) -----
+
+fn tournee_at_l(power_card: &str) -> ShowBusiness {
+    let mut g = fresh(2);
+    map_with(&mut g, &["T47", "T27", "T12"]);
+    g.players[1].car = city("L");
+    g.turn = 1;
+    into_field(&mut g, 1, power_card);
+    at(&mut g, Task::ChooseAction { seat: 1 });
+    g
+}
+
+fn income(g: &ShowBusiness, before: i64) -> i64 {
+    let spent: i64 = g.players[1]
+        .influence_field
+        .iter()
+        .map(|&c| components().influence[c as usize].power as i64)
+        .sum();
+    g.players[1].cash - before - spent
+}
+
+#[test]
+fn tournee_option_1_power_1_concert_in_l_income_9() {
+    let mut g = tournee_at_l("I12");
+    let before = g.players[1].cash;
+    play(&mut g, 1, Action::PickToken { token: "T47".into() });
+    // The yellow token fits a yellow (Pop) artist's experience field.
+    assert!(g.legal_actions(1).contains(&Action::PlaceToken {
+        artist: "AR06".into()
+    }));
+    play(
+        &mut g,
+        1,
+        Action::PlaceToken {
+            artist: "AR06".into(),
+        },
+    );
+    assert_eq!(
+        g.legal_actions(1)
+            .iter()
+            .filter(|a| !matches!(
+                a,
+                Action::Dismiss { .. } | Action::Flip { .. } | Action::Regroup { .. }
+            ))
+            .count(),
+        1
+    );
+    play(&mut g, 1, Action::EndAction);
+    assert_eq!(income(&g, before), 9);
+}
+
+#[test]
+fn tournee_option_2_power_3_concerts_in_l_and_g_income_17() {
+    let mut g = tournee_at_l("I10");
+    let before = g.players[1].cash;
+    play(&mut g, 1, Action::PickToken { token: "T47".into() });
+    play(
+        &mut g,
+        1,
+        Action::PlaceToken {
+            artist: "AR06".into(),
+        },
+    );
+    play(&mut g, 1, Action::Move { city: "G".into() });
+    play(&mut g, 1, Action::PickToken { token: "T27".into() });
+    // The blue token needs a blue (Jazz) field: only after turning Candy Chorus (Pop/Jazz) over.
+    assert!(!g.legal_actions(1).contains(&Action::PlaceToken {
+        artist: "AR04".into()
+    }));
+    play(
+        &mut g,
+        1,
+        Action::Flip {
+            artist: "AR04".into(),
+        },
+    );
+    play(
+        &mut g,
+        1,
+        Action::PlaceToken {
+            artist: "AR04".into(),
+        },
+    );
+    assert_eq!(
+        g.legal_actions(1)
+            .iter()
+            .filter(|a| matches!(a, Action::Move { .. } | Action::PickToken { .. }))
+            .count(),
+        0
+    );
+    play(&mut g, 1, Action::EndAction);
+    assert_eq!(income(&g, before), 17);
+    assert_eq!(g.tokens_on_band(1), 2);
+}
+
+#[test]
+fn tournee_option_3_power_4_concerts_in_g_and_c_income_21() {
+    let mut g = tournee_at_l("I11");
+    let before = g.players[1].cash;
+    play(&mut g, 1, Action::Move { city: "G".into() });
+    play(&mut g, 1, Action::PickToken { token: "T27".into() });
+    play(&mut g, 1, Action::DiscardToken);
+    play(&mut g, 1, Action::Move { city: "C".into() });
+    // The white token pays and goes to the used pool at once.
+    play(&mut g, 1, Action::PickToken { token: "T12".into() });
+    assert!(g.used_tokens.contains(&token("T12")));
+    assert_eq!(g.phase(), "action");
+    play(&mut g, 1, Action::EndAction);
+    assert_eq!(income(&g, before), 21);
+}
+
+#[test]
+fn tournee_incomplete_band_may_only_travel() {
+    let mut g = tournee_at_l("I11");
+    play(
+        &mut g,
+        1,
+        Action::Dismiss {
+            artist: "AR05".into(),
+        },
+    );
+    let legal = g.legal_actions(1);
+    assert!(legal.contains(&Action::Move { city: "G".into() }));
+    assert!(!legal.contains(&Action::PickToken { token: "T47".into() }));
+}
+
+// ----- PROMOTION example -----
+
+fn promotion_with(power_card: &str) -> ShowBusiness {
+    let mut g = fresh(2);
+    g.chart[0].push(ChartSong {
+        song: song(90, 1, Style::Rock, 0, 0, 0, 0),
+        disclosed: false,
+    });
+    g.chart[1].push(ChartSong {
+        song: song(91, 1, Style::Pop, 0, 0, 0, 0),
+        disclosed: false,
+    });
+    g.players[0].songs.push(song(92, 0, Style::Rock, 1, 1, 1, 0));
+    into_field(&mut g, 0, power_card);
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    g
+}
+
+#[test]
+fn promotion_field_3_needs_power_3_and_costs_5() {
+    let mut g = promotion_with("I10");
+    let before = g.players[0].cash;
+    play(&mut g, 0, Action::Promote { song: 92 });
+    assert_eq!(g.players[0].cash, before - 5);
+    assert_eq!(g.chart[2].len(), 1);
+    assert_eq!(g.chart[2][0].song.id, 92);
+    assert!(g.players[0].songs.is_empty());
+
+    let g = promotion_with("I09");
+    assert!(!g.legal_actions(0).contains(&Action::Promote { song: 92 }));
+    assert!(g.clone().apply(0, &Action::Promote { song: 92 }).is_err());
+}
+
+#[test]
+fn promotion_song_stays_face_down_until_the_charts() {
+    let mut g = promotion_with("I10");
+    play(&mut g, 0, Action::Promote { song: 92 });
+    let other = serde_json::to_string(&g.view(Viewer::Seat(1))).expect("view");
+    let label = view::content(&g.chart[2][0].song).label;
+    assert!(!other.contains(&label));
+    assert!(g.secrets(Viewer::Seat(1)).contains(&label));
+    let own = serde_json::to_string(&g.view(Viewer::Seat(0))).expect("view");
+    assert!(own.contains(&label));
+}
+
+// ----- CHARTS examples -----
+
+#[test]
+fn charts_examples_11_vs_11_by_trend_8_vs_8_by_sponsor_and_2() {
+    let mut g = fresh(5);
+    // White = Black, blue = Love, yellow = Fast, red = Loud.
+    g.dice = [Some(2), Some(1), Some(3), Some(3)];
+    let yellow = song(1, 1, Style::Pop, 0, 3, 1, 0);
+    let gray = song(2, 2, Style::Black, 1, 3, 3, 1);
+    let blue = song(3, 3, Style::Jazz, 1, 3, 3, 5);
+    let green = song(4, 4, Style::Black, 1, 1, 1, 1);
+    let red = song(5, 0, Style::Black, 1, 0, 0, 1);
+    assert_eq!(g.song_score(&gray), 11);
+    assert_eq!(g.song_score(&blue), 11);
+    assert_eq!((g.trend_points(&gray), g.trend_points(&blue)), (10, 6));
+    assert_eq!((g.song_score(&green), g.song_score(&red)), (8, 8));
+    assert_eq!(g.song_score(&yellow), 2);
+    for (i, s) in [&yellow, &green, &red, &blue, &gray].into_iter().enumerate() {
+        g.chart[i].push(ChartSong {
+            song: s.clone(),
+            disclosed: false,
+        });
+    }
+    for seat in 0..5 {
+        let sponsors: Vec<u8> = g.players[seat]
+            .hand
+            .iter()
+            .copied()
+            .filter(|&c| components().influence[c as usize].character == Character::Sponsor)
+            .collect();
+        for c in sponsors {
+            g.players[seat].hand.retain(|&x| x != c);
+            g.influence_discard.push(c);
+        }
+    }
+    into_hand(&mut g, 0, "I65");
+    let before: Vec<i64> = g.players.iter().map(|p| p.popularity).collect();
+    at(&mut g, Task::QuarterEnd);
+    let mut ev = Vec::new();
+    g.advance(&mut ev);
+    // 11 vs 11: gray and blue, in turn order; nobody discards a SPONSOR card.
+    assert_eq!(g.to_act(), vec![2]);
+    play(&mut g, 2, Action::Done);
+    play(&mut g, 3, Action::Done);
+    // 8 vs 8: red discards a SPONSOR card with POWER 1 and wins the tie.
+    assert_eq!(g.to_act(), vec![0]);
+    play(&mut g, 0, Action::SponsorTie { card: "I65".into() });
+    play(&mut g, 0, Action::Done);
+    play(&mut g, 4, Action::Done);
+    assert_eq!(
+        g.legal_actions(0),
+        vec![Action::ChooseSong { song: 4 }, Action::ChooseSong { song: 5 }]
+    );
+    play(&mut g, 0, Action::ChooseSong { song: 5 });
+    let ranking: Vec<u32> = g.chart.iter().take(5).map(|f| f[0].song.id).collect();
+    assert_eq!(ranking, vec![2, 3, 5, 4, 1]);
+    let gained: Vec<i64> = g
+        .players
+        .iter()
+        .zip(&before)
+        .map(|(p, b)| p.popularity - b)
+        .collect();
+    // Red: field III 3+1; yellow: field V 1; gray: field I 5+1+2; blue: field II 4; green: field IV 2.
+    assert_eq!(gained, vec![4, 1, 8, 4, 2]);
+}
+
+#[test]
+fn charts_identical_songs_of_one_player_leave_but_one() {
+    let mut g = fresh(2);
+    g.chart[0].push(ChartSong {
+        song: song(1, 0, Style::Rock, 0, 0, 0, 0),
+        disclosed: true,
+    });
+    g.chart[1].push(ChartSong {
+        song: song(2, 0, Style::Rock, 0, 0, 0, 0),
+        disclosed: false,
+    });
+    at(&mut g, Task::QuarterEnd);
+    g.advance(&mut Vec::new());
+    let left: usize = g.chart.iter().map(Vec::len).sum();
+    assert_eq!(left, 1);
+}
+
+#[test]
+fn charts_unresolved_tie_shares_a_field_and_splits_points() {
+    let mut g = fresh(2);
+    g.dice = [None, None, None, None];
+    g.chart[0].push(ChartSong {
+        song: song(1, 0, Style::Rock, 0, 0, 0, 0),
+        disclosed: false,
+    });
+    g.chart[1].push(ChartSong {
+        song: song(2, 1, Style::Pop, 1, 1, 1, 0),
+        disclosed: false,
+    });
+    for p in &mut g.players {
+        let (sponsors, keep): (Vec<u8>, Vec<u8>) = p
+            .hand
+            .iter()
+            .partition(|&&c| components().influence[c as usize].character == Character::Sponsor);
+        p.hand = keep;
+        g.influence_discard.extend(sponsors);
+    }
+    at(&mut g, Task::QuarterEnd);
+    g.advance(&mut Vec::new());
+    play(&mut g, 0, Action::Done);
+    play(&mut g, 1, Action::Done);
+    assert_eq!(g.chart[0].len(), 2);
+    // Field I's 5 points split: 2 each, no bonus.
+    assert_eq!(g.players[0].popularity, 2);
+    assert_eq!(g.players[1].popularity, 2);
+}
+
+// ----- RECORDING example -----
+
+fn recording_band() -> ShowBusiness {
+    let mut g = fresh(2);
+    let old: Vec<BandArtist> = std::mem::take(&mut g.players[0].band);
+    g.artist_discard.extend(old.iter().map(|a| a.card));
+    hire(&mut g, 0, "AR16", vec![0], vec![]);
+    hire(&mut g, 0, "AR30", vec![1], vec![token("T11"), token("T15")]);
+    hire(&mut g, 0, "AR08", vec![2], vec![token("T09")]);
+    hire(&mut g, 0, "AR09", vec![3], vec![]);
+    g
+}
+
+#[test]
+fn recording_example_experience_1_for_black_2_for_club_0_otherwise() {
+    let g = recording_band();
+    assert_eq!(g.song_experience(0, Style::Black), 1);
+    assert_eq!(g.song_experience(0, Style::Club), 2);
+    for s in [Style::Rock, Style::Jazz, Style::Pop] {
+        assert_eq!(g.song_experience(0, s), 0);
+    }
+}
+
+#[test]
+fn recording_fills_the_song_field_by_field_in_the_studio() {
+    let mut g = recording_band();
+    g.check_invariants().expect("band built by hand");
+    g.players[0].car = city("B");
+    into_field(&mut g, 0, "I12");
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    play(&mut g, 0, Action::PickSong { studio: "B".into() });
+    assert_eq!(g.phase(), "recording");
+    assert!(
+        g.legal_actions(0)
+            .iter()
+            .all(|a| matches!(a, Action::RecordStyle { .. }))
+    );
+    play(&mut g, 0, Action::RecordStyle { style: Style::Club });
+    play(&mut g, 0, Action::RecordLyrics { lyrics: Lyrics::Fun });
+    play(&mut g, 0, Action::RecordTempo { tempo: Tempo::Fast });
+    play(&mut g, 0, Action::RecordVolume { volume: Volume::Loud });
+    assert_eq!(g.players[0].songs.len(), 1);
+    assert_eq!(g.players[0].songs[0].experience, 2);
+    assert!(!g.players[0].blanks[0]);
+}
+
+// ----- Activation example -----
+
+#[test]
+fn activation_example_power_2_card_may_take_market_field_1_or_2() {
+    let mut g = fresh(2);
+    into_hand(&mut g, 0, "I09");
+    at(&mut g, Task::TimeLapse { seat: 0, nth: 1 });
+    play(&mut g, 0, Action::Play { card: "I09".into() });
+    assert_eq!(g.players[0].time, 2);
+    let legal: Vec<Action> = g
+        .legal_actions(0)
+        .into_iter()
+        .filter(|a| {
+            !matches!(
+                a,
+                Action::Dismiss { .. } | Action::Flip { .. } | Action::Regroup { .. }
+            )
+        })
+        .collect();
+    assert_eq!(
+        legal,
+        vec![
+            Action::ActivateHand,
+            Action::TakeMarket { field: 1 },
+            Action::TakeMarket { field: 2 }
+        ]
+    );
+    let taken = g.influence_market[1].expect("market field 2");
+    play(&mut g, 0, Action::TakeMarket { field: 2 });
+    assert_eq!(g.players[0].influence_field, vec![card("I09"), taken]);
+    assert_eq!(g.influence_market[1], None);
+}
+
+// ----- Rulings -----
+
+#[test]
+fn s5_opening_bids_are_sealed_until_all_are_in_and_ties_rebid() {
+    let mut g = fresh(3);
+    assert_eq!(g.phase(), "opening_bid");
+    assert_eq!(g.to_act(), vec![0, 1, 2]);
+    play(&mut g, 0, Action::Bid { amount: 5 });
+    assert_eq!(g.view(Viewer::Seat(0)).my_bid, Some(5));
+    assert_eq!(g.view(Viewer::Seat(1)).my_bid, None);
+    assert!(g.secrets(Viewer::Seat(1)).iter().any(|s| s.ends_with(": 5")));
+    assert_eq!(g.to_act(), vec![1, 2]);
+    play(&mut g, 1, Action::Bid { amount: 5 });
+    play(&mut g, 2, Action::Bid { amount: 3 });
+    assert_eq!(
+        g.players.iter().map(|p| p.cash).collect::<Vec<_>>(),
+        vec![15, 15, 17]
+    );
+    assert_eq!(g.to_act(), vec![0, 1]);
+    play(&mut g, 0, Action::Bid { amount: 1 });
+    play(&mut g, 1, Action::Bid { amount: 0 });
+    assert_eq!(g.phase(), "choose_first");
+    play(&mut g, 0, Action::ChooseFirst { seat: 2 });
+    assert_eq!(g.order, vec![2, 0, 1]);
+    assert_eq!(g.phase(), "market_review");
+    assert_eq!(g.to_act(), vec![2]);
+}
+
+#[test]
+fn s15_a_quarter_end_field_triggers_once_and_forbids_a_second_card() {
+    let mut g = fresh(2);
+    g.players[0].time = 12;
+    into_hand(&mut g, 0, "I09");
+    g.queue.clear();
+    g.queue
+        .extend([Task::TimeLapse { seat: 0, nth: 1 }, Task::Influences { seat: 0 }]);
+    play(&mut g, 0, Action::Play { card: "I09".into() });
+    assert!(g.qe_done[0] && g.qe_pending && g.triggered_this_round);
+    play(&mut g, 0, Action::ActivateHand);
+    play(&mut g, 0, Action::Pass);
+    assert_ne!(g.phase(), "time_lapse");
+    g.players[1].time = 13;
+    into_hand(&mut g, 1, "I10");
+    g.qe_pending = false;
+    at(&mut g, Task::TimeLapse { seat: 1, nth: 1 });
+    play(&mut g, 1, Action::Play { card: "I10".into() });
+    assert!(!g.qe_pending);
+}
+
+#[test]
+fn s23_no_hostile_activity_once_the_last_turn_began() {
+    let mut g = fresh(2);
+    into_field(&mut g, 0, "I01");
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    assert!(g.legal_actions(0).contains(&Action::AAndR { target: 1 }));
+    g.last_turn = true;
+    assert!(
+        !g.legal_actions(0)
+            .iter()
+            .any(|a| matches!(a, Action::AAndR { .. }))
+    );
+}
+
+#[test]
+fn a_and_r_swaps_time_markers_unless_a_bodyguard_defends() {
+    let mut g = fresh(2);
+    g.players[0].time = 3;
+    g.players[1].time = 9;
+    into_field(&mut g, 0, "I01");
+    into_hand(&mut g, 1, "I12");
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    let snapshot = g.clone();
+    play(&mut g, 0, Action::AAndR { target: 1 });
+    assert_eq!(g.phase(), "defence");
+    assert!(
+        g.legal_actions(1)
+            .contains(&Action::Defend { card: "I12".into() })
+    );
+    play(&mut g, 1, Action::Decline);
+    assert_eq!((g.players[0].time, g.players[1].time), (9, 3));
+
+    let mut g = snapshot;
+    play(&mut g, 0, Action::AAndR { target: 1 });
+    play(&mut g, 1, Action::Defend { card: "I12".into() });
+    assert_eq!((g.players[0].time, g.players[1].time), (3, 9));
+    assert_eq!(g.players[1].influence_field.last(), Some(&card("I12")));
+}
+
+#[test]
+fn sponsor_shows_the_hand_to_the_attacker_only_and_swaps_up_to_power() {
+    let mut g = fresh(3);
+    into_field(&mut g, 0, "I66");
+    for c in g.players[1].hand.clone() {
+        if matches!(
+            components().influence[c as usize].character,
+            Character::Bodyguard | Character::Sponsor
+        ) {
+            g.players[1].hand.retain(|&x| x != c);
+            g.influence_discard.push(c);
+        }
+    }
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    play(&mut g, 0, Action::Sponsor { target: 1 });
+    play(&mut g, 1, Action::Decline);
+    let theirs = g.players[1].hand.clone();
+    let seen = g.view(Viewer::Seat(0)).players[1].hand.clone();
+    assert_eq!(seen.len(), theirs.len());
+    assert!(g.view(Viewer::Seat(2)).players[1].hand.is_empty());
+    let give = g.players[0].hand[0];
+    let take = theirs[0];
+    play(
+        &mut g,
+        0,
+        Action::Swap {
+            give: components().influence[give as usize].id.clone(),
+            take: components().influence[take as usize].id.clone(),
+        },
+    );
+    assert!(g.players[1].hand.contains(&give) && g.players[0].hand.contains(&take));
+    assert!(g.legal_actions(0).contains(&Action::Stop));
+}
+
+#[test]
+fn trend_expert_blocks_the_trend_action_and_returns_at_quarter_end() {
+    let mut g = fresh(2);
+    into_field(&mut g, 0, "I73");
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    assert!(g.legal_actions(0).contains(&Action::SetDie));
+    play(&mut g, 0, Action::TrendExpertPlace);
+    assert_eq!(g.trend_expert, Some((card("I73"), 0)));
+    into_field(&mut g, 1, "I02");
+    at(&mut g, Task::ChooseAction { seat: 1 });
+    assert!(!g.legal_actions(1).contains(&Action::SetDie));
+    at(&mut g, Task::QuarterEnd);
+    g.advance(&mut Vec::new());
+    assert_eq!(g.trend_expert, None);
+}
+
+#[test]
+fn hand_limit_is_the_number_of_artists_at_least_3() {
+    let mut g = fresh(2);
+    assert_eq!(g.hand_limit(0), 3);
+    hire(&mut g, 0, "AR42", vec![4], vec![]);
+    assert_eq!(g.hand_limit(0), 4);
+}
+
+#[test]
+fn s33_advertising_covers_a_salary_and_bankruptcy_when_it_cannot() {
+    let mut g = fresh(2);
+    g.players[0].cash = 2;
+    g.players[0].popularity = 0;
+    at(&mut g, Task::Pay { seat: 0, amount: 12 });
+    g.advance(&mut Vec::new());
+    assert_eq!(g.phase(), "advertising");
+    let legal = g.legal_actions(0);
+    assert_eq!(legal.first(), Some(&Action::Advertise { fields: 2 }));
+    assert_eq!(legal.last(), Some(&Action::Advertise { fields: 25 }));
+    play(&mut g, 0, Action::Advertise { fields: 2 });
+    assert_eq!((g.players[0].cash, g.players[0].popularity), (0, -2));
+
+    let mut g = fresh(2);
+    g.players[0].cash = 0;
+    g.players[0].popularity = -25;
+    at(&mut g, Task::Pay { seat: 0, amount: 5 });
+    g.advance(&mut Vec::new());
+    assert!(g.players[0].bankrupt.is_some());
+    assert!(g.players[0].hand.is_empty() && g.players[0].band.is_empty());
+    g.check_invariants().expect("bankrupt discards everything");
+}
+
+#[test]
+fn end_of_game_score_is_popularity_plus_tenth_of_cash_ties_by_popularity() {
+    let mut g = fresh(3);
+    g.players[0].popularity = 20;
+    g.players[0].cash = 59;
+    g.players[1].popularity = 22;
+    g.players[1].cash = 39;
+    g.players[2].popularity = 10;
+    g.players[2].cash = 500;
+    let o = g.compute_outcome();
+    assert_eq!(
+        o.scores.iter().map(|s| s.total).collect::<Vec<_>>(),
+        vec![25, 25, 60]
+    );
+    assert_eq!(o.winners, vec![2]);
+    assert_eq!(o.scores[1].rank, 2);
+    assert_eq!(o.scores[0].rank, 3);
+}
+
+#[test]
+fn end_of_game_penalties_for_satisfaction_and_missing_mandatory_artists() {
+    let mut g = fresh(2);
+    g.players[0].popularity = 10;
+    g.players[0].satisfaction = 3;
+    let drummer = g.players[0].band.pop().expect("a drummer");
+    g.artist_discard.push(drummer.card);
+    at(&mut g, Task::EndPenalty { seat: 0 });
+    g.advance(&mut Vec::new());
+    assert_eq!(g.players[0].popularity, 10 - 2 - 1);
+}
+
+fn options_for(i: usize) -> Options {
+    Options {
+        paparazzi_block: if i % 7 == 3 {
+            PaparazziBlock::Time
+        } else {
+            PaparazziBlock::Popularity
+        },
+        royalties: if i % 5 == 2 {
+            RoyaltyBasis::PrintedField
+        } else {
+            RoyaltyBasis::TrueValue
+        },
+        restock: if i % 6 == 4 {
+            Restock::QuarterEnd
+        } else {
+            Restock::NextRound
+        },
+    }
+}
+
+/// 125 random games at one seat count; the four seat counts run as four tests (500 games).
+fn conformance_at(seats: usize) {
+    let config = Config {
+        games: 125,
+        seed: 1 + 1_000 * seats as u64,
+        max_steps: 20_000,
+        exhaustive: false,
+    };
+    let report =
+        conformance::run::<ShowBusiness>(&config, |_| seats, options_for).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(report.games, 125);
+}
+
+#[test]
+fn conformance_125_random_games_with_2_seats() {
+    conformance_at(2);
+}
+
+#[test]
+fn conformance_125_random_games_with_3_seats() {
+    conformance_at(3);
+}
+
+#[test]
+fn conformance_125_random_games_with_4_seats() {
+    conformance_at(4);
+}
+
+#[test]
+fn conformance_125_random_games_with_5_seats() {
+    conformance_at(5);
+}
+
+#[test]
+#[ignore = "long run: cargo test -p roadie-engine show_business -- --ignored"]
+fn conformance_long_run() {
+    let config = Config {
+        games: 5_000,
+        seed: 10_000,
+        max_steps: 50_000,
+        exhaustive: false,
+    };
+    let report = conformance::run::<ShowBusiness>(&config, |i| 2 + i % 4, options_for)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(report.games, 5_000);
+}
+
+/// A random player that plays like a careful manager: it advertises only what it must, rarely
+/// reviews or fires, and bids little, so games run to week 56.
+fn careful_pick(list: &[Action], r: &mut crate::rng::GameRng) -> Action {
+    if let Some(a) = list.iter().find(|a| matches!(a, Action::Advertise { .. })) {
+        return a.clone();
+    }
+    let calm: Vec<&Action> = list
+        .iter()
+        .filter(|a| match a {
+            Action::Dismiss { .. } | Action::Flip { .. } | Action::Regroup { .. } => r.below(40) == 0,
+            Action::Remove { .. } => r.below(10) == 0,
+            Action::Bid { amount } => *amount <= 3,
+            Action::GiveUp | Action::Pass => r.below(4) == 0,
+            _ => true,
+        })
+        .collect();
+    if calm.is_empty() {
+        list[r.below(list.len())].clone()
+    } else {
+        calm[r.below(calm.len())].clone()
+    }
+}
+
+/// Plays one careful game; returns whether the last turn was reached.
+fn careful_game(seats: usize, seed: u64) -> (ShowBusiness, usize) {
+    use crate::Game;
+    let (mut g, _) = ShowBusiness::setup(Options::default(), seats, seed).expect("setup");
+    let mut r = crate::rng::GameRng::new(seed ^ 0x5eed);
+    let mut steps = 0;
+    while !g.is_over() {
+        assert!(steps < 20_000, "seed {seed}: too long");
+        g.check_invariants()
+            .unwrap_or_else(|e| panic!("seed {seed} step {steps}: {e}"));
+        let to_act = g.to_act();
+        assert!(!to_act.is_empty(), "seed {seed}: stuck in {}", g.phase());
+        for s in 0..seats {
+            assert_eq!(
+                to_act.contains(&s),
+                !g.legal_actions(s).is_empty(),
+                "seed {seed} step {steps}"
+            );
+        }
+        let s = to_act[r.below(to_act.len())];
+        let l = g.legal_actions(s);
+        let phase = ShowBusiness::machine()
+            .phase(g.phase())
+            .expect("phase in the machine")
+            .clone();
+        for a in &l {
+            assert!(
+                phase.actions.contains(&a.kind()),
+                "seat {s}: {a:?} listed in phase {}",
+                phase.name
+            );
+        }
+        let a = careful_pick(&l, &mut r);
+        g.apply(s, &a)
+            .unwrap_or_else(|e| panic!("seed {seed} step {steps}: {a:?} refused: {e}"));
+        steps += 1;
+    }
+    g.check_invariants()
+        .unwrap_or_else(|e| panic!("seed {seed} at the end: {e}"));
+    (g, steps)
+}
+
+#[test]
+fn careful_games_reach_week_56() {
+    let mut full = 0;
+    for seed in 0..40u64 {
+        let (g, _) = careful_game(2 + seed as usize % 4, seed);
+        if g.last_turn {
+            full += 1;
+        }
+    }
+    assert!(full >= 10, "only {full} of 40 careful games reached week 56");
+}
+
+/// Puts these cards on top of the influence pile, the last one on top.
+fn pile_top(g: &mut ShowBusiness, ids: &[&str]) {
+    for id in ids {
+        let c = card(id);
+        lift_card(g, c);
+        g.influence_pile.push(c);
+    }
+}
+
+fn decisions(g: &ShowBusiness, seat: usize) -> Vec<Action> {
+    g.legal_actions(seat)
+        .into_iter()
+        .filter(|a| {
+            !matches!(
+                a,
+                Action::Dismiss { .. } | Action::Flip { .. } | Action::Regroup { .. }
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn step_1_concerts_fill_the_map_to_5_from_the_market_in_field_order() {
+    let mut g = fresh(2);
+    map_with(&mut g, &["T47", "T27", "T12"]);
+    let first_two: Vec<u8> = g.concert_market[..2].iter().flatten().copied().collect();
+    let third = g.concert_market[2];
+    at(&mut g, Task::StartRound { seat: 0 });
+    g.advance(&mut Vec::new());
+    assert_eq!(g.map_tokens.len(), 5);
+    assert_eq!(&g.map_tokens[3..], &first_two[..]);
+    assert_eq!(g.concert_market[0], third);
+    assert!(g.concert_market.iter().all(Option::is_some));
+    assert_eq!(g.phase(), "market_review");
+}
+
+#[test]
+fn step_2_market_review_pays_the_field_number_and_refills_at_the_end() {
+    let mut g = fresh(2);
+    at(&mut g, Task::Review { seat: 0 });
+    g.queue.push_back(Task::TimeLapse { seat: 0, nth: 1 });
+    let fourth = g.influence_market[3];
+    play(
+        &mut g,
+        0,
+        Action::Remove {
+            market: Market::Influence,
+            field: 3,
+        },
+    );
+    assert_eq!(g.players[0].cash, 17);
+    assert_eq!(g.influence_market[2], None);
+    assert!(!g.legal_actions(0).contains(&Action::Remove {
+        market: Market::Influence,
+        field: 3
+    }));
+    play(
+        &mut g,
+        0,
+        Action::Remove {
+            market: Market::Artist,
+            field: 1,
+        },
+    );
+    assert_eq!(g.players[0].cash, 16);
+    play(&mut g, 0, Action::EndReview);
+    assert_eq!(g.influence_market[2], fourth);
+    assert!(
+        g.influence_market
+            .iter()
+            .chain(g.artist_market.iter())
+            .all(Option::is_some)
+    );
+    assert_eq!(g.phase(), "time_lapse");
+}
+
+#[test]
+fn step_5_influences_draw_free_or_buy_up_to_the_hand_limit() {
+    let mut g = fresh(2);
+    let extra: Vec<u8> = g.players[0].hand.drain(1..).collect();
+    g.influence_discard.extend(extra);
+    at(&mut g, Task::Influences { seat: 0 });
+    g.queue.push_back(Task::EndRound { seat: 0 });
+    let bought = g.influence_market[1].expect("field 2");
+    play(&mut g, 0, Action::Buy { field: 2 });
+    assert_eq!(g.players[0].cash, 18);
+    assert!(g.players[0].hand.contains(&bought));
+    // Everyone saw the card leave the market: it is no secret in that hand.
+    assert!(
+        !g.secrets(Viewer::Seat(1))
+            .contains(&components().influence[bought as usize].id)
+    );
+    assert_eq!(g.influence_market[1], None);
+    play(&mut g, 0, Action::Draw);
+    assert_eq!(g.players[0].hand.len(), 3);
+    assert_eq!(g.phase(), "end_round");
+}
+
+#[test]
+fn step_7_market_change_discards_field_1_and_moves_the_rest_down() {
+    let mut g = fresh(2);
+    let influence = g.influence_market;
+    let artists = g.artist_market;
+    at(&mut g, Task::MarketChange);
+    g.advance(&mut Vec::new());
+    assert_eq!(&g.influence_market[..3], &influence[1..]);
+    assert_eq!(&g.artist_market[..3], &artists[1..]);
+    assert!(g.influence_discard.contains(&influence[0].expect("field 1")));
+    assert!(g.influence_market[3].is_some() && g.artist_market[3].is_some());
+}
+
+#[test]
+fn salaries_cost_5_per_artist_and_1_per_token_then_satisfaction_rises() {
+    let mut g = fresh(2);
+    g.players[0].band[0].tokens.push(token("T01"));
+    g.bag.retain(|&t| t != token("T01"));
+    g.map_tokens.retain(|&t| t != token("T01"));
+    g.concert_market
+        .iter_mut()
+        .filter(|f| **f == Some(token("T01")))
+        .for_each(|f| *f = None);
+    g.players[0].satisfaction = 3;
+    at(&mut g, Task::Salary { seat: 0 });
+    g.advance(&mut Vec::new());
+    assert_eq!(g.players[0].cash, 20 - 15 - 1);
+    assert_eq!(g.players[0].satisfaction, 4);
+}
+
+#[test]
+fn integration_control_artists_more_independent_than_satisfaction_leave() {
+    let mut g = fresh(2);
+    into_hand(&mut g, 0, "I01");
+    g.players[0].satisfaction = 1;
+    at(&mut g, Task::Integration { seat: 0 });
+    g.advance(&mut Vec::new());
+    // Johnny Thunder and Kit Kaboom (independence 2) leave; Mo Lowdown (1) stays.
+    assert_eq!(g.players[0].band.len(), 1);
+    assert_eq!(g.players[0].band[0].card, artist("AR02"));
+    assert_eq!(g.players[0].satisfaction, 1);
+    // Four cards, limit 3: the owner discards one.
+    assert_eq!(g.phase(), "hand_discard");
+    assert_eq!(g.to_act(), vec![0]);
+}
+
+#[test]
+fn royalties_pay_the_popularity_and_charge_a_negative_one() {
+    let mut g = fresh(2);
+    g.players[0].popularity = 12;
+    g.players[1].popularity = -4;
+    g.queue.clear();
+    g.queue
+        .extend([Task::Royalty { seat: 0 }, Task::Royalty { seat: 1 }]);
+    g.advance(&mut Vec::new());
+    assert_eq!((g.players[0].cash, g.players[1].cash), (32, 16));
+}
+
+#[test]
+fn popularity_check_doubles_for_a_scandal_without_a_chart_song() {
+    let mut g = fresh(2);
+    g.players[0].popularity = 20;
+    g.players[0].scandal = true;
+    g.players[1].popularity = 20;
+    pile_top(&mut g, &["I11", "I09"]);
+    g.queue.clear();
+    g.queue.extend([
+        Task::PopCheck { seat: 0 },
+        Task::PopCheck { seat: 1 },
+        Task::ScandalsUpright,
+    ]);
+    g.advance(&mut Vec::new());
+    assert_eq!(g.players[0].popularity, 20 - 2 * 2);
+    assert_eq!(g.players[1].popularity, 20 - 4);
+    assert!(!g.players[0].scandal);
+}
+
+#[test]
+fn reporter_moves_the_rondel_power_fields_and_no_event_happens() {
+    let mut g = fresh(2);
+    into_field(&mut g, 0, "I60");
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    let dice = g.dice;
+    play(&mut g, 0, Action::Reporter);
+    assert_eq!(g.rondel, 3);
+    assert_eq!(g.dice, dice);
+    assert_eq!(g.players[0].cash, 20);
+}
+
+#[test]
+fn paparazzi_scandal_gains_the_highest_drawn_power() {
+    let mut g = fresh(2);
+    into_field(&mut g, 0, "I41");
+    pile_top(&mut g, &["I11", "I09"]);
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    play(&mut g, 0, Action::Paparazzi);
+    assert!(g.players[0].scandal);
+    assert_eq!(g.players[0].popularity, 4);
+    assert!(g.influence_discard.contains(&card("I11")));
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    assert!(!g.legal_actions(0).contains(&Action::Paparazzi));
+}
+
+#[test]
+fn femme_fatale_draws_first_then_integration_or_disorder() {
+    let mut g = fresh(2);
+    into_field(&mut g, 0, "I29");
+    pile_top(&mut g, &["I10", "I12"]);
+    g.players[0].satisfaction = 1;
+    g.players[1].satisfaction = 5;
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    let snapshot = g.clone();
+    play(&mut g, 0, Action::FemmeFatale);
+    assert_eq!(
+        decisions(&g, 0),
+        vec![Action::Integration, Action::Disorder { target: 1 }]
+    );
+    play(&mut g, 0, Action::Integration);
+    assert_eq!(g.players[0].satisfaction, 4);
+
+    let mut g = snapshot;
+    play(&mut g, 0, Action::FemmeFatale);
+    play(&mut g, 0, Action::Disorder { target: 1 });
+    play(&mut g, 1, Action::Decline);
+    assert_eq!(g.players[1].satisfaction, 2);
+}
+
+#[test]
+fn dj_replaces_map_tokens_from_the_market_or_the_bag() {
+    let mut g = fresh(2);
+    map_with(&mut g, &["T47", "T27", "T12", "T01", "T02"]);
+    into_field(&mut g, 0, "I20");
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    play(&mut g, 0, Action::DjRemove { token: "T47".into() });
+    play(&mut g, 0, Action::DjRemove { token: "T27".into() });
+    play(&mut g, 0, Action::DjDone);
+    let m3 = g.concert_market[2].expect("field 3");
+    play(&mut g, 0, Action::DjFromMarket { field: 3 });
+    assert_eq!(g.concert_market[2], None);
+    play(&mut g, 0, Action::DjFromBag);
+    assert_eq!(g.map_tokens.len(), 5);
+    assert!(g.map_tokens.contains(&m3));
+    assert!(g.used_tokens.contains(&token("T47")));
+    assert!(g.concert_market.iter().all(Option::is_some));
+}
+
+#[test]
+fn pilot_picks_two_elements_anywhere_and_lands_in_one_of_their_cities() {
+    let mut g = fresh(2);
+    map_with(&mut g, &["T47", "T12"]);
+    into_field(&mut g, 0, "I52");
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    play(&mut g, 0, Action::PilotToken { token: "T12".into() });
+    play(&mut g, 0, Action::PilotSong { studio: "P".into() });
+    play(&mut g, 0, Action::RecordStyle { style: Style::Rock });
+    play(&mut g, 0, Action::RecordLyrics { lyrics: Lyrics::Love });
+    play(&mut g, 0, Action::RecordTempo { tempo: Tempo::Slow });
+    play(&mut g, 0, Action::RecordVolume { volume: Volume::Loud });
+    assert_eq!(
+        decisions(&g, 0),
+        vec![
+            Action::CarTo { city: "C".into() },
+            Action::CarTo { city: "P".into() }
+        ]
+    );
+    play(&mut g, 0, Action::CarTo { city: "P".into() });
+    assert_eq!(g.players[0].car, city("P"));
+    assert_eq!(g.players[0].cash, 35);
+    assert_eq!(g.players[0].songs.len(), 1);
+}
+
+#[test]
+fn groupie_exchanges_artists_of_the_same_mandatory_instrument() {
+    let mut g = fresh(2);
+    into_field(&mut g, 0, "I34");
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    play(&mut g, 0, Action::Groupie { target: 1 });
+    play(
+        &mut g,
+        0,
+        Action::GroupieTake {
+            artist: "AR05".into(),
+        },
+    );
+    // Only the bassist may be given for a bassist.
+    assert_eq!(
+        decisions(&g, 0),
+        vec![Action::GroupieGive {
+            artist: "AR02".into()
+        }]
+    );
+    play(
+        &mut g,
+        0,
+        Action::GroupieGive {
+            artist: "AR02".into(),
+        },
+    );
+    play(&mut g, 0, Action::GroupiePlaceMine { fields: vec![2] });
+    play(&mut g, 0, Action::GroupiePlaceTheirs { fields: vec![2] });
+    play(&mut g, 1, Action::Decline);
+    assert!(g.players[0].band.iter().any(|a| a.card == artist("AR05")));
+    assert!(g.players[1].band.iter().any(|a| a.card == artist("AR02")));
+}
+
+#[test]
+fn dismissal_lowers_satisfaction_and_forces_hand_discards() {
+    let mut g = fresh(2);
+    hire(&mut g, 0, "AR42", vec![4], vec![]);
+    into_hand(&mut g, 0, "I01");
+    at(&mut g, Task::EndRound { seat: 0 });
+    play(
+        &mut g,
+        0,
+        Action::Dismiss {
+            artist: "AR42".into(),
+        },
+    );
+    assert_eq!(g.players[0].satisfaction, 4);
+    assert_eq!(g.phase(), "hand_discard");
+    play(&mut g, 0, Action::Discard { card: "I01".into() });
+    assert_eq!(g.phase(), "end_round");
+}
+
+#[test]
+fn style_change_discards_tokens_except_the_multicolour_f() {
+    let mut g = fresh(2);
+    let drummer = g.players[0].band.pop().expect("drummer");
+    g.artist_discard.push(drummer.card);
+    hire(&mut g, 0, "AR40", vec![3], vec![token("T21"), token("T11")]);
+    at(&mut g, Task::EndRound { seat: 0 });
+    play(
+        &mut g,
+        0,
+        Action::Flip {
+            artist: "AR40".into(),
+        },
+    );
+    let a = g.players[0]
+        .band
+        .iter()
+        .find(|a| a.card == artist("AR40"))
+        .expect("AR40");
+    assert_eq!(a.tokens, vec![token("T21")]);
+    assert!(a.side_b);
+}
+
+#[test]
+fn recruitment_takes_fields_up_to_power_and_raises_satisfaction() {
+    let mut g = fresh(2);
+    let sax = artist("AR42");
+    g.artist_pile.retain(|&a| a != sax);
+    let old = g.artist_market[1].replace(sax);
+    g.artist_discard.extend(old);
+    g.players[0].satisfaction = 3;
+    into_field(&mut g, 0, "I09");
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    assert!(
+        !g.legal_actions(0)
+            .iter()
+            .any(|a| matches!(a, Action::Recruit { field: 3 | 4, .. }))
+    );
+    play(
+        &mut g,
+        0,
+        Action::Recruit {
+            field: 2,
+            side_b: true,
+            fields: vec![5],
+        },
+    );
+    assert_eq!(g.players[0].satisfaction, 4);
+    assert_eq!(g.players[0].band.len(), 4);
+    assert_eq!(g.hand_limit(0), 4);
+}
+
+#[test]
+fn trend_action_turns_the_cards_die_to_its_value() {
+    let mut g = fresh(2);
+    into_field(&mut g, 0, "I02");
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    play(&mut g, 0, Action::SetDie);
+    assert_eq!(g.dice[1], Some(1));
+}
+
+#[test]
+fn step_9_everyone_giving_up_keeps_the_sequence() {
+    let mut g = fresh(3);
+    g.order = vec![1, 2, 0];
+    at(&mut g, Task::SequenceBid);
+    g.advance(&mut Vec::new());
+    assert_eq!(g.to_act(), vec![0, 1, 2]);
+    for s in 0..3 {
+        play(&mut g, s, Action::GiveUpBid);
+    }
+    assert_eq!(g.order, vec![1, 2, 0]);
+    assert!(g.players.iter().all(|p| p.cash == 20));
+}
+
+#[test]
+fn s38_the_turn_in_which_a_marker_reaches_56_is_finished_then_the_game_is_scored() {
+    let mut g = fresh(2);
+    g.order = vec![0, 1];
+    g.turn = 0;
+    g.qe_done = [true, true, true, false];
+    g.players[0].time = 54;
+    into_hand(&mut g, 0, "I09");
+    at(&mut g, Task::StartRound { seat: 0 });
+    g.advance(&mut Vec::new());
+    let mut seat_1_reviewed_after_56 = false;
+    let mut steps = 0;
+    while !g.is_over() {
+        steps += 1;
+        assert!(steps < 500, "stuck in {}", g.phase());
+        let seat = g.to_act()[0];
+        if seat == 1 && g.phase() == "market_review" && g.last_turn {
+            seat_1_reviewed_after_56 = true;
+        }
+        let legal = g.legal_actions(seat);
+        let pick = [
+            Action::Play { card: "I09".into() },
+            Action::EndReview,
+            Action::ActivateHand,
+            Action::Pass,
+            Action::GiveUp,
+            Action::Draw,
+            Action::EndRound,
+            Action::Decline,
+            Action::Done,
+        ]
+        .into_iter()
+        .find(|a| legal.contains(a))
+        .unwrap_or_else(|| legal[0].clone());
+        play(&mut g, seat, pick);
+        if steps == 3 {
+            assert!(g.last_turn && g.qe_pending);
+        }
+    }
+    assert!(seat_1_reviewed_after_56);
+    assert_eq!(g.players[0].time, 56);
+    assert!(g.qe_done.iter().all(|&q| q));
+    let o = g.outcome().expect("scored");
+    for s in &o.scores {
+        let p = &g.players[s.seat];
+        assert_eq!(s.total, p.popularity + p.cash / 10);
+    }
+}
+
+#[test]
+fn registry_hosts_show_business_by_slug_with_named_schemas() {
+    let rules = crate::Ruleset::find("show-business").expect("registered");
+    assert_eq!(rules.seats, 2..=5);
+    let schemas = (rules.schemas)();
+    assert_eq!(schemas.action, "ShowBusinessAction");
+    let names: Vec<&String> = schemas.all.iter().map(|(n, _)| n).collect();
+    assert!(
+        names
+            .iter()
+            .all(|n| n.starts_with("ShowBusiness") || *n == "usize"),
+        "{names:?}"
+    );
+    assert_eq!((rules.default_options)()["paparazzi_block"], "popularity");
+    let (mut game, _) = crate::AnyGame::setup("show-business", None, 3, 42).expect("setup");
+    assert_eq!(game.phase(), "opening_bid");
+    game.apply(0, r#"{"type":"bid","amount":2}"#)
+        .expect("a bid is accepted");
+    let refused = game
+        .apply(0, r#"{"type":"bid","amount":1}"#)
+        .expect_err("one bid per seat");
+    assert_eq!(refused.code, crate::RejectionCode::NotYourTurn);
+    let refused = game
+        .apply(1, r#"{"type":"bid","amount":99}"#)
+        .expect_err("more than the cash");
+    assert_eq!(refused.code, crate::RejectionCode::IllegalAction);
+}

@@ -1,0 +1,344 @@
+//! What one viewer may see, and what must stay hidden from them.
+
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::actions::SongContent;
+use super::components::{Die, LYRICS, Style, TEMPI, TokenColour, VOLUMES, components};
+use super::rules::{artist_id, card_id, city_name, token_id};
+use super::state::{RONDEL, ShowBusiness, Song, Task};
+use crate::{Seat, Viewer};
+
+pub(crate) fn content(s: &Song) -> SongContent {
+    let lyrics = LYRICS[s.lyrics as usize % 5];
+    let tempo = TEMPI[s.tempo as usize % 5];
+    let volume = VOLUMES[s.volume as usize % 5];
+    SongContent {
+        label: format!(
+            "song {}: {:?} {lyrics:?} {tempo:?} {volume:?} {}",
+            s.id, s.style, s.experience
+        ),
+        style: s.style,
+        lyrics,
+        tempo,
+        volume,
+        experience: s.experience,
+    }
+}
+
+/// An artist on a band board.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(as = ShowBusinessArtistView)]
+pub struct ArtistView {
+    /// Card id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Side B up.
+    pub side_b: bool,
+    /// CURRENT STYLE.
+    pub style: Style,
+    /// ALTERNATIVE STYLE.
+    pub alternative: Style,
+    /// Band board fields it occupies.
+    pub fields: Vec<u8>,
+    /// INDEPENDENCE.
+    pub independence: u8,
+    /// Number of EXPERIENCE FIELDS.
+    pub experience_fields: u8,
+    /// Concert tokens on them.
+    pub tokens: Vec<String>,
+}
+
+/// A song; its fields only for its owner until disclosed.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(as = ShowBusinessSongView)]
+pub struct SongView {
+    /// Song number.
+    pub id: u32,
+    /// Owner.
+    pub owner: Seat,
+    /// The five fields, when the viewer may see them.
+    pub content: Option<SongContent>,
+}
+
+/// A concert token on the map or a market.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(as = ShowBusinessTokenView)]
+pub struct TokenView {
+    /// Token id.
+    pub id: String,
+    /// City letter.
+    pub city: String,
+    /// Colour.
+    pub colour: TokenColour,
+    /// FONS.
+    pub value: u32,
+}
+
+/// One seat as the viewer sees it.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(as = ShowBusinessPlayerView)]
+pub struct PlayerView {
+    /// Seat.
+    pub seat: Seat,
+    /// Band colour.
+    pub colour: Style,
+    /// FONS (public).
+    pub cash: i64,
+    /// POPULARITY TRACK (true value).
+    pub popularity: i64,
+    /// Octogon set aside: scandal.
+    pub scandal: bool,
+    /// SATISFACTION TRACK.
+    pub satisfaction: u8,
+    /// TIME TRACK week.
+    pub time: u8,
+    /// Time marker set aside: last in the turn.
+    pub last_in_turn: bool,
+    /// Hand size.
+    pub hand_count: usize,
+    /// The hand (own seat), or the cards of it the viewer has seen.
+    pub hand: Vec<String>,
+    /// INFLUENCE FIELD, top last.
+    pub influence_field: Vec<String>,
+    /// The band.
+    pub band: Vec<ArtistView>,
+    /// Recorded songs on the band board.
+    pub songs: Vec<SongView>,
+    /// Studios still holding this seat's blank song.
+    pub blanks: Vec<String>,
+    /// City of the car.
+    pub car: String,
+    /// Order of bankruptcy, if bankrupt.
+    pub bankrupt: Option<u32>,
+}
+
+/// What one viewer sees.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(as = ShowBusinessView)]
+pub struct View {
+    /// The viewer's seat, if any.
+    pub me: Option<Seat>,
+    /// Current phase.
+    pub phase: String,
+    /// Who may act.
+    pub to_act: Vec<Seat>,
+    /// Turn sequence, first to last.
+    pub order: Vec<Seat>,
+    /// Whose round runs.
+    pub active: Seat,
+    /// Every seat.
+    pub players: Vec<PlayerView>,
+    /// INFLUENCE MARKET fields 1-4.
+    pub influence_market: Vec<Option<String>>,
+    /// ARTIST MARKET fields 1-4.
+    pub artist_market: Vec<Option<String>>,
+    /// CONCERT MARKET fields 1-5.
+    pub concert_market: Vec<Option<TokenView>>,
+    /// Concert tokens in the music clubs.
+    pub map_tokens: Vec<TokenView>,
+    /// Cards in the influence pile.
+    pub influence_pile: usize,
+    /// Cards in the influence discard pile.
+    pub influence_discard: usize,
+    /// The top card of the influence discard pile.
+    pub influence_discard_top: Option<String>,
+    /// Cards in the artist pile.
+    pub artist_pile: usize,
+    /// Cards in the artist discard pile.
+    pub artist_discard: usize,
+    /// Tokens in the bag.
+    pub bag: usize,
+    /// Tokens in the used pool.
+    pub used_tokens: usize,
+    /// Cards drawn face up and not yet discarded.
+    pub revealed: Vec<String>,
+    /// Trend dice white, blue, yellow, red (`None` = blank).
+    pub dice: Vec<Option<String>>,
+    /// The standing TREND EXPERT and its placer.
+    pub trend_expert: Option<(String, Seat)>,
+    /// The event rondel field.
+    pub rondel: String,
+    /// CHARTS fields 1-10.
+    pub chart: Vec<Vec<SongView>>,
+    /// Quarter ends already triggered.
+    pub quarter_ends: Vec<bool>,
+    /// A quarter end runs after this round.
+    pub quarter_end_pending: bool,
+    /// The last turn has begun.
+    pub last_turn: bool,
+    /// The viewer's own sealed bid, while bids are collected.
+    pub my_bid: Option<u32>,
+    /// TOURNEE power left, during a TOURNEE.
+    pub power_left: Option<u8>,
+}
+
+fn token_view(t: u8) -> TokenView {
+    let tk = &components().tokens[t as usize];
+    TokenView {
+        id: token_id(t),
+        city: city_name(tk.city),
+        colour: tk.colour,
+        value: tk.value,
+    }
+}
+
+impl ShowBusiness {
+    fn song_view(&self, s: &Song, viewer: Viewer, disclosed: bool) -> SongView {
+        let visible = disclosed || viewer.seat() == Some(s.owner) || self.result.is_some();
+        SongView {
+            id: s.id,
+            owner: s.owner,
+            content: visible.then(|| content(s)),
+        }
+    }
+
+    pub(crate) fn make_view(&self, viewer: Viewer, phase: &str) -> View {
+        let c = components();
+        let me = viewer.seat();
+        let players = self
+            .players
+            .iter()
+            .enumerate()
+            .map(|(seat, p)| {
+                let hand = p
+                    .hand
+                    .iter()
+                    .filter(|&&card| me == Some(seat) || me.is_some_and(|v| self.known.contains(&(card, v))))
+                    .map(|&x| card_id(x))
+                    .collect();
+                PlayerView {
+                    seat,
+                    colour: p.colour,
+                    cash: p.cash,
+                    popularity: p.popularity,
+                    scandal: p.scandal,
+                    satisfaction: p.satisfaction,
+                    time: p.time,
+                    last_in_turn: self.order.last() == Some(&seat),
+                    hand_count: p.hand.len(),
+                    hand,
+                    influence_field: p.influence_field.iter().map(|&x| card_id(x)).collect(),
+                    band: p
+                        .band
+                        .iter()
+                        .map(|a| {
+                            let card = &c.artists[a.card as usize];
+                            ArtistView {
+                                id: artist_id(a.card),
+                                name: card.name.clone(),
+                                side_b: a.side_b,
+                                style: card.style(a.side_b),
+                                alternative: card.style(!a.side_b),
+                                fields: a.fields.clone(),
+                                independence: card.independence,
+                                experience_fields: card.experience_fields,
+                                tokens: a.tokens.iter().map(|&t| token_id(t)).collect(),
+                            }
+                        })
+                        .collect(),
+                    songs: p.songs.iter().map(|s| self.song_view(s, viewer, false)).collect(),
+                    blanks: c
+                        .studios
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| p.blanks[*i])
+                        .map(|(_, &s)| city_name(s))
+                        .collect(),
+                    car: city_name(p.car),
+                    bankrupt: p.bankrupt,
+                }
+            })
+            .collect();
+        let my_bid = match (self.queue.front(), me) {
+            (Some(Task::Bid(b)), Some(s)) => b.bids.get(s).copied().flatten(),
+            _ => None,
+        };
+        let power_left = match self.queue.front() {
+            Some(Task::Tournee { left, .. }) => Some(*left),
+            _ => None,
+        };
+        View {
+            me,
+            phase: phase.to_owned(),
+            to_act: self.to_act_now(),
+            order: self.order.clone(),
+            active: self.active(),
+            players,
+            influence_market: self.influence_market.iter().map(|x| x.map(card_id)).collect(),
+            artist_market: self.artist_market.iter().map(|x| x.map(artist_id)).collect(),
+            concert_market: self.concert_market.iter().map(|x| x.map(token_view)).collect(),
+            map_tokens: self.map_tokens.iter().map(|&t| token_view(t)).collect(),
+            influence_pile: self.influence_pile.len(),
+            influence_discard: self.influence_discard.len(),
+            influence_discard_top: self.influence_discard.last().map(|&x| card_id(x)),
+            artist_pile: self.artist_pile.len(),
+            artist_discard: self.artist_discard.len(),
+            bag: self.bag.len(),
+            used_tokens: self.used_tokens.len(),
+            revealed: self.revealed.iter().map(|&x| card_id(x)).collect(),
+            dice: Die::ALL
+                .iter()
+                .enumerate()
+                .map(|(i, d)| self.dice[i].map(|v| d.face_name(v)))
+                .collect(),
+            trend_expert: self.trend_expert.map(|(card, s)| (card_id(card), s)),
+            rondel: RONDEL[self.rondel as usize].into(),
+            chart: self
+                .chart
+                .iter()
+                .map(|f| {
+                    f.iter()
+                        .map(|s| self.song_view(&s.song, viewer, s.disclosed))
+                        .collect()
+                })
+                .collect(),
+            quarter_ends: self.qe_done.to_vec(),
+            quarter_end_pending: self.qe_pending,
+            last_turn: self.last_turn,
+            my_bid,
+            power_left,
+        }
+    }
+
+    /// S2: hands, undisclosed songs, piles, the bag and sealed bids.
+    pub(crate) fn hidden_from(&self, viewer: Viewer) -> Vec<String> {
+        if self.result.is_some() {
+            return vec![];
+        }
+        let me = viewer.seat();
+        let mut out = Vec::new();
+        for (seat, p) in self.players.iter().enumerate() {
+            if me == Some(seat) {
+                continue;
+            }
+            for &card in &p.hand {
+                if !me.is_some_and(|v| self.known.contains(&(card, v))) {
+                    out.push(card_id(card));
+                }
+            }
+            out.extend(p.songs.iter().map(|s| content(s).label));
+        }
+        for field in &self.chart {
+            for s in field {
+                if !s.disclosed && me != Some(s.song.owner) {
+                    out.push(content(&s.song).label);
+                }
+            }
+        }
+        out.extend(self.influence_pile.iter().map(|&c| card_id(c)));
+        out.extend(self.artist_pile.iter().map(|&a| artist_id(a)));
+        out.extend(self.bag.iter().map(|&t| token_id(t)));
+        if let Some(Task::Bid(b)) = self.queue.front() {
+            for &s in &b.seats {
+                if Some(s) != me
+                    && let Some(amount) = b.bids[s]
+                {
+                    out.push(format!("bid {} of seat {s}: {amount}", b.round));
+                }
+            }
+        }
+        out
+    }
+}
