@@ -18,6 +18,7 @@ use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use roadie_engine::games::rock_the_world::RockTheWorld;
+use roadie_engine::games::show_business::ShowBusiness;
 use roadie_engine::games::shrewd_producer::ShrewdProducer;
 use roadie_engine::{AnyGame, Game, Viewer};
 use serde::Serialize;
@@ -153,6 +154,7 @@ fn encoding_of<G: Game + Serialize + DeserializeOwned>(c: &mut Criterion) {
 fn encoding(c: &mut Criterion) {
     encoding_of::<ShrewdProducer>(c);
     encoding_of::<RockTheWorld>(c);
+    encoding_of::<ShowBusiness>(c);
 }
 
 criterion_group!(benches, encoding);
