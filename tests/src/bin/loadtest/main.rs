@@ -1,0 +1,292 @@
+//! `loadtest`: plays many games of one ruleset to the end against a running Roadie, with a fixed
+//! number of connections each choosing random legal actions, then measures the `GET /healthz`
+//! floor of the same server and prints a summary.
+//!
+//! ```text
+//! cargo run -p roadie-tests --release --bin loadtest -- \
+//!     --url http://127.0.0.1:8080 --ruleset shrewd-producer --games 200 --connections 64
+//! ```
+//!
+//! The run fails (exit status 1) on any 5xx, transport error, refused listed action, lost action
+//! (a version that does not advance by exactly one per accepted post) or game that does not finish.
+//! It only talks to loopback addresses, and every loop in it is bounded in count and in time.
+
+mod client;
+mod play;
+mod report;
+
+use std::net::IpAddr;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use indicatif::{ProgressBar, ProgressStyle};
+use reqwest::Url;
+
+use crate::client::Client;
+use crate::play::{Plan, Shared};
+use crate::report::{Floor, Stats, Summary};
+
+/// Bounds of one run: the generator always stops by itself.
+const MAX_GAMES: usize = 100_000;
+const MAX_CONNECTIONS: usize = 1_024;
+const MAX_SECONDS: u64 = 3_600;
+
+/// Plays games against a Roadie server and reports throughput, latency and errors.
+#[derive(Parser, Debug, Clone)]
+#[command(name = "loadtest", version)]
+pub struct Args {
+    /// Base URL of the server. Only loopback hosts (127.0.0.0/8, ::1, localhost) are accepted.
+    #[arg(long, default_value = "http://127.0.0.1:8080")]
+    url: String,
+    /// The ruleset to play.
+    #[arg(long, default_value = "shrewd-producer")]
+    ruleset: String,
+    /// Seats per game.
+    #[arg(long, default_value_t = 4)]
+    seats: usize,
+    /// Game options as JSON; the ruleset's defaults when absent.
+    #[arg(long)]
+    options: Option<String>,
+    /// How many games to create and play to the end.
+    #[arg(long, default_value_t = 200)]
+    games: usize,
+    /// Concurrent connections (each plays one game at a time).
+    #[arg(long, default_value_t = 64)]
+    connections: usize,
+    /// Game `i` is created with seed `seed + i`, and its random choices are seeded from that too,
+    /// so two runs against the same build play the same games.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// A game still running after this many accepted actions counts as one that never finishes.
+    #[arg(long, default_value_t = 5_000)]
+    max_actions: u64,
+    /// Wall-clock limit of the play phase, in seconds; whatever is unfinished then fails the run.
+    #[arg(long, default_value_t = 300)]
+    time_limit: u64,
+    /// Seconds of `GET /healthz` at the same concurrency, for the floor; 0 skips it (at most 60).
+    #[arg(long, default_value_t = 3.0)]
+    floor_secs: f64,
+    /// Timeout of one request, in seconds.
+    #[arg(long, default_value_t = 10)]
+    request_timeout: u64,
+    /// Worker threads of the generator's own runtime (it shares the machine with the server).
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Print the summary as JSON on stdout instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let base = match loopback_url(&args.url) {
+        Ok(url) => url,
+        Err(message) => {
+            eprintln!("loadtest: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let options = match args
+        .options
+        .as_deref()
+        .map(serde_json::from_str::<serde_json::Value>)
+    {
+        None => None,
+        Some(Ok(value)) => Some(value),
+        Some(Err(e)) => {
+            eprintln!("loadtest: --options is not JSON: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if args.games == 0 || args.connections == 0 || args.threads == 0 {
+        eprintln!("loadtest: --games, --connections and --threads must be at least 1");
+        return ExitCode::from(2);
+    }
+    if args.games > MAX_GAMES || args.connections > MAX_CONNECTIONS || args.time_limit > MAX_SECONDS {
+        eprintln!(
+            "loadtest: at most {MAX_GAMES} games, {MAX_CONNECTIONS} connections and {MAX_SECONDS} s per run"
+        );
+        return ExitCode::from(2);
+    }
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(args.threads)
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("loadtest: cannot start the runtime: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let summary = runtime.block_on(run(args.clone(), base, options));
+    if args.json {
+        match serde_json::to_string_pretty(&summary) {
+            Ok(text) => println!("{text}"),
+            Err(e) => eprintln!("loadtest: cannot write the summary: {e}"),
+        }
+    } else {
+        print!("{}", summary.table());
+    }
+    if summary.passed {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// The base URL, refused unless its host is a loopback address.
+fn loopback_url(text: &str) -> Result<Url, String> {
+    let url = Url::parse(text).map_err(|e| format!("--url {text:?} is not a URL: {e}"))?;
+    if url.scheme() != "http" {
+        return Err(format!("--url {text:?}: only http:// is supported"));
+    }
+    let host = url.host_str().unwrap_or_default();
+    let loopback = host.eq_ignore_ascii_case("localhost")
+        || host
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .parse::<IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback());
+    if !loopback {
+        return Err(format!("--url {text:?}: only loopback hosts are load-tested"));
+    }
+    Ok(url)
+}
+
+async fn run(args: Args, base: Url, options: Option<serde_json::Value>) -> Summary {
+    let timeout = Duration::from_secs(args.request_timeout.max(1));
+    let shared = Arc::new(Shared {
+        plan: Plan {
+            ruleset: args.ruleset.clone(),
+            seats: args.seats,
+            options,
+            seed: args.seed,
+            games: args.games,
+            max_actions: args.max_actions,
+            deadline: Instant::now() + Duration::from_secs(args.time_limit),
+        },
+        next_game: AtomicUsize::new(0),
+        actions: AtomicU64::new(0),
+        finished: AtomicU64::new(0),
+    });
+
+    let bar = ProgressBar::new(args.games as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:32}] {pos}/{len} games  {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+
+    let started = Instant::now();
+    let mut workers = Vec::with_capacity(args.connections);
+    for _ in 0..args.connections {
+        let client = Client::new(base.clone(), timeout);
+        let shared = Arc::clone(&shared);
+        workers.push(tokio::spawn(play::worker(client, shared)));
+    }
+    let ticker = {
+        let shared = Arc::clone(&shared);
+        let bar = bar.clone();
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                let actions = shared.actions.load(Ordering::Relaxed);
+                let secs = started.elapsed().as_secs_f64().max(1e-9);
+                bar.set_position(shared.finished.load(Ordering::Relaxed));
+                bar.set_message(format!(
+                    "{actions} actions, {:.0} actions/s",
+                    actions as f64 / secs
+                ));
+            }
+        })
+    };
+    let mut stats = Stats::default();
+    for worker in workers {
+        match worker.await {
+            Ok(s) => stats.merge(s),
+            Err(e) => stats.fail(format!("a connection's task ended abnormally: {e}")),
+        }
+    }
+    let play_elapsed = started.elapsed();
+    ticker.abort();
+    bar.set_position(shared.finished.load(Ordering::Relaxed));
+    bar.finish_and_clear();
+
+    let floor = if args.floor_secs > 0.0 {
+        Some(
+            measure_floor(
+                &base,
+                args.connections,
+                Duration::from_secs_f64(args.floor_secs),
+                timeout,
+            )
+            .await,
+        )
+    } else {
+        None
+    };
+    Summary::new(&args, base.as_str(), play_elapsed, stats, floor)
+}
+
+/// `GET /healthz` as fast as `connections` connections go, for `duration`.
+async fn measure_floor(base: &Url, connections: usize, duration: Duration, timeout: Duration) -> Floor {
+    let started = Instant::now();
+    let until = started + duration;
+    let mut tasks = Vec::with_capacity(connections);
+    for _ in 0..connections {
+        let client = Client::new(base.clone(), timeout);
+        tasks.push(tokio::spawn(async move {
+            let mut stats = Stats::default();
+            while Instant::now() < until {
+                if let Err(e) = client.healthz(&mut stats).await {
+                    stats.fail(format!("floor: {e}"));
+                    break;
+                }
+            }
+            stats
+        }));
+    }
+    let mut stats = Stats::default();
+    for task in tasks {
+        match task.await {
+            Ok(s) => stats.merge(s),
+            Err(e) => stats.fail(format!("a floor task ended abnormally: {e}")),
+        }
+    }
+    Floor::new(stats, started.elapsed(), connections)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::loopback_url;
+
+    #[test]
+    fn only_loopback_hosts_are_load_tested() {
+        for url in [
+            "http://127.0.0.1:8080",
+            "http://127.9.9.9",
+            "http://localhost:1",
+            "http://[::1]:8080",
+        ] {
+            assert!(loopback_url(url).is_ok(), "{url} is loopback");
+        }
+        for url in [
+            "http://10.0.0.1:8080",
+            "http://192.168.1.2",
+            "http://example.com",
+            "http://[::2]",
+        ] {
+            assert!(loopback_url(url).is_err(), "{url} is not loopback");
+        }
+    }
+
+    #[test]
+    fn only_plain_http_urls_are_accepted() {
+        assert!(loopback_url("https://127.0.0.1").is_err());
+        assert!(loopback_url("127.0.0.1:8080").is_err());
+    }
+}
