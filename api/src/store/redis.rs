@@ -5,7 +5,7 @@
 //! | key | holds |
 //! | --- | --- |
 //! | `roadie:{<id>}:version` | the version, as a decimal string: the compare-and-set checks it alone |
-//! | `roadie:{<id>}:state` | the [`StoredGame`] as JSON |
+//! | `roadie:{<id>}:state` | the [`StoredGame`] as MessagePack (a third of the JSON's size, three times faster to decode) |
 //! | `roadie:{<id>}:events` | a list of [`StoredEvent`]s as JSON; position + 1 is the sequence number |
 //! | `roadie:{<id>}:idem:<seat>:<key>` | an [`IdempotentRecord`] as JSON |
 //!
@@ -106,6 +106,17 @@ fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, StoreError>
     serde_json::from_slice(bytes).map_err(|e| StoreError::Corrupt(e.to_string()))
 }
 
+/// The state is read and written on every post: MessagePack, measured about three times faster
+/// to decode than JSON (`cargo bench -p roadie-engine --bench encoding`). Events and idempotency
+/// records stay JSON, because they carry the API's JSON as it was sent.
+fn encode_state(game: &StoredGame) -> Result<Vec<u8>, StoreError> {
+    rmp_serde::to_vec_named(game).map_err(|e| StoreError::Corrupt(e.to_string()))
+}
+
+fn decode_state(bytes: &[u8]) -> Result<StoredGame, StoreError> {
+    rmp_serde::from_slice(bytes).map_err(|e| StoreError::Corrupt(e.to_string()))
+}
+
 fn ttl_secs(ttl: Duration) -> u64 {
     ttl.as_secs().max(1)
 }
@@ -116,7 +127,7 @@ where
     C: ConnectionLike + Clone + Send + Sync + 'static,
 {
     async fn create(&self, game: &StoredGame, events: &[StoredEvent]) -> Result<bool, StoreError> {
-        let state = encode(game)?;
+        let state = encode_state(game)?;
         let events = events.iter().map(encode).collect::<Result<Vec<_>, _>>()?;
         let ttl = ttl_secs(self.retention.for_game(game));
         let created: i64 = self
@@ -159,7 +170,7 @@ where
                 .await?
             }
         };
-        let game = state.as_deref().map(decode::<StoredGame>).transpose()?;
+        let game = state.as_deref().map(decode_state).transpose()?;
         let record = record.as_deref().map(decode::<IdempotentRecord>).transpose()?;
         Ok((game, record))
     }
@@ -171,7 +182,7 @@ where
         events: &[StoredEvent],
         idempotency: Option<IdempotentWrite<'_>>,
     ) -> Result<Saved, StoreError> {
-        let state = encode(game)?;
+        let state = encode_state(game)?;
         let events = events.iter().map(encode).collect::<Result<Vec<_>, _>>()?;
         let ttl = ttl_secs(self.retention.for_game(game));
         let (idem_key, idem_record) = match &idempotency {
@@ -298,4 +309,36 @@ pub async fn connect(
         .set_max_delay(Duration::from_millis(500));
     let conn = redis::aio::ConnectionManager::new_lazy_with_config(client, config).map_err(unavailable)?;
     Ok(std::sync::Arc::new(RedisStore::new(conn, retention, timeout)))
+}
+
+#[cfg(test)]
+mod tests {
+    use roadie_engine::{AnyGame, RULESETS};
+
+    use super::*;
+
+    #[test]
+    fn every_ruleset_state_round_trips_through_messagepack_mid_game() {
+        for ruleset in RULESETS {
+            let seats = *ruleset.seats.end();
+            let (mut game, _) = AnyGame::setup(ruleset.slug, None, seats, 11).expect("setup");
+            for _ in 0..40 {
+                let Some(&seat) = game.to_act().first() else { break };
+                let actions: Vec<serde_json::Value> =
+                    serde_json::from_str(game.legal_actions(seat).get()).expect("actions are JSON");
+                let action = serde_json::to_string(&actions[actions.len() / 2]).expect("serializes");
+                game.apply(seat, &action).expect("a listed action is legal");
+            }
+            let stored = StoredGame {
+                id: "g".into(),
+                version: 41,
+                events: 7,
+                seed: 11,
+                game,
+            };
+            let back = decode_state(&encode_state(&stored).expect("encodes")).expect("decodes");
+            assert_eq!(back.game, stored.game, "{}", ruleset.slug);
+            assert_eq!((back.version, back.events, back.seed), (41, 7, 11));
+        }
+    }
 }
