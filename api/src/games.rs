@@ -179,13 +179,7 @@ impl Games {
                     detail: e.to_string(),
                 },
             })?;
-        let events: Vec<StoredEvent> = events
-            .into_iter()
-            .map(|e| StoredEvent {
-                audience: e.audience,
-                body: e.body,
-            })
-            .collect();
+        let events: Vec<StoredEvent> = events.into_iter().map(StoredEvent::from).collect();
         let mut stored = StoredGame {
             id: String::new(),
             version: 1,
@@ -325,13 +319,7 @@ impl Games {
                 }
             };
             let first_seq = stored.events + 1;
-            let events: Vec<StoredEvent> = events
-                .into_iter()
-                .map(|e| StoredEvent {
-                    audience: e.audience,
-                    body: e.body,
-                })
-                .collect();
+            let events: Vec<StoredEvent> = events.into_iter().map(StoredEvent::from).collect();
             let next = StoredGame {
                 id: stored.id,
                 version: stored.version + 1,

@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 use async_trait::async_trait;
-use roadie_engine::{AnyGame, Audience};
+use roadie_engine::{AnyGame, Audience, Event};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
@@ -40,6 +40,15 @@ pub struct StoredEvent {
     pub audience: Audience,
     /// What happened, as the ruleset reports it.
     pub body: Box<RawValue>,
+}
+
+impl From<Event<Box<RawValue>>> for StoredEvent {
+    fn from(event: Event<Box<RawValue>>) -> Self {
+        Self {
+            audience: event.audience,
+            body: event.body,
+        }
+    }
 }
 
 /// The first answer to a post that carried an `Idempotency-Key`.
