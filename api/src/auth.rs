@@ -11,6 +11,7 @@ use actix_web::http::header;
 use actix_web::{FromRequest, HttpRequest, web};
 use jsonwebtoken::errors::ErrorKind;
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
+use quick_cache::sync::Cache;
 use roadie_engine::{Seat as SeatNo, Viewer as EngineViewer};
 use serde::{Deserialize, Serialize};
 
@@ -36,6 +37,23 @@ pub struct Keys {
     decoding: DecodingKey,
     validation: Validation,
     ttl: Duration,
+    /// Tokens whose signature was checked, with their claims: a client sends the same token
+    /// with every call, and the HMAC check is a tenth of a post's work.
+    verified: Option<Cache<Box<str>, Claims>>,
+}
+
+fn now_secs() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
+}
+
+fn expired() -> ApiError {
+    ApiError::Unauthorized {
+        code: "token_expired",
+        detail: "the token has expired".into(),
+    }
 }
 
 /// A secret that cannot sign (empty).
@@ -44,8 +62,9 @@ pub struct Keys {
 pub struct KeyError(#[from] jsonwebtoken::errors::Error);
 
 impl Keys {
-    /// Keys from the HS256 secret; tokens live `ttl`.
-    pub fn new(secret: &[u8], ttl: Duration) -> Result<Self, KeyError> {
+    /// Keys from the HS256 secret; tokens live `ttl`; up to `cached` verified tokens are
+    /// remembered (0: every call checks the signature).
+    pub fn new(secret: &[u8], ttl: Duration, cached: usize) -> Result<Self, KeyError> {
         let mut validation = Validation::new(Algorithm::HS256);
         validation.leeway = 0;
         validation.set_required_spec_claims(&["exp"]);
@@ -54,15 +73,13 @@ impl Keys {
             decoding: DecodingKey::from_secret(secret)?,
             validation,
             ttl,
+            verified: (cached > 0).then(|| Cache::new(cached)),
         })
     }
 
     /// Signs a token for `seat` of `game` (`None`: the host).
     pub fn issue(&self, game: &str, seat: Option<SeatNo>) -> Result<String, ApiError> {
-        let now = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.as_secs())
-            .unwrap_or(0);
+        let now = now_secs();
         let claims = Claims {
             game: game.to_owned(),
             seat,
@@ -75,20 +92,29 @@ impl Keys {
         })
     }
 
-    /// Checks a token's signature and expiry.
+    /// Checks a token's signature and expiry. A token seen before skips the signature check
+    /// (the exact bytes were verified), never the expiry.
     pub fn verify(&self, token: &str) -> Result<Claims, ApiError> {
-        jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation)
+        if let Some(claims) = self.verified.as_ref().and_then(|cache| cache.get(token)) {
+            return if claims.exp < now_secs() {
+                Err(expired())
+            } else {
+                Ok(claims)
+            };
+        }
+        let claims = jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation)
             .map(|data| data.claims)
             .map_err(|e| match e.kind() {
-                ErrorKind::ExpiredSignature => ApiError::Unauthorized {
-                    code: "token_expired",
-                    detail: "the token has expired".into(),
-                },
+                ErrorKind::ExpiredSignature => expired(),
                 _ => ApiError::Unauthorized {
                     code: "token_invalid",
                     detail: "the token is not one this service signed".into(),
                 },
-            })
+            })?;
+        if let Some(cache) = &self.verified {
+            cache.insert(token.into(), claims.clone());
+        }
+        Ok(claims)
     }
 }
 
@@ -192,7 +218,7 @@ mod tests {
 
     #[test]
     fn a_signed_seat_token_verifies_with_its_claims() {
-        let keys = Keys::new(b"a test secret", Duration::from_secs(60)).expect("keys");
+        let keys = Keys::new(b"a test secret", Duration::from_secs(60), 16).expect("keys");
         let token = keys.issue("g1", Some(2)).expect("signed");
         let claims = keys.verify(&token).expect("verified");
         assert_eq!(claims.game, "g1");
@@ -202,8 +228,8 @@ mod tests {
 
     #[test]
     fn a_token_signed_with_another_secret_is_invalid() {
-        let ours = Keys::new(b"ours", Duration::from_secs(60)).expect("keys");
-        let theirs = Keys::new(b"theirs", Duration::from_secs(60)).expect("keys");
+        let ours = Keys::new(b"ours", Duration::from_secs(60), 16).expect("keys");
+        let theirs = Keys::new(b"theirs", Duration::from_secs(60), 16).expect("keys");
         let token = theirs.issue("g1", None).expect("signed");
         let err = ours.verify(&token).expect_err("refused");
         assert_eq!(err.code(), "token_invalid");
@@ -211,7 +237,7 @@ mod tests {
 
     #[test]
     fn an_expired_token_is_refused_as_expired() {
-        let keys = Keys::new(b"secret", Duration::from_secs(0)).expect("keys");
+        let keys = Keys::new(b"secret", Duration::from_secs(0), 16).expect("keys");
         let claims = Claims {
             game: "g1".into(),
             seat: Some(0),
@@ -225,6 +251,36 @@ mod tests {
 
     #[test]
     fn an_empty_secret_cannot_make_keys() {
-        assert!(Keys::new(b"", Duration::from_secs(1)).is_err());
+        assert!(Keys::new(b"", Duration::from_secs(1), 16).is_err());
+    }
+
+    #[test]
+    fn a_remembered_token_still_expires() {
+        let keys = Keys::new(b"secret", Duration::from_secs(60), 16).expect("keys");
+        let stale = Claims {
+            game: "g1".into(),
+            seat: Some(0),
+            iat: 1,
+            exp: 2,
+        };
+        if let Some(cache) = &keys.verified {
+            cache.insert("remembered".into(), stale);
+        }
+        assert_eq!(
+            keys.verify("remembered").expect_err("refused").code(),
+            "token_expired"
+        );
+    }
+
+    #[test]
+    fn a_remembered_token_vouches_for_no_other_bytes() {
+        let keys = Keys::new(b"secret", Duration::from_secs(60), 16).expect("keys");
+        let token = keys.issue("g1", Some(1)).expect("signed");
+        keys.verify(&token).expect("verified and remembered");
+        let mut forged = token.clone();
+        forged.pop();
+        forged.push(if token.ends_with('A') { 'B' } else { 'A' });
+        assert_eq!(keys.verify(&forged).expect_err("refused").code(), "token_invalid");
+        assert_eq!(keys.verify(&token).expect("still good").seat, Some(1));
     }
 }

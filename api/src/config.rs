@@ -28,6 +28,12 @@ pub struct Config {
     /// `ROADIE_CAS_RETRIES`: how often a post that lost a race is re-applied to the newer state
     /// before the client gets `409 contention` (default 16).
     pub cas_retries: u32,
+    /// `ROADIE_CACHE_GAMES`: how many decoded games each process keeps between requests, checked
+    /// against the store's version before use (default 10000; `0` turns the cache off).
+    pub cache_games: usize,
+    /// `ROADIE_CACHE_TOKENS`: how many verified tokens each process remembers, so a token's
+    /// signature is checked once (default 100000; `0` checks every request).
+    pub cache_tokens: usize,
     /// `ROADIE_STORE_TIMEOUT_MS`: how long one store call may take before the request gets
     /// `503` (default 2000).
     pub store_timeout: Duration,
@@ -101,6 +107,8 @@ impl Config {
             game_ttl: Duration::from_secs(number("ROADIE_GAME_TTL_SECS", 7 * 86_400)?.max(1)),
             finished_ttl: Duration::from_secs(number("ROADIE_FINISHED_TTL_SECS", 86_400)?.max(1)),
             cas_retries: number("ROADIE_CAS_RETRIES", 16)?.min(u32::MAX as u64) as u32,
+            cache_games: number("ROADIE_CACHE_GAMES", 10_000)? as usize,
+            cache_tokens: number("ROADIE_CACHE_TOKENS", 100_000)? as usize,
             store_timeout: Duration::from_millis(number("ROADIE_STORE_TIMEOUT_MS", 2_000)?.max(1)),
             workers,
             shutdown_timeout: number("ROADIE_SHUTDOWN_TIMEOUT_SECS", 10)?,
@@ -127,6 +135,8 @@ impl std::fmt::Debug for Config {
             .field("game_ttl", &self.game_ttl)
             .field("finished_ttl", &self.finished_ttl)
             .field("cas_retries", &self.cas_retries)
+            .field("cache_games", &self.cache_games)
+            .field("cache_tokens", &self.cache_tokens)
             .field("store_timeout", &self.store_timeout)
             .field("workers", &self.workers)
             .finish()

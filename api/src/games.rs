@@ -9,6 +9,7 @@ use roadie_engine::{AnyGame, Ruleset, SetupError, Viewer};
 use sha2::{Digest, Sha256};
 
 use crate::auth::Keys;
+use crate::cache::GameCache;
 use crate::error::ApiError;
 use crate::metrics::Metrics;
 use crate::model::{
@@ -16,7 +17,7 @@ use crate::model::{
     Status,
 };
 use crate::store::{
-    GameStore, IdempotentRecord, IdempotentWrite, Saved, StoreError, StoredEvent, StoredGame,
+    Freshness, GameStore, IdempotentRecord, IdempotentWrite, Saved, StoreError, StoredEvent, StoredGame,
 };
 
 /// The most events one read of the log returns.
@@ -34,6 +35,7 @@ pub struct Games {
     keys: Arc<Keys>,
     metrics: Arc<Metrics>,
     cas_retries: u32,
+    cache: Option<GameCache>,
 }
 
 /// The answer to a post, serialized once (it may be replayed byte for byte).
@@ -75,11 +77,7 @@ fn state_of(stored: &StoredGame, viewer: Viewer) -> Result<GameState, ApiError> 
         id: stored.id.clone(),
         ruleset: game.ruleset().slug,
         version: stored.version,
-        status: if finished {
-            Status::Finished
-        } else {
-            Status::Active
-        },
+        status: Status::of(finished),
         phase: game.phase(),
         to_act: game.to_act(),
         seats: game.seat_count(),
@@ -119,13 +117,20 @@ pub fn parse_if_match(value: &str) -> Option<u64> {
 }
 
 impl Games {
-    /// The domain over `store`.
-    pub fn new(store: Arc<dyn GameStore>, keys: Arc<Keys>, metrics: Arc<Metrics>, cas_retries: u32) -> Self {
+    /// The domain over `store`, keeping decoded copies of up to `cached_games` games.
+    pub fn new(
+        store: Arc<dyn GameStore>,
+        keys: Arc<Keys>,
+        metrics: Arc<Metrics>,
+        cas_retries: u32,
+        cached_games: usize,
+    ) -> Self {
         Self {
             store,
             keys,
             metrics,
             cas_retries,
+            cache: GameCache::new(cached_games),
         }
     }
 
@@ -152,6 +157,39 @@ impl Games {
         match self.counted(self.store.load(id, idempotency_key).await)? {
             (Some(game), record) => Ok((game, record)),
             (None, _) => Err(ApiError::game_not_found(id)),
+        }
+    }
+
+    /// The game as the store holds it now: this process's copy when the store confirms its
+    /// version, else a fresh read.
+    async fn read(&self, id: &str) -> Result<Arc<StoredGame>, ApiError> {
+        if !valid_id(id) {
+            return Err(ApiError::game_not_found(id));
+        }
+        let Some(cache) = &self.cache else {
+            return Ok(Arc::new(self.load(id, None).await?.0));
+        };
+        let Some(held) = cache.get(id) else {
+            self.metrics.cache_read("miss");
+            let game = Arc::new(self.load(id, None).await?.0);
+            cache.offer(game.clone());
+            return Ok(game);
+        };
+        match self.counted(self.store.load_if_changed(id, held.version).await)? {
+            Freshness::Unchanged => {
+                self.metrics.cache_read("hit");
+                Ok(held)
+            }
+            Freshness::Changed(game) => {
+                self.metrics.cache_read("stale");
+                let game = Arc::new(game);
+                cache.offer(game.clone());
+                Ok(game)
+            }
+            Freshness::Missing => {
+                cache.forget(id);
+                Err(ApiError::game_not_found(id))
+            }
         }
     }
 
@@ -224,13 +262,12 @@ impl Games {
 
     /// The game as `viewer` may see it.
     pub async fn get(&self, id: &str, viewer: Viewer) -> Result<GameState, ApiError> {
-        let (stored, _) = self.load(id, None).await?;
-        state_of(&stored, viewer)
+        state_of(&*self.read(id).await?, viewer)
     }
 
     /// What `seat` may post now.
     pub async fn actions(&self, id: &str, seat: usize) -> Result<LegalActions, ApiError> {
-        let (stored, _) = self.load(id, None).await?;
+        let stored = self.read(id).await?;
         if seat >= stored.game.seat_count() {
             return Err(ApiError::Forbidden {
                 code: "no_such_seat",
@@ -247,6 +284,7 @@ impl Games {
     /// Applies `action` (JSON) for `seat`. A post that loses a race to another write is
     /// re-applied to the newer state (at most `cas_retries` times) unless `if_match` pins the
     /// version it was meant for. With an idempotency key, a repeat returns the first answer.
+    /// `minimal` leaves the game's view out of the answer (`Prefer: return=minimal`).
     pub async fn post(
         &self,
         id: &str,
@@ -254,6 +292,7 @@ impl Games {
         action: &str,
         if_match: Option<u64>,
         idempotency_key: Option<&str>,
+        minimal: bool,
     ) -> Result<ActionReply, ApiError> {
         let scoped_key = match idempotency_key {
             None => None,
@@ -288,22 +327,40 @@ impl Games {
                 replayed: true,
             })
         };
+        // Without an idempotency key the first attempt starts from this process's copy, with no
+        // read at all; the compare-and-set says whether the copy was current. A key needs the
+        // store's answer to "was this key used?" before anything is judged, so it reads.
+        let mut copy = match (&self.cache, &scoped_key) {
+            (Some(cache), None) if valid_id(id) => cache.get(id),
+            _ => None,
+        };
         let mut attempt = 0;
         loop {
-            let (stored, prior) = self.load(id, scoped_key.as_deref()).await?;
-            if let Some(record) = prior {
-                return replay(record);
-            }
+            let from_copy = copy.is_some();
+            let stored = match copy.take() {
+                Some(held) => held,
+                None if scoped_key.is_some() => {
+                    let (stored, prior) = self.load(id, scoped_key.as_deref()).await?;
+                    if let Some(record) = prior {
+                        return replay(record);
+                    }
+                    Arc::new(stored)
+                }
+                None => self.read(id).await?,
+            };
             if let Some(expected) = if_match
                 && expected != stored.version
             {
+                if from_copy {
+                    continue;
+                }
                 return Err(ApiError::PreconditionFailed {
                     expected,
                     current: stored.version,
                 });
             }
             let ruleset = stored.game.ruleset().slug;
-            let mut game = stored.game;
+            let mut game = stored.game.clone();
             // A panic in the rules is a bug, never the client's doing: it becomes a logged
             // 500 and the stored game stays as it was.
             let applied = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| game.apply(seat, action)));
@@ -313,6 +370,8 @@ impl Games {
                     return Err(ApiError::Internal);
                 }
                 Ok(Ok(events)) => events,
+                // The copy may be behind the store: only the current game may refuse.
+                Ok(Err(_)) if from_copy => continue,
                 Ok(Err(rejection)) => {
                     let legal = game.legal_actions(seat);
                     return Err(ApiError::from_rejection(rejection, legal, game.to_act()));
@@ -321,7 +380,7 @@ impl Games {
             let first_seq = stored.events + 1;
             let events: Vec<StoredEvent> = events.into_iter().map(StoredEvent::from).collect();
             let next = StoredGame {
-                id: stored.id,
+                id: stored.id.clone(),
                 version: stored.version + 1,
                 events: stored.events + events.len() as u64,
                 seed: stored.seed,
@@ -331,8 +390,14 @@ impl Games {
             let viewer = Viewer::Seat(seat);
             let result = ActionResult {
                 version: next.version,
+                status: Status::of(finished),
+                to_act: next.game.to_act(),
                 events: sequenced((first_seq..).zip(events.iter().cloned()), viewer, finished),
-                game: state_of(&next, viewer)?,
+                game: if minimal {
+                    None
+                } else {
+                    Some(state_of(&next, viewer)?)
+                },
             };
             let body = serde_json::to_string(&result).map_err(|e| {
                 tracing::error!(error = %e, "could not serialize an action result");
@@ -353,14 +418,25 @@ impl Games {
                     if finished {
                         tracing::info!(game = %next.id, ruleset, version = next.version, "game finished");
                     }
+                    let version = next.version;
+                    if let Some(cache) = &self.cache {
+                        cache.offer(Arc::new(next));
+                    }
                     return Ok(ActionReply {
-                        version: next.version,
+                        version,
                         body,
                         replayed: false,
                     });
                 }
                 Saved::Replayed(record) => return replay(record),
-                Saved::Conflict { current: 0 } => return Err(ApiError::game_not_found(id)),
+                Saved::Conflict { current: 0 } => {
+                    if let Some(cache) = &self.cache {
+                        cache.forget(id);
+                    }
+                    return Err(ApiError::game_not_found(id));
+                }
+                // The copy was behind: not a race, so no retry is spent on it.
+                Saved::Conflict { .. } if from_copy => self.metrics.cache_read("stale"),
                 Saved::Conflict { current } => {
                     self.metrics.cas_conflict();
                     if let Some(expected) = if_match {
@@ -391,7 +467,7 @@ impl Games {
         after: u64,
         limit: u64,
     ) -> Result<EventLog, ApiError> {
-        let (stored, _) = self.load(id, None).await?;
+        let stored = self.read(id).await?;
         if let Viewer::Seat(seat) = viewer
             && seat >= stored.game.seat_count()
         {
@@ -405,7 +481,7 @@ impl Games {
         let finished = stored.game.is_over();
         let next_after = after.saturating_add(events.len() as u64);
         Ok(EventLog {
-            id: stored.id,
+            id: stored.id.clone(),
             version: stored.version,
             finished,
             next_after,
@@ -415,6 +491,9 @@ impl Games {
 
     /// Forgets a game (the host's call).
     pub async fn delete(&self, id: &str) -> Result<(), ApiError> {
+        if let Some(cache) = &self.cache {
+            cache.forget(id);
+        }
         if !valid_id(id) || !self.counted(self.store.delete(id).await)? {
             return Err(ApiError::game_not_found(id));
         }

@@ -6,6 +6,7 @@
 #![deny(missing_docs)]
 
 pub mod auth;
+pub mod cache;
 pub mod config;
 pub mod error;
 pub mod games;

@@ -25,6 +25,7 @@ pub struct Metrics {
     latency: Mutex<BTreeMap<String, Histogram>>,
     actions: Mutex<BTreeMap<&'static str, u64>>,
     games_created: Mutex<BTreeMap<&'static str, u64>>,
+    cache_reads: Mutex<BTreeMap<&'static str, u64>>,
     cas_conflicts: AtomicU64,
     cas_retries: AtomicU64,
     store_errors: AtomicU64,
@@ -82,6 +83,14 @@ impl Metrics {
     pub fn game_created(&self, ruleset: &'static str) {
         if let Ok(mut games) = self.games_created.lock() {
             *games.entry(ruleset).or_default() += 1;
+        }
+    }
+
+    /// Counts a use of the process's copy of a game: `hit` (the store confirmed it), `stale`
+    /// (the store had moved on) or `miss` (no copy).
+    pub fn cache_read(&self, result: &'static str) {
+        if let Ok(mut reads) = self.cache_reads.lock() {
+            *reads.entry(result).or_default() += 1;
         }
     }
 
@@ -166,6 +175,16 @@ impl Metrics {
                 for (ruleset, n) in map.iter() {
                     let _ = writeln!(out, "{name}{{ruleset=\"{ruleset}\"}} {n}");
                 }
+            }
+        }
+        let _ = writeln!(
+            out,
+            "# HELP roadie_game_cache_reads_total Uses of this process's copies of games, by result."
+        );
+        let _ = writeln!(out, "# TYPE roadie_game_cache_reads_total counter");
+        if let Ok(reads) = self.cache_reads.lock() {
+            for (result, n) in reads.iter() {
+                let _ = writeln!(out, "roadie_game_cache_reads_total{{result=\"{result}\"}} {n}");
             }
         }
         for (name, help, value) in [

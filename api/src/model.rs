@@ -61,6 +61,13 @@ pub enum Status {
     Finished,
 }
 
+impl Status {
+    /// `Finished` when the game is over, else `Active`.
+    pub fn of(finished: bool) -> Self {
+        if finished { Self::Finished } else { Self::Active }
+    }
+}
+
 /// A game as its caller may see it.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct GameState {
@@ -131,10 +138,16 @@ pub struct SequencedEvent {
 pub struct ActionResult {
     /// The game's new version.
     pub version: u64,
+    /// Whether the game goes on.
+    pub status: Status,
+    /// The seats that may act now.
+    pub to_act: Vec<usize>,
     /// The events the action caused that the seat may see.
     pub events: Vec<SequencedEvent>,
-    /// The game afterwards, as `GET /v1/games/{id}` shows it to the seat.
-    pub game: GameState,
+    /// The game afterwards, as `GET /v1/games/{id}` shows it to the seat; left out when the
+    /// post asked for `Prefer: return=minimal`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game: Option<GameState>,
 }
 
 /// A slice of the game's log, redacted for the caller.

@@ -77,13 +77,24 @@ impl Application {
                 memory
             }
         };
-        let keys = Arc::new(Keys::new(&config.jwt_secret, config.token_ttl)?);
+        let keys = Arc::new(Keys::new(
+            &config.jwt_secret,
+            config.token_ttl,
+            config.cache_tokens,
+        )?);
         let metrics = Arc::new(Metrics::default());
+        // The in-memory store holds the decoded games already: a copy of them would only cost.
+        let cached_games = if config.redis_url.is_some() {
+            config.cache_games
+        } else {
+            0
+        };
         let games = web::Data::new(Games::new(
             store.clone(),
             keys.clone(),
             metrics.clone(),
             config.cas_retries,
+            cached_games,
         ));
         let keys = web::Data::from(keys);
         let metrics = web::Data::from(metrics);

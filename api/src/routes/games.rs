@@ -131,11 +131,14 @@ pub async fn list_actions(
 ///
 /// A post that races another write is re-validated against the newer state and applied or
 /// refused; with `If-Match` it is refused with `412` instead. A repeated `Idempotency-Key`
-/// returns the first answer (header `Idempotent-Replayed: true`).
+/// returns the first answer (header `Idempotent-Replayed: true`). `Prefer: return=minimal`
+/// leaves the game's view out of the answer (header `Preference-Applied: return=minimal`):
+/// the version, `status`, `to_act` and the seat's events remain.
 #[utoipa::path(
     post, path = "/v1/games/{id}/actions", tag = "games",
     params(
         ("id" = String, Path, description = "The game's id"),
+        ("Prefer" = Option<String>, Header, description = "`return=minimal`: answer without the game's view"),
         ("If-Match" = Option<String>, Header, description = "Apply only at this version (the `ETag`)"),
         ("Idempotency-Key" = Option<String>, Header, description = "A retry with the same key returns the first answer"),
     ),
@@ -173,8 +176,9 @@ pub async fn post_action(
     };
     let if_match = header_text("if-match")?.and_then(parse_if_match);
     let idempotency_key = header_text("idempotency-key")?;
+    let minimal = header_text("prefer")?.is_some_and(prefers_minimal);
     let reply = games
-        .post(&id, seat.0, body.action.get(), if_match, idempotency_key)
+        .post(&id, seat.0, body.action.get(), if_match, idempotency_key, minimal)
         .await?;
     let mut response = HttpResponse::Ok();
     response
@@ -182,8 +186,22 @@ pub async fn post_action(
         .content_type("application/json");
     if reply.replayed {
         response.insert_header(("Idempotent-Replayed", "true"));
+    } else if minimal {
+        response.insert_header(("Preference-Applied", "return=minimal"));
     }
     Ok(response.body(reply.body))
+}
+
+/// Whether a `Prefer` header (RFC 7240: preferences separated by commas, each with optional
+/// `;` parameters) asks for `return=minimal`.
+fn prefers_minimal(prefer: &str) -> bool {
+    prefer.split(',').any(|preference| {
+        let token = preference.split(';').next().unwrap_or_default();
+        let mut parts = token.splitn(2, '=');
+        let name = parts.next().unwrap_or_default().trim();
+        let value = parts.next().unwrap_or_default().trim().trim_matches('"');
+        name.eq_ignore_ascii_case("return") && value.eq_ignore_ascii_case("minimal")
+    })
 }
 
 /// Where to read the log from.
@@ -222,4 +240,18 @@ pub async fn list_events(
     Ok(HttpResponse::Ok()
         .insert_header((header::VARY, "Authorization"))
         .json(log))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::prefers_minimal;
+
+    #[test]
+    fn prefer_return_minimal_is_found_among_other_preferences() {
+        assert!(prefers_minimal("return=minimal"));
+        assert!(prefers_minimal("respond-async, Return = \"minimal\"; foo=bar"));
+        assert!(!prefers_minimal("return=representation"));
+        assert!(!prefers_minimal("handling=lenient"));
+        assert!(!prefers_minimal(""));
+    }
 }

@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 use async_trait::async_trait;
 
 use super::{
-    GameStore, IdempotentRecord, IdempotentWrite, Retention, Saved, StoreError, StoredEvent, StoredGame,
+    Freshness, GameStore, IdempotentRecord, IdempotentWrite, Retention, Saved, StoreError, StoredEvent,
+    StoredGame,
 };
 
 struct Entry {
@@ -94,6 +95,15 @@ impl GameStore for MemoryStore {
                 Some(entry.game.clone()),
                 idempotency_key.and_then(|k| entry.idempotent.get(k).cloned()),
             ),
+        })
+    }
+
+    async fn load_if_changed(&self, id: &str, known: u64) -> Result<Freshness, StoreError> {
+        let mut games = self.lock()?;
+        Ok(match Self::live(&mut games, id) {
+            None => Freshness::Missing,
+            Some(entry) if entry.game.version == known => Freshness::Unchanged,
+            Some(entry) => Freshness::Changed(entry.game.clone()),
         })
     }
 

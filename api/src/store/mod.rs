@@ -84,6 +84,17 @@ pub enum Saved {
     Replayed(IdempotentRecord),
 }
 
+/// What a read that already holds one version of a game finds in the store.
+#[derive(Debug)]
+pub enum Freshness {
+    /// The store is still at the version held.
+    Unchanged,
+    /// The store has moved on: the game as it is now.
+    Changed(StoredGame),
+    /// The game is gone (deleted or expired).
+    Missing,
+}
+
 /// The store failed. `Unavailable` becomes `503`.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -128,6 +139,10 @@ pub trait GameStore: Send + Sync + 'static {
         id: &str,
         idempotency_key: Option<&str>,
     ) -> Result<(Option<StoredGame>, Option<IdempotentRecord>), StoreError>;
+
+    /// The game if its version is no longer `known`, in one read that sends nothing more than
+    /// the answer "unchanged" when it is.
+    async fn load_if_changed(&self, id: &str, known: u64) -> Result<Freshness, StoreError>;
 
     /// Writes `game` (whose version is `expected + 1`) and appends `events`, only if the stored
     /// version is still `expected` and the idempotency key (if any) is unused.

@@ -19,7 +19,8 @@ use redis::aio::ConnectionLike;
 use redis::{Script, Value};
 
 use super::{
-    GameStore, IdempotentRecord, IdempotentWrite, Retention, Saved, StoreError, StoredEvent, StoredGame,
+    Freshness, GameStore, IdempotentRecord, IdempotentWrite, Retention, Saved, StoreError, StoredEvent,
+    StoredGame,
 };
 
 /// Creates a game unless its version key exists.
@@ -60,6 +61,18 @@ redis.call('PUBLISH', ARGV[5], ARGV[2])
 return {0, ARGV[2]}
 ";
 
+/// The state unless the caller already holds its version.
+/// KEYS: version, state. ARGV: the version held.
+/// Returns 0 when there is no game, 1 when the version is the one held, else the state.
+const LOAD_IF_CHANGED: &str = r"
+local current = redis.call('GET', KEYS[1])
+if not current then return 0 end
+if current == ARGV[1] then return 1 end
+local state = redis.call('GET', KEYS[2])
+if not state then return 0 end
+return state
+";
+
 fn key(id: &str, what: &str) -> String {
     format!("roadie:{{{id}}}:{what}")
 }
@@ -69,6 +82,7 @@ pub struct RedisStore<C> {
     conn: C,
     create: Script,
     save: Script,
+    load_if_changed: Script,
     retention: Retention,
     timeout: Duration,
 }
@@ -83,6 +97,7 @@ where
             conn,
             create: Script::new(CREATE),
             save: Script::new(SAVE),
+            load_if_changed: Script::new(LOAD_IF_CHANGED),
             retention,
             timeout,
         }
@@ -173,6 +188,25 @@ where
         let game = state.as_deref().map(decode_state).transpose()?;
         let record = record.as_deref().map(decode::<IdempotentRecord>).transpose()?;
         Ok((game, record))
+    }
+
+    async fn load_if_changed(&self, id: &str, known: u64) -> Result<Freshness, StoreError> {
+        let reply: Value = self
+            .run(async |conn| {
+                self.load_if_changed
+                    .key(key(id, "version"))
+                    .key(key(id, "state"))
+                    .arg(known)
+                    .invoke_async(conn)
+                    .await
+            })
+            .await?;
+        match reply {
+            Value::Int(0) | Value::Nil => Ok(Freshness::Missing),
+            Value::Int(1) => Ok(Freshness::Unchanged),
+            Value::BulkString(bytes) => Ok(Freshness::Changed(decode_state(&bytes)?)),
+            other => Err(StoreError::Corrupt(format!("unexpected script reply {other:?}"))),
+        }
     }
 
     async fn save(

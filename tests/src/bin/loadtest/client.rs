@@ -2,12 +2,13 @@
 
 use std::time::{Duration, Instant};
 
-use reqwest::header::{AUTHORIZATION, CONTENT_TYPE};
-use reqwest::{Method, RequestBuilder, Url};
+use std::net::SocketAddr;
+
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::value::RawValue;
 
+use crate::http::{Connection, Request};
 use crate::report::Stats;
 
 /// The endpoints the generator calls, each with its own latency histogram.
@@ -89,11 +90,14 @@ pub struct ActionList {
     pub actions: Vec<Box<RawValue>>,
 }
 
-/// `200` of `POST /v1/games/{id}/actions`.
+/// `200` of `POST /v1/games/{id}/actions`; `game` is absent when the post preferred a
+/// minimal answer.
 #[derive(Debug, Deserialize)]
 pub struct Posted {
     pub version: u64,
-    pub game: GameDoc,
+    pub status: String,
+    pub to_act: Vec<usize>,
+    pub game: Option<GameDoc>,
 }
 
 #[derive(Deserialize)]
@@ -102,122 +106,143 @@ struct Problem {
     code: Option<String>,
 }
 
-/// A connection of its own (a client with one pooled connection, reused while the server keeps it).
+/// A connection of its own, kept alive across calls.
 pub struct Client {
-    http: reqwest::Client,
-    base: Url,
+    conn: Connection,
 }
 
 impl Client {
-    pub fn new(base: Url, timeout: Duration) -> Self {
-        let http = reqwest::Client::builder()
-            .pool_max_idle_per_host(1)
-            .timeout(timeout)
-            .tcp_nodelay(true)
-            .build()
-            .unwrap_or_default();
-        Self { http, base }
+    pub fn new(server: &Server, timeout: Duration) -> Self {
+        Self {
+            conn: Connection::new(server.addr, server.host.clone(), timeout),
+        }
     }
 
-    fn url(&self, path: &str) -> Result<Url, CallError> {
-        self.base
-            .join(path)
-            .map_err(|e| CallError::Broken(format!("cannot form the URL of {path}: {e}")))
-    }
-
-    pub async fn create(&self, stats: &mut Stats, body: &serde_json::Value) -> Result<Created, CallError> {
-        let req = self.http.post(self.url("/v1/games")?).json(body);
-        let bytes = self.call(stats, Endpoint::CreateGame, req).await?;
+    pub async fn create(
+        &mut self,
+        stats: &mut Stats,
+        body: &serde_json::Value,
+    ) -> Result<Created, CallError> {
+        let body = body.to_string();
+        let req = Request {
+            method: "POST",
+            path: "/v1/games",
+            token: None,
+            header: None,
+            body: Some(body.as_bytes()),
+        };
+        let bytes = self.call(stats, Endpoint::CreateGame, &req).await?;
         decode(&bytes, Endpoint::CreateGame)
     }
 
-    pub async fn game(&self, stats: &mut Stats, id: &str) -> Result<GameDoc, CallError> {
-        let req = self.http.get(self.url(&format!("/v1/games/{id}"))?);
-        let bytes = self.call(stats, Endpoint::GetGame, req).await?;
+    pub async fn game(&mut self, stats: &mut Stats, id: &str) -> Result<GameDoc, CallError> {
+        let path = format!("/v1/games/{id}");
+        let req = Request {
+            method: "GET",
+            path: &path,
+            token: None,
+            header: None,
+            body: None,
+        };
+        let bytes = self.call(stats, Endpoint::GetGame, &req).await?;
         decode(&bytes, Endpoint::GetGame)
     }
 
-    pub async fn actions(&self, stats: &mut Stats, id: &str, token: &str) -> Result<ActionList, CallError> {
-        let req = self
-            .http
-            .get(self.url(&format!("/v1/games/{id}/actions"))?)
-            .header(AUTHORIZATION, format!("Bearer {token}"));
-        let bytes = self.call(stats, Endpoint::ListActions, req).await?;
+    /// `/v1/games/{id}/actions`, formed once per game.
+    pub fn actions_path(id: &str) -> String {
+        format!("/v1/games/{id}/actions")
+    }
+
+    pub async fn actions(
+        &mut self,
+        stats: &mut Stats,
+        path: &str,
+        token: &str,
+    ) -> Result<ActionList, CallError> {
+        let req = Request {
+            method: "GET",
+            path,
+            token: Some(token),
+            header: None,
+            body: None,
+        };
+        let bytes = self.call(stats, Endpoint::ListActions, &req).await?;
         decode(&bytes, Endpoint::ListActions)
     }
 
     pub async fn post(
-        &self,
+        &mut self,
         stats: &mut Stats,
-        id: &str,
+        path: &str,
         token: &str,
         action: &RawValue,
+        minimal: bool,
     ) -> Result<Posted, CallError> {
-        let req = self
-            .http
-            .request(Method::POST, self.url(&format!("/v1/games/{id}/actions"))?)
-            .header(AUTHORIZATION, format!("Bearer {token}"))
-            .header(CONTENT_TYPE, "application/json")
-            .body(format!(r#"{{"action":{}}}"#, action.get()));
-        let bytes = self.call(stats, Endpoint::PostAction, req).await?;
+        let body = format!(r#"{{"action":{}}}"#, action.get());
+        let req = Request {
+            method: "POST",
+            path,
+            token: Some(token),
+            header: minimal.then_some(("Prefer", "return=minimal")),
+            body: Some(body.as_bytes()),
+        };
+        let bytes = self.call(stats, Endpoint::PostAction, &req).await?;
         decode(&bytes, Endpoint::PostAction)
     }
 
-    pub async fn healthz(&self, stats: &mut Stats) -> Result<(), CallError> {
-        let req = self.http.get(self.url("/healthz")?);
-        self.call(stats, Endpoint::Healthz, req).await.map(drop)
+    pub async fn healthz(&mut self, stats: &mut Stats) -> Result<(), CallError> {
+        let req = Request {
+            method: "GET",
+            path: "/healthz",
+            token: None,
+            header: None,
+            body: None,
+        };
+        self.call(stats, Endpoint::Healthz, &req).await.map(drop)
     }
 
     /// Sends, reads the whole body, records the latency, and tallies any error.
     async fn call(
-        &self,
+        &mut self,
         stats: &mut Stats,
         endpoint: Endpoint,
-        req: RequestBuilder,
-    ) -> Result<bytes::Bytes, CallError> {
+        req: &Request<'_>,
+    ) -> Result<Vec<u8>, CallError> {
         let started = Instant::now();
-        let reply = match req.send().await {
-            Ok(resp) => {
-                let status = resp.status();
-                resp.bytes().await.map(|body| (status, body))
-            }
-            Err(e) => Err(e),
-        };
+        let reply = self.conn.send(req).await;
         let elapsed = started.elapsed();
         match reply {
             Err(e) => {
-                stats.transport_error(endpoint, &e);
-                Err(CallError::Broken(format!(
-                    "{}: {}",
-                    endpoint.label(),
-                    describe(&e)
-                )))
+                stats.transport_error(endpoint, e.kind());
+                Err(CallError::Broken(format!("{}: {e}", endpoint.label())))
             }
             Ok((status, body)) => {
                 stats.record(endpoint, elapsed);
-                if status.is_success() {
+                if (200..300).contains(&status) {
                     return Ok(body);
                 }
                 let code = serde_json::from_slice::<Problem>(&body)
                     .ok()
                     .and_then(|p| p.code)
                     .unwrap_or_else(|| "-".to_owned());
-                stats.refused(endpoint, status.as_u16(), &code);
-                if status.is_server_error() {
+                stats.refused(endpoint, status, &code);
+                if status >= 500 {
                     Err(CallError::Broken(format!(
-                        "{}: {} {code}",
-                        endpoint.label(),
-                        status.as_u16()
+                        "{}: {status} {code}",
+                        endpoint.label()
                     )))
                 } else {
-                    Err(CallError::Refused {
-                        status: status.as_u16(),
-                        code,
-                    })
+                    Err(CallError::Refused { status, code })
                 }
             }
         }
     }
+}
+
+/// Where the server listens, resolved once.
+pub struct Server {
+    pub addr: SocketAddr,
+    pub host: String,
 }
 
 fn decode<T: for<'de> Deserialize<'de>>(bytes: &[u8], endpoint: Endpoint) -> Result<T, CallError> {
@@ -227,15 +252,4 @@ fn decode<T: for<'de> Deserialize<'de>>(bytes: &[u8], endpoint: Endpoint) -> Res
             endpoint.label()
         ))
     })
-}
-
-fn describe(e: &reqwest::Error) -> String {
-    let mut text = e.to_string();
-    let mut source = std::error::Error::source(e);
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }

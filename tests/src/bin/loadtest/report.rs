@@ -8,8 +8,8 @@ use std::time::Duration;
 use hdrhistogram::Histogram;
 use serde::Serialize;
 
-use crate::Args;
 use crate::client::Endpoint;
+use crate::{Args, Flow};
 
 /// Failures kept word for word; past this many only the count grows.
 const KEPT_FAILURES: usize = 20;
@@ -50,16 +50,7 @@ impl Stats {
     }
 
     /// Tallies a request that got no answer; the caller fails the run.
-    pub fn transport_error(&mut self, endpoint: Endpoint, error: &reqwest::Error) {
-        let kind = if error.is_timeout() {
-            "timeout"
-        } else if error.is_connect() {
-            "connect"
-        } else if error.is_body() || error.is_decode() {
-            "body"
-        } else {
-            "transport"
-        };
+    pub fn transport_error(&mut self, endpoint: Endpoint, kind: &str) {
         *self.errors.entry((endpoint, 0, kind.to_owned())).or_default() += 1;
     }
 
@@ -171,6 +162,7 @@ impl Floor {
 pub struct Summary {
     pub url: String,
     pub ruleset: String,
+    pub flow: Flow,
     pub seats: usize,
     pub connections: usize,
     pub games: usize,
@@ -220,6 +212,7 @@ impl Summary {
         Self {
             url: url.to_owned(),
             ruleset: args.ruleset.clone(),
+            flow: args.flow,
             seats: args.seats,
             connections: args.connections,
             games: args.games,
@@ -261,8 +254,8 @@ impl Summary {
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "Roadie load test: {} ({} seats), {} games, {} connections, {}",
-            self.ruleset, self.seats, self.games, self.connections, self.url
+            "Roadie load test: {} ({} seats), {} games, {} connections, {:?} flow, {}",
+            self.ruleset, self.seats, self.games, self.connections, self.flow, self.url
         );
         let _ = writeln!(
             out,

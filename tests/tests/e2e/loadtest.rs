@@ -1,0 +1,61 @@
+//! The load generator itself, run as its README says against a real server: both flows play
+//! every game to the end, lose nothing, and report what they did.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+use crate::support::{Redis, Roadie};
+
+fn run_loadtest(roadie: &Roadie, flow: &str, ruleset: &str, seats: &str) -> Value {
+    let output = Command::new(env!("CARGO_BIN_EXE_loadtest"))
+        .args(["--url", &roadie.base, "--ruleset", ruleset, "--seats", seats])
+        .args(["--games", "6", "--connections", "3", "--floor-secs", "0.2"])
+        .args(["--flow", flow, "--json"])
+        .output()
+        .expect("run loadtest");
+    let summary: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "loadtest --flow {flow} printed no JSON summary ({e}): {}",
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    assert!(
+        output.status.success(),
+        "loadtest --flow {flow} failed: {summary:#}"
+    );
+    summary
+}
+
+#[test]
+fn the_load_generator_plays_every_game_to_the_end_in_both_flows() {
+    let redis = Redis::start();
+    let roadie = Roadie::start("loadtest", Some(&redis), &[]);
+    for (ruleset, seats) in [("shrewd-producer", "4"), ("rock-the-world", "3")] {
+        for flow in ["listed", "mirrored"] {
+            let summary = run_loadtest(&roadie, flow, ruleset, seats);
+            assert_eq!(summary["passed"], true, "{summary:#}");
+            assert_eq!(summary["flow"], flow);
+            assert_eq!(summary["games_finished"], 6, "{summary:#}");
+            assert_eq!(summary["lost_actions"], 0);
+            let actions = summary["actions"].as_u64().expect("actions");
+            assert!(actions >= 6, "{summary:#}");
+            let count = |label: &str| {
+                summary["latency"]
+                    .as_array()
+                    .expect("latency")
+                    .iter()
+                    .find(|l| l["endpoint"] == label)
+                    .and_then(|l| l["count"].as_u64())
+                    .unwrap_or(0)
+            };
+            assert_eq!(count("POST /v1/games/{id}/actions"), actions);
+            let listed = count("GET /v1/games/{id}/actions");
+            match flow {
+                "listed" => assert_eq!(listed, actions, "one listing per action"),
+                _ => assert_eq!(listed, 0, "the mirrored flow posts only"),
+            }
+            assert!(summary["floor"]["per_second"].as_f64().is_some_and(|r| r > 0.0));
+        }
+    }
+}

@@ -1,0 +1,121 @@
+//! Two `roadie` processes on one Redis, each keeping decoded copies of the games it served:
+//! a copy is only ever a guess, and no answer may come from one the store has moved past.
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use roadie_engine::{AnyGame, Viewer};
+use serde_json::{Value, json};
+
+use crate::support::{Redis, Roadie};
+
+fn engine_json(raw: &serde_json::value::RawValue) -> Value {
+    serde_json::from_str(raw.get()).expect("engine JSON")
+}
+
+/// The value of one sample line of a Prometheus text exposition (0 when absent).
+fn sample(metrics: &str, series: &str) -> u64 {
+    metrics
+        .lines()
+        .find_map(|line| line.strip_prefix(series)?.trim().parse().ok())
+        .unwrap_or(0)
+}
+
+#[test]
+fn posts_alternating_between_two_processes_always_meet_the_current_game() {
+    let redis = Redis::start();
+    let a = Roadie::start("processes_a", Some(&redis), &[]);
+    let b = Roadie::start("processes_b", Some(&redis), &[]);
+    let (slug, seats, seed) = ("shrewd-producer", 3, 77);
+    let created = a.create(slug, seats, Some(seed));
+    let (mut local, _) = AnyGame::setup(slug, None, seats, seed).expect("local setup");
+    let mut rng = StdRng::seed_from_u64(seed);
+    for server in [&a, &b] {
+        assert_eq!(server.game(&created, None).status, 200);
+    }
+    let mut version = 1;
+    let mut steps = 0;
+    while !local.is_over() {
+        assert!(steps < 2_000, "the game did not end");
+        // Each post reaches the process that did not make the last write: its copy is behind.
+        let (server, other) = if steps % 2 == 0 { (&a, &b) } else { (&b, &a) };
+        let to_act = local.to_act();
+        let seat = to_act[rng.random_range(0..to_act.len())];
+        let idle = (0..seats).find(|s| !to_act.contains(s));
+        if let Some(idle) = idle.filter(|_| steps % 7 == 3) {
+            let refused = other.act(&created, idle, &json!({"no": "such action"}));
+            assert_eq!(refused.status / 100, 4, "{}", refused.body);
+            let wrong_turn = engine_json(&local.legal_actions(seat));
+            other
+                .act(&created, idle, &wrong_turn[0])
+                .assert_problem(409, "not_your_turn");
+        }
+        let actions = engine_json(&local.legal_actions(seat));
+        let actions = actions.as_array().expect("a list");
+        let action = actions[rng.random_range(0..actions.len())].clone();
+        let minimal = steps % 3 == 0;
+        let mut request = server
+            .http
+            .post(server.url(&format!("/v1/games/{}/actions", created.id)))
+            .bearer_auth(&created.tokens[seat])
+            .json(&json!({ "action": action }));
+        if minimal {
+            request = request.header("Prefer", "return=minimal");
+        }
+        let reply = server.request(request);
+        assert_eq!(
+            reply.status, 200,
+            "step {steps}: {action} for seat {seat}: {}",
+            reply.body
+        );
+        local
+            .apply(seat, &action.to_string())
+            .expect("the engine accepts it too");
+        version += 1;
+        assert_eq!(reply.json["version"], version, "{}", reply.body);
+        assert_eq!(reply.json["to_act"], json!(local.to_act()));
+        let status = if local.is_over() { "finished" } else { "active" };
+        assert_eq!(reply.json["status"], status);
+        if minimal {
+            assert!(reply.json.get("game").is_none(), "{}", reply.body);
+            assert_eq!(reply.header("preference-applied"), Some("return=minimal"));
+        } else {
+            assert_eq!(reply.json["game"]["version"], version);
+            assert_eq!(
+                reply.json["game"]["view"],
+                engine_json(&local.view(Viewer::Seat(seat)))
+            );
+            assert_eq!(reply.header("preference-applied"), None);
+        }
+        steps += 1;
+    }
+    for server in [&a, &b, &a, &b] {
+        for seat in 0..seats {
+            let read = server.game(&created, Some(seat));
+            assert_eq!(read.json["version"], version, "{}", read.body);
+            assert_eq!(read.json["view"], engine_json(&local.view(Viewer::Seat(seat))));
+        }
+    }
+    let (metrics_a, metrics_b) = (a.get("/metrics", None).body, b.get("/metrics", None).body);
+    for metrics in [&metrics_a, &metrics_b] {
+        assert!(
+            sample(metrics, "roadie_game_cache_reads_total{result=\"stale\"}") > 0,
+            "no post met a copy that was behind:\n{metrics}"
+        );
+        assert!(sample(metrics, "roadie_game_cache_reads_total{result=\"hit\"}") > 0);
+        assert_eq!(
+            sample(metrics, "roadie_cas_retries_total"),
+            0,
+            "a stale copy spent a retry"
+        );
+    }
+
+    let deleted = b.request(
+        b.http
+            .delete(b.url(&format!("/v1/games/{}", created.id)))
+            .bearer_auth(&created.host_token),
+    );
+    assert_eq!(deleted.status, 204, "{}", deleted.body);
+    a.game(&created, Some(0)).assert_problem(404, "game_not_found");
+    a.act(&created, 0, &json!("anything"))
+        .assert_problem(404, "game_not_found");
+}
