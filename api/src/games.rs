@@ -105,6 +105,24 @@ fn sequenced(
         .collect()
 }
 
+/// What a read of a game found.
+#[derive(Debug)]
+pub enum Seen {
+    /// The game as the caller may see it.
+    Changed(Box<GameState>),
+    /// The game is still at the version the caller holds.
+    Unchanged {
+        /// That version.
+        version: u64,
+    },
+}
+
+/// Whether an `If-None-Match` value (`*`, or entity tags separated by commas) names `version`.
+pub fn matches_version(tags: &str, version: u64) -> bool {
+    tags.split(',')
+        .any(|tag| parse_if_match(tag).is_none_or(|v| v == version))
+}
+
 /// Parses an `If-Match` value: `"7"`, `W/"7"` or `7`. `*` matches any version (`None`); a
 /// value that names no version of ours matches none (`Some(u64::MAX)` never equals one).
 pub fn parse_if_match(value: &str) -> Option<u64> {
@@ -260,9 +278,24 @@ impl Games {
         })
     }
 
-    /// The game as `viewer` may see it.
-    pub async fn get(&self, id: &str, viewer: Viewer) -> Result<GameState, ApiError> {
-        state_of(&*self.read(id).await?, viewer)
+    /// The game as `viewer` may see it, unless it is still at a version in `known` (the
+    /// client's `If-None-Match`): then only that version.
+    pub async fn get(&self, id: &str, viewer: Viewer, known: Option<&str>) -> Result<Seen, ApiError> {
+        let stored = self.read(id).await?;
+        if let Viewer::Seat(seat) = viewer
+            && seat >= stored.game.seat_count()
+        {
+            return Err(ApiError::Forbidden {
+                code: "no_such_seat",
+                detail: format!("seat {seat} does not exist in this game"),
+            });
+        }
+        if known.is_some_and(|tags| matches_version(tags, stored.version)) {
+            return Ok(Seen::Unchanged {
+                version: stored.version,
+            });
+        }
+        state_of(&stored, viewer).map(|state| Seen::Changed(Box::new(state)))
     }
 
     /// What `seat` may post now.
@@ -526,6 +559,15 @@ mod tests {
         assert_eq!(parse_if_match("7"), Some(7));
         assert_eq!(parse_if_match("*"), None);
         assert_eq!(parse_if_match("\"abc\""), Some(u64::MAX));
+    }
+
+    #[test]
+    fn if_none_match_finds_the_version_among_several_tags() {
+        assert!(matches_version("\"7\"", 7));
+        assert!(matches_version("\"5\", W/\"7\"", 7));
+        assert!(matches_version("*", 3));
+        assert!(!matches_version("\"5\", \"6\"", 7));
+        assert!(!matches_version("garbage", 7));
     }
 
     #[test]

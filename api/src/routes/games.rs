@@ -7,7 +7,7 @@ use utoipa::IntoParams;
 
 use crate::auth::{Host, Seat, Viewer};
 use crate::error::ApiError;
-use crate::games::{Games, parse_if_match};
+use crate::games::{Games, Seen, parse_if_match};
 use crate::model::{ActionResult, CreateGame, CreatedGame, EventLog, GameState, LegalActions, PostAction};
 
 /// Mounts the game routes.
@@ -24,6 +24,18 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .route(web::post().to(post_action)),
         )
         .service(super::resource("/v1/games/{id}/events").route(web::get().to(list_events)));
+}
+
+/// A request header's text, or `400 malformed_header` when it is not visible ASCII.
+fn header_text<'r>(req: &'r HttpRequest, name: &str) -> Result<Option<&'r str>, ApiError> {
+    req.headers()
+        .get(name)
+        .map(|v| {
+            v.to_str().map_err(|_| {
+                ApiError::bad_request("malformed_header", format!("{name} is not visible ASCII"))
+            })
+        })
+        .transpose()
 }
 
 fn etag(version: u64) -> (header::HeaderName, HeaderValue) {
@@ -61,10 +73,14 @@ pub async fn create_game(
 /// The game as the caller may see it: a seat's view with its token, the spectator view without.
 #[utoipa::path(
     get, path = "/v1/games/{id}", tag = "games",
-    params(("id" = String, Path, description = "The game's id")),
+    params(
+        ("id" = String, Path, description = "The game's id"),
+        ("If-None-Match" = Option<String>, Header, description = "The `ETag` already held: `304` while the game is still at it"),
+    ),
     security((), ("seat_token" = [])),
     responses(
         (status = 200, description = "The game", body = GameState, headers(("ETag" = String, description = "The version"))),
+        (status = 304, description = "Still at the version named by `If-None-Match`", headers(("ETag" = String, description = "The version"))),
         (status = 401, description = "Invalid or expired token", body = crate::error::Problem, content_type = "application/problem+json"),
         (status = 403, description = "Token of another game", body = crate::error::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = crate::error::Problem, content_type = "application/problem+json"),
@@ -73,14 +89,21 @@ pub async fn create_game(
 )]
 pub async fn get_game(
     games: web::Data<Games>,
+    req: HttpRequest,
     id: web::Path<String>,
     viewer: Viewer,
 ) -> Result<HttpResponse, ApiError> {
-    let state = games.get(&id, viewer.0).await?;
-    Ok(HttpResponse::Ok()
-        .insert_header(etag(state.version))
-        .insert_header((header::VARY, "Authorization"))
-        .json(state))
+    let known = header_text(&req, "if-none-match")?;
+    Ok(match games.get(&id, viewer.0, known).await? {
+        Seen::Changed(state) => HttpResponse::Ok()
+            .insert_header(etag(state.version))
+            .insert_header((header::VARY, "Authorization"))
+            .json(*state),
+        Seen::Unchanged { version } => HttpResponse::NotModified()
+            .insert_header(etag(version))
+            .insert_header((header::VARY, "Authorization"))
+            .finish(),
+    })
 }
 
 /// Forget the game (host token only).
@@ -164,19 +187,9 @@ pub async fn post_action(
     seat: Seat,
     body: web::Json<PostAction>,
 ) -> Result<HttpResponse, ApiError> {
-    let header_text = |name: &str| -> Result<Option<&str>, ApiError> {
-        req.headers()
-            .get(name)
-            .map(|v| {
-                v.to_str().map_err(|_| {
-                    ApiError::bad_request("malformed_header", format!("{name} is not visible ASCII"))
-                })
-            })
-            .transpose()
-    };
-    let if_match = header_text("if-match")?.and_then(parse_if_match);
-    let idempotency_key = header_text("idempotency-key")?;
-    let minimal = header_text("prefer")?.is_some_and(prefers_minimal);
+    let if_match = header_text(&req, "if-match")?.and_then(parse_if_match);
+    let idempotency_key = header_text(&req, "idempotency-key")?;
+    let minimal = header_text(&req, "prefer")?.is_some_and(prefers_minimal);
     let reply = games
         .post(&id, seat.0, body.action.get(), if_match, idempotency_key, minimal)
         .await?;

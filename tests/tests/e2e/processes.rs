@@ -49,6 +49,26 @@ fn posts_alternating_between_two_processes_always_meet_the_current_game() {
                 .act(&created, idle, &wrong_turn[0])
                 .assert_problem(409, "not_your_turn");
         }
+        if steps == 5 {
+            let path = server.url(&format!("/v1/games/{}", created.id));
+            let held = |tag: String| {
+                server.request(
+                    server
+                        .http
+                        .get(&path)
+                        .bearer_auth(&created.tokens[seat])
+                        .header("If-None-Match", tag),
+                )
+            };
+            let current = format!("\"{version}\"");
+            let unchanged = held(format!("\"{}\", {current}", version - 1));
+            assert_eq!(unchanged.status, 304, "{}", unchanged.body);
+            assert!(unchanged.body.is_empty());
+            assert_eq!(unchanged.header("etag"), Some(current.as_str()));
+            let changed = held(format!("\"{}\"", version - 1));
+            assert_eq!(changed.status, 200, "{}", changed.body);
+            assert_eq!(changed.json["version"], version);
+        }
         let actions = engine_json(&local.legal_actions(seat));
         let actions = actions.as_array().expect("a list");
         let action = actions[rng.random_range(0..actions.len())].clone();
