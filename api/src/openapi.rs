@@ -241,7 +241,40 @@ fn add_discriminators(components: &mut Components) {
 
 /// The finished document.
 pub fn document() -> Document {
-    ApiDoc::openapi()
+    let doc = ApiDoc::openapi();
+    match serde_json::to_value(&doc) {
+        Ok(mut value) => {
+            name_seats(&mut value);
+            serde_json::from_value(value).unwrap_or(doc)
+        }
+        Err(_) => doc,
+    }
+}
+
+/// The engine's seat numbers are `Seat`, an alias of `usize` that the derive can only see
+/// through: it names their schema `usize`. The document calls it `Seat`, and says what it is.
+fn name_seats(value: &mut serde_json::Value) {
+    const FROM: &str = "#/components/schemas/usize";
+    const TO: &str = "#/components/schemas/Seat";
+    match value {
+        serde_json::Value::Object(map) => {
+            if map.get("$ref").and_then(|r| r.as_str()) == Some(FROM) {
+                map.insert("$ref".into(), TO.into());
+            }
+            if let Some(serde_json::Value::Object(schemas)) =
+                map.get_mut("components").and_then(|c| c.get_mut("schemas"))
+                && schemas.remove("usize").is_some()
+            {
+                schemas.insert(
+                    "Seat".into(),
+                    json!({"type": "integer", "minimum": 0, "description": "A seat of the game, numbered from 0."}),
+                );
+            }
+            map.values_mut().for_each(name_seats);
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(name_seats),
+        _ => {}
+    }
 }
 
 /// The document as pretty JSON with stable key order (through `serde_json::Value`), as
@@ -284,6 +317,16 @@ mod tests {
             }
             assert!(value["x-roadie-rulesets"][ruleset.slug]["machine"]["phases"].is_array());
         }
+    }
+
+    #[test]
+    fn seat_numbers_have_a_schema_named_seat() {
+        let text = document_json();
+        assert!(!text.contains("#/components/schemas/usize"));
+        assert!(text.contains("#/components/schemas/Seat"));
+        let doc: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        assert_eq!(doc["components"]["schemas"]["Seat"]["type"], "integer");
+        assert!(doc["components"]["schemas"].get("usize").is_none());
     }
 
     #[test]
