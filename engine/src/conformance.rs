@@ -8,6 +8,9 @@
 //!   their numbers and strings altered) are refused, with the state unchanged;
 //! - no view and no event a viewer may see contains a secret of another seat, or the RNG;
 //! - the state survives a round trip through JSON;
+//! - the phase is one of the phase machine's, every listed action's `type` is one its phase
+//!   allows, and every change of phase is a declared transition (possibly through automatic
+//!   phases, those that allow no action);
 //!
 //! and at the end that a finished game refuses everything, that its outcome is well formed, and
 //! that replaying the same seed and actions gives the same game.
@@ -18,7 +21,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::rng::GameRng;
-use crate::{Event, Game, RejectionCode, Seat, Viewer};
+use crate::{Event, Game, Machine, RejectionCode, Seat, Viewer};
 
 /// How one run of the suite plays.
 #[derive(Clone, Debug)]
@@ -89,6 +92,9 @@ pub struct Played {
     pub refusals: usize,
 }
 
+/// Picks the index of the action to play from a seat's non-empty list of legal actions.
+pub type Policy<'a, G> = dyn FnMut(&G, Seat, &[<G as Game>::Action], &mut GameRng) -> usize + 'a;
+
 /// Plays one random game to the end, checking the contract after every step.
 pub fn play_one<G: Game>(
     config: &Config,
@@ -96,8 +102,29 @@ pub fn play_one<G: Game>(
     seats: usize,
     seed: u64,
 ) -> Result<Played, String> {
+    let mut uniform = |_: &G, _: Seat, list: &[G::Action], r: &mut GameRng| r.below(list.len());
+    play_one_with(config, options, seats, seed, &mut uniform).map(|(played, _)| played)
+}
+
+/// Plays one game to the end with the actions `policy` picks (the acting seat is still drawn
+/// at random), checking the contract after every step; returns the finished game too.
+pub fn play_one_with<G: Game>(
+    config: &Config,
+    options: G::Options,
+    seats: usize,
+    seed: u64,
+    policy: &mut Policy<'_, G>,
+) -> Result<(Played, G), String> {
     let (mut game, setup_events) =
         G::setup(options.clone(), seats, seed).map_err(|e| format!("setup: {e}"))?;
+    let machine = G::machine();
+    if game.phase() != machine.initial {
+        return Err(format!(
+            "a new game is in phase {:?}, the machine starts in {:?}",
+            game.phase(),
+            machine.initial
+        ));
+    }
     let mut chooser = GameRng::new(seed ^ 0x9e37_79b9_7f4a_7c15);
     let mut history: Vec<(Seat, G::Action)> = Vec::new();
     let mut pool: Vec<(Seat, G::Action)> = Vec::new();
@@ -129,9 +156,14 @@ pub fn play_one<G: Game>(
 
         check_listed_accepted(&game, &lists, config.exhaustive, &mut chooser).map_err(at)?;
         refusals += check_unlisted_refused(&game, &lists, &pool, &mut chooser).map_err(at)?;
+        check_phase_actions(&machine, phase, &lists).map_err(at)?;
 
         let seat = to_act[chooser.below(to_act.len())];
-        let action = lists[seat][chooser.below(lists[seat].len())].clone();
+        let pick = policy(&game, seat, &lists[seat], &mut chooser);
+        let action = lists[seat]
+            .get(pick)
+            .ok_or_else(|| at(format!("the policy picked action {pick} of {}", lists[seat].len())))?
+            .clone();
         let events = game.apply(seat, &action).map_err(|r| {
             at(format!(
                 "seat {seat} listed {} but apply refused it: {r}",
@@ -139,15 +171,69 @@ pub fn play_one<G: Game>(
             ))
         })?;
         check_events(&game, &events).map_err(at)?;
+        check_transition(&machine, phase, game.phase())
+            .map_err(|e| at(format!("after {}: {e}", json(&action))))?;
         history.push((seat, action));
     }
 
     check_finished(&game).map_err(|e| format!("finished game: {e}"))?;
     check_replay::<G>(&game, options, seats, seed, &history)?;
-    Ok(Played {
-        actions: history.len(),
-        refusals,
-    })
+    Ok((
+        Played {
+            actions: history.len(),
+            refusals,
+        },
+        game,
+    ))
+}
+
+/// Every listed action's `type` is one the current phase allows.
+fn check_phase_actions<A: Serialize>(machine: &Machine, phase: &str, lists: &[Vec<A>]) -> Result<(), String> {
+    let Some(declared) = machine.phase(phase) else {
+        return Err(format!("phase {phase:?} is not in the phase machine"));
+    };
+    for (seat, list) in lists.iter().enumerate() {
+        for action in list {
+            let value = serde_json::to_value(action).unwrap_or(Value::Null);
+            if let Some(kind) = value.get("type").and_then(Value::as_str)
+                && !declared.actions.contains(&kind)
+            {
+                return Err(format!(
+                    "seat {seat} may post a {kind:?} action, which phase {phase:?} does not declare"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A change of phase from `from` to `to` is a declared transition, or a path of them whose
+/// intermediate phases are automatic (they allow no action and lead on).
+pub fn check_transition(machine: &Machine, from: &str, to: &str) -> Result<(), String> {
+    if from == to {
+        return Ok(());
+    }
+    let mut seen: BTreeSet<&str> = BTreeSet::new();
+    let mut frontier = vec![from];
+    while let Some(name) = frontier.pop() {
+        let Some(phase) = machine.phase(name) else {
+            continue;
+        };
+        for t in &phase.transitions {
+            if t.to == to {
+                return Ok(());
+            }
+            let automatic = machine
+                .phase(t.to)
+                .is_some_and(|p| p.actions.is_empty() && !p.transitions.is_empty());
+            if automatic && seen.insert(t.to) {
+                frontier.push(t.to);
+            }
+        }
+    }
+    Err(format!(
+        "the phase changed from {from:?} to {to:?}, which the phase machine does not declare"
+    ))
 }
 
 fn json<T: Serialize>(value: &T) -> String {

@@ -477,7 +477,7 @@ fn activation_example_power_2_card_may_take_market_field_1_or_2() {
     into_hand(&mut g, 0, "I09");
     at(&mut g, Task::TimeLapse { seat: 0, nth: 1 });
     play(&mut g, 0, Action::Play { card: "I09".into() });
-    assert_eq!(g.players[0].time, 2);
+    assert_eq!(g.players[0].time, Some(2));
     let legal: Vec<Action> = g
         .legal_actions(0)
         .into_iter()
@@ -533,7 +533,7 @@ fn s5_opening_bids_are_sealed_until_all_are_in_and_ties_rebid() {
 #[test]
 fn s15_a_quarter_end_field_triggers_once_and_forbids_a_second_card() {
     let mut g = fresh(2);
-    g.players[0].time = 12;
+    g.players[0].time = Some(12);
     into_hand(&mut g, 0, "I09");
     g.queue.clear();
     g.queue
@@ -543,7 +543,7 @@ fn s15_a_quarter_end_field_triggers_once_and_forbids_a_second_card() {
     play(&mut g, 0, Action::ActivateHand);
     play(&mut g, 0, Action::Pass);
     assert_ne!(g.phase(), "time_lapse");
-    g.players[1].time = 13;
+    g.players[1].time = Some(13);
     into_hand(&mut g, 1, "I10");
     g.qe_pending = false;
     at(&mut g, Task::TimeLapse { seat: 1, nth: 1 });
@@ -568,8 +568,8 @@ fn s23_no_hostile_activity_once_the_last_turn_began() {
 #[test]
 fn a_and_r_swaps_time_markers_unless_a_bodyguard_defends() {
     let mut g = fresh(2);
-    g.players[0].time = 3;
-    g.players[1].time = 9;
+    g.players[0].time = Some(3);
+    g.players[1].time = Some(9);
     into_field(&mut g, 0, "I01");
     into_hand(&mut g, 1, "I12");
     at(&mut g, Task::ChooseAction { seat: 0 });
@@ -581,12 +581,12 @@ fn a_and_r_swaps_time_markers_unless_a_bodyguard_defends() {
             .contains(&Action::Defend { card: "I12".into() })
     );
     play(&mut g, 1, Action::Decline);
-    assert_eq!((g.players[0].time, g.players[1].time), (9, 3));
+    assert_eq!((g.players[0].time, g.players[1].time), (Some(9), Some(3)));
 
     let mut g = snapshot;
     play(&mut g, 0, Action::AAndR { target: 1 });
     play(&mut g, 1, Action::Defend { card: "I12".into() });
-    assert_eq!((g.players[0].time, g.players[1].time), (3, 9));
+    assert_eq!((g.players[0].time, g.players[1].time), (Some(3), Some(9)));
     assert_eq!(g.players[1].influence_field.last(), Some(&card("I12")));
 }
 
@@ -719,6 +719,11 @@ fn options_for(i: usize) -> Options {
             Restock::QuarterEnd
         } else {
             Restock::NextRound
+        },
+        chart_fields: if i % 4 == 1 {
+            ChartFields::Descending
+        } else {
+            ChartFields::Ascending
         },
     }
 }
@@ -1250,7 +1255,7 @@ fn s38_the_turn_in_which_a_marker_reaches_56_is_finished_then_the_game_is_scored
     g.order = vec![0, 1];
     g.turn = 0;
     g.qe_done = [true, true, true, false];
-    g.players[0].time = 54;
+    g.players[0].time = Some(54);
     into_hand(&mut g, 0, "I09");
     at(&mut g, Task::StartRound { seat: 0 });
     g.advance(&mut Vec::new());
@@ -1284,7 +1289,7 @@ fn s38_the_turn_in_which_a_marker_reaches_56_is_finished_then_the_game_is_scored
         }
     }
     assert!(seat_1_reviewed_after_56);
-    assert_eq!(g.players[0].time, 56);
+    assert_eq!(g.players[0].time, Some(56));
     assert!(g.qe_done.iter().all(|&q| q));
     let o = g.outcome().expect("scored");
     for s in &o.scores {

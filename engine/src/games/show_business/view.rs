@@ -92,8 +92,8 @@ pub struct PlayerView {
     pub scandal: bool,
     /// SATISFACTION TRACK.
     pub satisfaction: u8,
-    /// TIME TRACK week.
-    pub time: u8,
+    /// TIME TRACK week; `null` when the marker has left the track (S34: bankrupt).
+    pub time: Option<u8>,
     /// Time marker set aside: last in the turn.
     pub last_in_turn: bool,
     /// Hand size.
