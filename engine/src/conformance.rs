@@ -162,7 +162,12 @@ pub fn play_one_with<G: Game>(
         let pick = policy(&game, seat, &lists[seat], &mut chooser);
         let action = lists[seat]
             .get(pick)
-            .ok_or_else(|| at(format!("the policy picked action {pick} of {}", lists[seat].len())))?
+            .ok_or_else(|| {
+                at(format!(
+                    "the policy picked action {pick} of {}",
+                    lists[seat].len()
+                ))
+            })?
             .clone();
         let events = game.apply(seat, &action).map_err(|r| {
             at(format!(

@@ -107,7 +107,10 @@ pub(crate) fn machine() -> Machine {
                 false,
                 &[
                     ("choose_first", "a unique highest positive bid"),
-                    ("round_start", "S5: every bid is 0: a uniformly random seat starts"),
+                    (
+                        "round_start",
+                        "S5: every bid is 0: a uniformly random seat starts",
+                    ),
                 ],
             ),
             phase(
@@ -129,7 +132,10 @@ pub(crate) fn machine() -> Machine {
                 false,
                 &[
                     ("market_review", "the active seat is solvent"),
-                    ("round_tail", "S34: a bankrupt seat keeps her place with an empty round"),
+                    (
+                        "round_tail",
+                        "S34: a bankrupt seat keeps her place with an empty round",
+                    ),
                 ],
             ),
             phase(
@@ -151,7 +157,10 @@ pub(crate) fn machine() -> Machine {
                 &["play", "give_up"],
                 true,
                 &[
-                    ("activation", "a card is played; a quarter end field reached first is flagged (S15)"),
+                    (
+                        "activation",
+                        "a card is played; a quarter end field reached first is flagged (S15)",
+                    ),
                     ("influences", "give_up"),
                     ("refreshment", "give_up with the hand already at the limit"),
                     ("hand_discard", DISMISSED),
@@ -192,10 +201,16 @@ pub(crate) fn machine() -> Machine {
                 ],
                 true,
                 &[
-                    ("after_action", "pass, TREND, PROMOTION, PAPARAZZI, REPORTER or TREND EXPERT is done"),
+                    (
+                        "after_action",
+                        "pass, TREND, PROMOTION, PAPARAZZI, REPORTER or TREND EXPERT is done",
+                    ),
                     ("recruitment", "a first recruit"),
                     ("tournee", "a first move"),
-                    ("concert_token", "a first concert pays; its token waits for a place"),
+                    (
+                        "concert_token",
+                        "a first concert pays; its token waits for a place",
+                    ),
                     ("recording", "a first song picked up (TOURNEE or PILOT)"),
                     ("pilot", "a first PILOT pick of a white token"),
                     ("defence", "A&R or SPONSOR declares a hostile activity (S22)"),
@@ -204,7 +219,10 @@ pub(crate) fn machine() -> Machine {
                     ("dj_remove", "DJ: a first token is removed"),
                     ("dj_add", "DJ: no token is removed"),
                     ("advertising", SHORT),
-                    ("emergency_clearing", "S32: a PAPARAZZI or FEMME FATALE draw finds no card"),
+                    (
+                        "emergency_clearing",
+                        "S32: a PAPARAZZI or FEMME FATALE draw finds no card",
+                    ),
                     ("hand_discard", DISMISSED),
                 ],
             ),
@@ -257,7 +275,10 @@ pub(crate) fn machine() -> Machine {
                 false,
                 &[
                     ("after_action", "the attack is defended, or settled"),
-                    ("sponsor_exchange", "an undefended SPONSOR: the attacker sees the hand (S24)"),
+                    (
+                        "sponsor_exchange",
+                        "an undefended SPONSOR: the attacker sees the hand (S24)",
+                    ),
                 ],
             ),
             phase(
@@ -352,7 +373,10 @@ pub(crate) fn machine() -> Machine {
                     ("time_lapse", "after step 2: step 3"),
                     ("influences", "after step 2 with no time lapse left: step 5"),
                     ("end_round", "after step 6"),
-                    ("emergency_clearing", "S32: no influence card is left to refill with"),
+                    (
+                        "emergency_clearing",
+                        "S32: no influence card is left to refill with",
+                    ),
                 ],
             ),
             phase(
@@ -369,7 +393,10 @@ pub(crate) fn machine() -> Machine {
                     ("after_action", "the PAPARAZZI draw continues"),
                     ("rondel", "the POPULARITY CHECK continues"),
                     ("end_scoring", "the end-game scandal draw continues"),
-                    ("round_tail", "S34: the active seat went bankrupt; her decisions are skipped"),
+                    (
+                        "round_tail",
+                        "S34: the active seat went bankrupt; her decisions are skipped",
+                    ),
                 ],
             ),
             phase(
@@ -402,7 +429,10 @@ pub(crate) fn machine() -> Machine {
                 false,
                 &[
                     ("advertising", SHORT),
-                    ("hand_discard", "S11: INTEGRATION CONTROL leaves a seat above its hand limit"),
+                    (
+                        "hand_discard",
+                        "S11: INTEGRATION CONTROL leaves a seat above its hand limit",
+                    ),
                     ("emergency_clearing", "S32: a POPULARITY CHECK draw finds no card"),
                     ("sequence_bid_poll", "step 9 (S6), except in the last turn"),
                     ("quarter_end", "a quarter end is pending"),

@@ -211,7 +211,9 @@ impl Game for ShowBusiness {
         self.card_count()?;
         for (seat, p) in self.players.iter().enumerate() {
             if p.bankrupt.is_some() != p.time.is_none() {
-                return Err(format!("seat {seat}: the time marker is off the track iff bankrupt (S34)"));
+                return Err(format!(
+                    "seat {seat}: the time marker is off the track iff bankrupt (S34)"
+                ));
             }
             if p.cash < 0 {
                 return Err(format!("seat {seat} has negative cash"));

@@ -6,7 +6,7 @@ use super::actions::{
     Action, ChartFields, GameEvent, Market, Options, PaparazziBlock, Restock, RoyaltyBasis,
 };
 use super::components::{
-    ChartField, Character, Die, LYRICS, MANDATORY_FIELDS, Style, TEMPI, TokenColour, VOLUMES, components,
+    Character, ChartField, Die, LYRICS, MANDATORY_FIELDS, Style, TEMPI, TokenColour, VOLUMES, components,
 };
 use super::state::{
     Attack, BandArtist, Bidding, DrawPurpose, PartialSong, Player, RONDEL, ShowBusiness, Song, Task, Then,
@@ -1707,20 +1707,28 @@ impl ShowBusiness {
                 }
             }
             (Task::Poll { mut answers }, a) => {
-                answers[seat] = Some(matches!(a, Action::GiveUpBid));
+                let gives_up = matches!(a, Action::GiveUpBid);
+                answers[seat] = Some(gives_up);
+                let choice = |gives_up: bool| if gives_up { "gives up" } else { "joins" };
+                // S2: the poll is sealed until every answer is in.
+                ev.push(Event::private(
+                    seat,
+                    GameEvent::Log {
+                        seat: Some(seat),
+                        text: format!("seat {seat} {} the sequence bid", choice(gives_up)),
+                    },
+                ));
                 log(
                     ev,
                     Some(seat),
-                    format!(
-                        "seat {seat} {}",
-                        if matches!(a, Action::GiveUpBid) {
-                            "gives up the sequence bid"
-                        } else {
-                            "joins the sequence bid"
-                        }
-                    ),
+                    format!("seat {seat} answers the sequence bid poll"),
                 );
                 if answers.iter().all(Option::is_some) {
+                    let revealed: Vec<String> = (0..self.n())
+                        .filter(|&s| self.solvent(s))
+                        .map(|s| format!("seat {s} {}", choice(answers[s] == Some(true))))
+                        .collect();
+                    log(ev, None, format!("SEQUENCE BID poll: {}", revealed.join(", ")));
                     if answers.iter().all(|a| *a == Some(true)) {
                         log(ev, None, "SEQUENCE BID: everyone gives up; the sequence stays");
                     } else {

@@ -6,6 +6,8 @@ use super::*;
 use crate::conformance::{self, Config};
 use crate::{Game, Viewer};
 
+mod rulings;
+
 fn fresh(seats: usize) -> ShowBusiness {
     ShowBusiness::setup(Options::default(), seats, 7)
         .expect("setup")
@@ -245,13 +247,13 @@ fn tournee_option_3_power_4_concerts_in_g_and_c_income_21() {
     // The white token pays and goes to the used pool at once.
     play(&mut g, 1, Action::PickToken { token: "T12".into() });
     assert!(g.used_tokens.contains(&token("T12")));
-    assert_eq!(g.phase(), "action");
+    assert_eq!(g.phase(), "tournee");
     play(&mut g, 1, Action::EndAction);
     assert_eq!(income(&g, before), 21);
 }
 
 #[test]
-fn tournee_incomplete_band_may_only_travel() {
+fn s17_tournee_incomplete_band_may_only_travel() {
     let mut g = tournee_at_l("I11");
     play(
         &mut g,
@@ -299,7 +301,7 @@ fn promotion_field_3_needs_power_3_and_costs_5() {
 }
 
 #[test]
-fn promotion_song_stays_face_down_until_the_charts() {
+fn s02_promotion_song_stays_face_down_until_the_charts() {
     let mut g = promotion_with("I10");
     play(&mut g, 0, Action::Promote { song: 92 });
     let other = serde_json::to_string(&g.view(Viewer::Seat(1))).expect("view");
@@ -394,7 +396,7 @@ fn charts_identical_songs_of_one_player_leave_but_one() {
 }
 
 #[test]
-fn charts_unresolved_tie_shares_a_field_and_splits_points() {
+fn s36_charts_unresolved_tie_shares_a_field_and_splits_points() {
     let mut g = fresh(2);
     g.dice = [None, None, None, None];
     g.chart[0].push(ChartSong {
@@ -447,7 +449,7 @@ fn recording_example_experience_1_for_black_2_for_club_0_otherwise() {
 }
 
 #[test]
-fn recording_fills_the_song_field_by_field_in_the_studio() {
+fn s20_recording_fills_the_song_field_by_field_in_the_studio() {
     let mut g = recording_band();
     g.check_invariants().expect("band built by hand");
     g.players[0].car = city("B");
@@ -505,7 +507,7 @@ fn activation_example_power_2_card_may_take_market_field_1_or_2() {
 // ----- Rulings -----
 
 #[test]
-fn s5_opening_bids_are_sealed_until_all_are_in_and_ties_rebid() {
+fn s05_setup_10_opening_bids_are_sealed_until_all_are_in_and_ties_rebid() {
     let mut g = fresh(3);
     assert_eq!(g.phase(), "opening_bid");
     assert_eq!(g.to_act(), vec![0, 1, 2]);
@@ -531,7 +533,7 @@ fn s5_opening_bids_are_sealed_until_all_are_in_and_ties_rebid() {
 }
 
 #[test]
-fn s15_a_quarter_end_field_triggers_once_and_forbids_a_second_card() {
+fn s15_step_10_a_quarter_end_field_triggers_once_and_forbids_a_second_card() {
     let mut g = fresh(2);
     g.players[0].time = Some(12);
     into_hand(&mut g, 0, "I09");
@@ -566,7 +568,7 @@ fn s23_no_hostile_activity_once_the_last_turn_began() {
 }
 
 #[test]
-fn a_and_r_swaps_time_markers_unless_a_bodyguard_defends() {
+fn s22_a_and_r_swaps_time_markers_unless_a_bodyguard_defends() {
     let mut g = fresh(2);
     g.players[0].time = Some(3);
     g.players[1].time = Some(9);
@@ -591,7 +593,7 @@ fn a_and_r_swaps_time_markers_unless_a_bodyguard_defends() {
 }
 
 #[test]
-fn sponsor_shows_the_hand_to_the_attacker_only_and_swaps_up_to_power() {
+fn s24_sponsor_shows_the_hand_to_the_attacker_only_and_swaps_up_to_power() {
     let mut g = fresh(3);
     into_field(&mut g, 0, "I66");
     for c in g.players[1].hand.clone() {
@@ -625,7 +627,7 @@ fn sponsor_shows_the_hand_to_the_attacker_only_and_swaps_up_to_power() {
 }
 
 #[test]
-fn trend_expert_blocks_the_trend_action_and_returns_at_quarter_end() {
+fn s29_trend_expert_blocks_the_trend_action_and_returns_at_quarter_end() {
     let mut g = fresh(2);
     into_field(&mut g, 0, "I73");
     at(&mut g, Task::ChooseAction { seat: 0 });
@@ -649,7 +651,7 @@ fn hand_limit_is_the_number_of_artists_at_least_3() {
 }
 
 #[test]
-fn s33_advertising_covers_a_salary_and_bankruptcy_when_it_cannot() {
+fn s33_perform_in_advertising_covers_a_salary_and_bankruptcy_when_it_cannot() {
     let mut g = fresh(2);
     g.players[0].cash = 2;
     g.players[0].popularity = 0;
@@ -673,7 +675,7 @@ fn s33_advertising_covers_a_salary_and_bankruptcy_when_it_cannot() {
 }
 
 #[test]
-fn end_of_game_score_is_popularity_plus_tenth_of_cash_ties_by_popularity() {
+fn s39_end_of_game_score_is_popularity_plus_tenth_of_cash_ties_by_popularity() {
     let mut g = fresh(3);
     g.players[0].popularity = 20;
     g.players[0].cash = 59;
@@ -889,7 +891,7 @@ fn step_1_concerts_fill_the_map_to_5_from_the_market_in_field_order() {
 }
 
 #[test]
-fn step_2_market_review_pays_the_field_number_and_refills_at_the_end() {
+fn s12_step_2_market_review_pays_the_field_number_and_refills_at_the_end() {
     let mut g = fresh(2);
     at(&mut g, Task::Review { seat: 0 });
     g.queue.push_back(Task::TimeLapse { seat: 0, nth: 1 });
@@ -929,7 +931,7 @@ fn step_2_market_review_pays_the_field_number_and_refills_at_the_end() {
 }
 
 #[test]
-fn step_5_influences_draw_free_or_buy_up_to_the_hand_limit() {
+fn s31_step_5_influences_draw_free_or_buy_up_to_the_hand_limit() {
     let mut g = fresh(2);
     let extra: Vec<u8> = g.players[0].hand.drain(1..).collect();
     g.influence_discard.extend(extra);
@@ -1028,7 +1030,7 @@ fn popularity_check_doubles_for_a_scandal_without_a_chart_song() {
 }
 
 #[test]
-fn reporter_moves_the_rondel_power_fields_and_no_event_happens() {
+fn s30_reporter_moves_the_rondel_power_fields_and_no_event_happens() {
     let mut g = fresh(2);
     into_field(&mut g, 0, "I60");
     at(&mut g, Task::ChooseAction { seat: 0 });
@@ -1054,7 +1056,7 @@ fn paparazzi_scandal_gains_the_highest_drawn_power() {
 }
 
 #[test]
-fn femme_fatale_draws_first_then_integration_or_disorder() {
+fn s26_femme_fatale_draws_first_then_integration_or_disorder() {
     let mut g = fresh(2);
     into_field(&mut g, 0, "I29");
     pile_top(&mut g, &["I10", "I12"]);
@@ -1078,7 +1080,7 @@ fn femme_fatale_draws_first_then_integration_or_disorder() {
 }
 
 #[test]
-fn dj_replaces_map_tokens_from_the_market_or_the_bag() {
+fn s28_dj_replaces_map_tokens_from_the_market_or_the_bag() {
     let mut g = fresh(2);
     map_with(&mut g, &["T47", "T27", "T12", "T01", "T02"]);
     into_field(&mut g, 0, "I20");
@@ -1097,7 +1099,7 @@ fn dj_replaces_map_tokens_from_the_market_or_the_bag() {
 }
 
 #[test]
-fn pilot_picks_two_elements_anywhere_and_lands_in_one_of_their_cities() {
+fn s27_pilot_picks_two_elements_anywhere_and_lands_in_one_of_their_cities() {
     let mut g = fresh(2);
     map_with(&mut g, &["T47", "T12"]);
     into_field(&mut g, 0, "I52");
@@ -1122,7 +1124,7 @@ fn pilot_picks_two_elements_anywhere_and_lands_in_one_of_their_cities() {
 }
 
 #[test]
-fn groupie_exchanges_artists_of_the_same_mandatory_instrument() {
+fn s25_groupie_exchanges_artists_of_the_same_mandatory_instrument() {
     let mut g = fresh(2);
     into_field(&mut g, 0, "I34");
     at(&mut g, Task::ChooseAction { seat: 0 });
@@ -1156,7 +1158,7 @@ fn groupie_exchanges_artists_of_the_same_mandatory_instrument() {
 }
 
 #[test]
-fn dismissal_lowers_satisfaction_and_forces_hand_discards() {
+fn s09_s11_dismissal_lowers_satisfaction_and_forces_hand_discards() {
     let mut g = fresh(2);
     hire(&mut g, 0, "AR42", vec![4], vec![]);
     into_hand(&mut g, 0, "I01");
@@ -1175,7 +1177,7 @@ fn dismissal_lowers_satisfaction_and_forces_hand_discards() {
 }
 
 #[test]
-fn style_change_discards_tokens_except_the_multicolour_f() {
+fn s09_style_change_discards_tokens_except_the_multicolour_f() {
     let mut g = fresh(2);
     let drummer = g.players[0].band.pop().expect("drummer");
     g.artist_discard.push(drummer.card);
@@ -1198,7 +1200,7 @@ fn style_change_discards_tokens_except_the_multicolour_f() {
 }
 
 #[test]
-fn recruitment_takes_fields_up_to_power_and_raises_satisfaction() {
+fn s18_recruitment_takes_fields_up_to_power_and_raises_satisfaction() {
     let mut g = fresh(2);
     let sax = artist("AR42");
     g.artist_pile.retain(|&a| a != sax);
@@ -1236,7 +1238,7 @@ fn trend_action_turns_the_cards_die_to_its_value() {
 }
 
 #[test]
-fn step_9_everyone_giving_up_keeps_the_sequence() {
+fn s06_step_9_sequence_bid_everyone_giving_up_keeps_the_sequence() {
     let mut g = fresh(3);
     g.order = vec![1, 2, 0];
     at(&mut g, Task::SequenceBid);
