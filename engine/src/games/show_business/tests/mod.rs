@@ -1,5 +1,7 @@
 //! Show Business: the rulebook's worked examples and the rulings, as tests.
 
+use std::collections::BTreeSet;
+
 use super::components::components;
 use super::rules;
 use super::state::{BandArtist, ChartSong, Song, Task};
@@ -895,7 +897,8 @@ fn careful(g: &ShowBusiness, seat: usize, list: &[Action], r: &mut crate::rng::G
             Action::GiveUp => 0,
             Action::Buy { .. } if can_draw => 0,
             Action::Recruit { .. } if p.band.len() >= 4 => 0,
-            Action::Promote { .. } if p.cash < 25 => 0,
+            Action::Promote { .. } if p.cash < 15 => 0,
+            Action::Promote { .. } | Action::PickSong { .. } | Action::PilotSong { .. } => 12,
             Action::PickToken { .. } | Action::PilotToken { .. } => 30,
             Action::PlaceToken { .. } | Action::Move { .. } => 6,
             Action::Pass | Action::SetDie => 1,
@@ -931,8 +934,9 @@ fn natural_end(g: &ShowBusiness) -> bool {
         && scored
 }
 
-/// Plays `games` careful games under the conformance checks; returns how many reached week 56.
-fn careful_games(games: u64, first_seed: u64) -> u64 {
+/// Plays `games` careful games under the conformance checks; returns how many reached week 56
+/// and every phase seen on the way.
+fn careful_games(games: u64, first_seed: u64) -> (u64, BTreeSet<&'static str>) {
     let config = Config {
         games: 1,
         seed: first_seed,
@@ -940,38 +944,52 @@ fn careful_games(games: u64, first_seed: u64) -> u64 {
         exhaustive: false,
     };
     let mut natural = 0;
+    let mut phases = BTreeSet::new();
     for i in 0..games {
         let seats = 2 + i as usize % 4;
         let seed = first_seed + i;
+        let mut policy = |g: &ShowBusiness, seat: usize, list: &[Action], r: &mut crate::rng::GameRng| {
+            phases.insert(g.phase());
+            careful(g, seat, list, r)
+        };
         let (_, g) = conformance::play_one_with::<ShowBusiness>(
             &config,
             options_for(i as usize),
             seats,
             seed,
-            &mut careful,
+            &mut policy,
         )
         .unwrap_or_else(|e| panic!("careful game {i} ({seats} seats, seed {seed}): {e}"));
         natural += u64::from(natural_end(&g));
     }
-    natural
+    (natural, phases)
 }
 
 /// S38/S39 under the conformance checks: uniform random play mostly ends in bankruptcies, so
 /// careful games carry the last quarters, the last turn, the end penalties and the final score.
+/// They also reach every decision phase of the phase machine.
 #[test]
 fn s38_s39_careful_games_reach_week_56_under_the_conformance_checks() {
-    let natural = careful_games(40, 500);
+    let (natural, phases) = careful_games(40, 500);
+    println!("{natural} of 40 careful games reached week 56");
     assert!(
-        natural >= 24,
+        natural >= 30,
         "only {natural} of 40 careful games reached week 56"
     );
+    let unseen: Vec<&str> = ShowBusiness::machine()
+        .phases
+        .iter()
+        .filter(|p| !p.actions.is_empty() && !phases.contains(p.name))
+        .map(|p| p.name)
+        .collect();
+    assert!(unseen.is_empty(), "decision phases never reached: {unseen:?}");
 }
 
 /// The share over more games: `cargo test -p roadie-engine careful_share -- --ignored --nocapture`.
 #[test]
 #[ignore = "measurement: prints the share of careful games that reach week 56"]
 fn careful_share() {
-    let natural = careful_games(400, 10_000);
+    let (natural, _) = careful_games(400, 10_000);
     println!("{natural} of 400 careful games reached week 56");
 }
 
