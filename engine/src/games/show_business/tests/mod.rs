@@ -1593,3 +1593,53 @@ fn band_an_artist_takes_only_a_field_of_its_instruments() {
     assert!(!fields.is_empty());
     assert!(fields.iter().all(|f| f == &vec![4] || f == &vec![5]));
 }
+
+// ----- The phase machine -----
+
+#[test]
+fn phase_machine_is_closed_and_declares_every_action_type() {
+    let machine = ShowBusiness::machine();
+    assert_eq!(machine.initial, fresh(3).phase());
+    for phase in &machine.phases {
+        for t in &phase.transitions {
+            assert!(
+                machine.phase(t.to).is_some(),
+                "{} leads to unknown {}",
+                phase.name,
+                t.to
+            );
+        }
+        for a in &phase.actions {
+            assert!(
+                actions::ACTION_TYPES.contains(a),
+                "{}: unknown action {a}",
+                phase.name
+            );
+        }
+        assert!(
+            !phase.transitions.is_empty() || phase.name == "game_over",
+            "{} leads nowhere",
+            phase.name
+        );
+    }
+    for kind in actions::ACTION_TYPES {
+        assert!(
+            machine.phases.iter().any(|p| p.actions.contains(kind)),
+            "no phase allows {kind}"
+        );
+    }
+    let diagram = machine.mermaid();
+    assert!(diagram.contains("round_tail --> rondel"));
+    assert!(diagram.contains("game_over --> [*]"));
+}
+
+#[test]
+fn phase_machine_refuses_an_undeclared_change_and_accepts_one_through_automatic_phases() {
+    let machine = ShowBusiness::machine();
+    conformance::check_transition(&machine, "end_round", "sequence_bid_poll")
+        .expect("end_round, then the automatic round tail and rondel, then step 9");
+    conformance::check_transition(&machine, "charts", "market_review")
+        .expect("the quarter end finishes and the next round starts");
+    assert!(conformance::check_transition(&machine, "recording", "sequence_bid").is_err());
+    assert!(conformance::check_transition(&machine, "game_over", "market_review").is_err());
+}
