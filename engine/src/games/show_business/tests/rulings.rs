@@ -703,3 +703,91 @@ fn s02_s06_the_step_9_poll_is_sealed_until_every_answer_is_in() {
         "{text}"
     );
 }
+
+// ----- The numbered readings of "Rulebook inconsistencies" (RULINGS 3.x) -----
+
+fn with_options(options: Options, seats: usize) -> ShowBusiness {
+    ShowBusiness::setup(options, seats, 7).expect("setup").0
+}
+
+#[test]
+fn r3_2_paparazzi_block_option_time_forbids_the_last_seat_instead_of_a_running_scandal() {
+    let mut g = with_options(
+        Options {
+            paparazzi_block: PaparazziBlock::Time,
+            ..Options::default()
+        },
+        2,
+    );
+    g.order = vec![1, 0];
+    into_field(&mut g, 0, "I41");
+    g.players[0].scandal = true;
+    into_field(&mut g, 1, "I42");
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    assert!(!decisions(&g, 0).contains(&Action::Paparazzi), "seat 0 is last");
+    g.order = vec![0, 1];
+    assert!(
+        decisions(&g, 0).contains(&Action::Paparazzi),
+        "a scandal no longer blocks"
+    );
+}
+
+#[test]
+fn r3_3_a_penalty_never_raises_popularity_and_stops_at_0() {
+    let mut g = fresh(2);
+    g.players[0].popularity = -3;
+    g.players[1].popularity = 2;
+    for seat in 0..2 {
+        g.players[seat].satisfaction = 0;
+    }
+    g.queue.clear();
+    g.queue
+        .extend([Task::EndPenalty { seat: 0 }, Task::EndPenalty { seat: 1 }]);
+    g.advance(&mut Vec::new());
+    assert_eq!((g.players[0].popularity, g.players[1].popularity), (-3, 0));
+}
+
+#[test]
+fn r3_4_royalties_pay_the_true_value_above_50_or_the_printed_field_by_option() {
+    for (basis, paid) in [(RoyaltyBasis::TrueValue, 53), (RoyaltyBasis::PrintedField, 3)] {
+        let mut g = with_options(
+            Options {
+                royalties: basis,
+                ..Options::default()
+            },
+            2,
+        );
+        g.players[0].popularity = 53;
+        g.players[1].popularity = 50;
+        g.rondel = 3;
+        at(&mut g, Task::RondelStep);
+        g.advance(&mut Vec::new());
+        assert_eq!(g.players[0].cash, 20 + paid, "{basis:?}");
+        assert_eq!(g.players[1].cash, 70, "{basis:?}: field 50 pays 50");
+        assert_eq!(g.view(Viewer::Spectator).players[0].popularity, 53);
+    }
+}
+
+#[test]
+fn r3_6_studio_blanks_restock_each_round_or_only_at_quarter_end_by_option() {
+    let mut g = fresh(2);
+    g.players[0].blanks = [false, true, false];
+    at(&mut g, Task::StartRound { seat: 0 });
+    g.advance(&mut Vec::new());
+    assert_eq!(g.players[0].blanks, [true; 3]);
+
+    let mut g = with_options(
+        Options {
+            restock: Restock::QuarterEnd,
+            ..Options::default()
+        },
+        2,
+    );
+    g.players[0].blanks = [false, true, false];
+    at(&mut g, Task::StartRound { seat: 0 });
+    g.advance(&mut Vec::new());
+    assert_eq!(g.players[0].blanks, [false, true, false]);
+    at(&mut g, Task::QuarterEnd);
+    g.advance(&mut Vec::new());
+    assert_eq!(g.players[0].blanks, [true; 3]);
+}
