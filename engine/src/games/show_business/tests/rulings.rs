@@ -574,6 +574,8 @@ fn s34_a_bankrupt_band_leaves_the_time_track_keeps_its_place_and_ranks_last() {
     let view = serde_json::to_value(g.view(Viewer::Spectator)).expect("view");
     assert_eq!(view["players"][1]["time"], serde_json::Value::Null);
     assert_eq!(view["players"][0]["time"], 0);
+    g.order = vec![0, 2, 1];
+    assert!(!g.view(Viewer::Spectator).players[1].last_in_turn);
 
     into_field(&mut g, 0, "I01");
     at(&mut g, Task::ChooseAction { seat: 0 });
