@@ -664,6 +664,18 @@ fn s23_no_hostile_activity_once_the_last_turn_began() {
             .iter()
             .any(|a| matches!(a, Action::AAndR { .. }))
     );
+    for (id, hostile) in [
+        ("I34", Action::Groupie { target: 1 }),
+        ("I66", Action::Sponsor { target: 1 }),
+    ] {
+        into_field(&mut g, 0, id);
+        g.last_turn = false;
+        assert!(decisions(&g, 0).contains(&hostile));
+        g.last_turn = true;
+        assert!(!decisions(&g, 0).contains(&hostile));
+    }
+    at(&mut g, Task::FemmeChoice { seat: 0, best: 2 });
+    assert_eq!(decisions(&g, 0), vec![Action::Integration]);
 }
 
 #[test]

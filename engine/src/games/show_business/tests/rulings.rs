@@ -1,8 +1,7 @@
 //! RULINGS.md's turn-structure rulings S1-S40: each has a test named after it that builds the
 //! position, plays through the contract (`apply`, `legal_actions`, `view`) and checks the
-//! ruled outcome. Rulings whose test also checks a rulebook example or section live in
-//! `mod.rs` under that ruling's name (S5, S6, S9, S12, S15, S18, S20, S22-S28, S30, S31, S33,
-//! S36, S38, S39).
+//! ruled outcome. A ruling whose test also checks a rulebook example or section lives in
+//! `mod.rs`, under the ruling's name all the same.
 
 use super::*;
 use crate::Audience;
