@@ -159,7 +159,7 @@ pub(crate) fn machine() -> Machine {
                 &[
                     (
                         "activation",
-                        "a card is played; a quarter end field reached first is flagged (S15)",
+                        "a card is played (S15 flags a quarter end field reached first)",
                     ),
                     ("influences", "give_up"),
                     ("refreshment", "give_up with the hand already at the limit"),
@@ -209,7 +209,7 @@ pub(crate) fn machine() -> Machine {
                     ("tournee", "a first move"),
                     (
                         "concert_token",
-                        "a first concert pays; its token waits for a place",
+                        "a first concert pays and its token waits for a place",
                     ),
                     ("recording", "a first song picked up (TOURNEE or PILOT)"),
                     ("pilot", "a first PILOT pick of a white token"),
@@ -240,7 +240,7 @@ pub(crate) fn machine() -> Machine {
                 true,
                 &[
                     ("after_action", ACTION_ENDS),
-                    ("concert_token", "a concert pays; its token waits for a place"),
+                    ("concert_token", "a concert pays and its token waits for a place"),
                     ("recording", "a song is picked up (S20)"),
                     ("hand_discard", DISMISSED),
                 ],
@@ -264,8 +264,8 @@ pub(crate) fn machine() -> Machine {
                 &["record_style", "record_lyrics", "record_tempo", "record_volume"],
                 false,
                 &[
-                    ("tournee", "the song is recorded; the TOURNEE goes on"),
-                    ("pilot", "the song is recorded; the PILOT action goes on"),
+                    ("tournee", "the song is recorded and the TOURNEE goes on"),
+                    ("pilot", "the song is recorded and the PILOT action goes on"),
                 ],
             ),
             phase(
@@ -317,7 +317,7 @@ pub(crate) fn machine() -> Machine {
                 true,
                 &[
                     ("after_action", "car_to"),
-                    ("concert_token", "a concert pays; its token waits for a place"),
+                    ("concert_token", "a concert pays and its token waits for a place"),
                     ("recording", "a song is picked up"),
                     ("hand_discard", DISMISSED),
                 ],
@@ -395,7 +395,7 @@ pub(crate) fn machine() -> Machine {
                     ("end_scoring", "the end-game scandal draw continues"),
                     (
                         "round_tail",
-                        "S34: the active seat went bankrupt; her decisions are skipped",
+                        "S34: the active seat went bankrupt and her decisions are skipped",
                     ),
                 ],
             ),
@@ -448,7 +448,7 @@ pub(crate) fn machine() -> Machine {
                 false,
                 &[
                     ("sequence_bid", "someone joins: every solvent seat bids"),
-                    ("quarter_end", "everyone gives up; a quarter end is pending"),
+                    ("quarter_end", "everyone gives up and a quarter end is pending"),
                     ("round_start", "everyone gives up: the sequence stays"),
                 ],
             ),
@@ -459,7 +459,7 @@ pub(crate) fn machine() -> Machine {
                 false,
                 &[
                     ("choose_first", "a unique highest positive bid"),
-                    ("quarter_end", "every bid is 0; a quarter end is pending"),
+                    ("quarter_end", "every bid is 0 and a quarter end is pending"),
                     ("round_start", "every bid is 0: the sequence stays"),
                 ],
             ),
