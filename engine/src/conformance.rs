@@ -12,8 +12,9 @@
 //!   allows, and every change of phase is a declared transition (possibly through automatic
 //!   phases, those that allow no action);
 //!
-//! and at the end that a finished game refuses everything, that its outcome is well formed, and
-//! that replaying the same seed and actions gives the same game.
+//! and at the end that a finished game is in an end phase of the machine and refuses everything,
+//! that its outcome is well formed, and that replaying the same seed and actions gives the same
+//! game.
 
 use std::collections::BTreeSet;
 
@@ -487,6 +488,15 @@ fn check_finished<G: Game>(game: &G) -> Result<(), String> {
         .map_err(|e| format!("invariant broken: {e}"))?;
     if !game.to_act().is_empty() {
         return Err(format!("game over but to_act is {:?}", game.to_act()));
+    }
+    if !G::machine()
+        .phase(game.phase())
+        .is_some_and(|p| p.transitions.is_empty())
+    {
+        return Err(format!(
+            "the game is over in phase {:?}, which is no end phase of the machine",
+            game.phase()
+        ));
     }
     let outcome = game.outcome().ok_or("is_over without an outcome")?;
     if outcome.scores.len() != game.seat_count() {
