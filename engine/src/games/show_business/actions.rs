@@ -68,7 +68,9 @@ pub struct Options {
     pub royalties: RoyaltyBasis,
     /// RULINGS 3.6: studio blanks restock each round or only at quarter end.
     pub restock: Restock,
-    /// RULINGS "Chart fields (1–10)": the ascending table, or the descending variant.
+    /// RULINGS "Chart fields (1–10)": `ascending` (POWER = min(field, 4), cost = field + 2) or
+    /// the `descending` variant (POWER = clamp(6 − field, 1, 4), cost = max(8 − field, 1)); both
+    /// give the rulebook's field 3 = POWER 3, cost 5.
     pub chart_fields: ChartFields,
 }
 
