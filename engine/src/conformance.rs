@@ -8,9 +8,13 @@
 //!   their numbers and strings altered) are refused, with the state unchanged;
 //! - no view and no event a viewer may see contains a secret of another seat, or the RNG;
 //! - the state survives a round trip through JSON;
+//! - the phase is one of the phase machine's, every listed action's `type` is one its phase
+//!   allows, and every change of phase is a declared transition (possibly through automatic
+//!   phases, those that allow no action);
 //!
-//! and at the end that a finished game refuses everything, that its outcome is well formed, and
-//! that replaying the same seed and actions gives the same game.
+//! and at the end that a finished game is in an end phase of the machine and refuses everything,
+//! that its outcome is well formed, and that replaying the same seed and actions gives the same
+//! game.
 
 use std::collections::BTreeSet;
 
@@ -18,7 +22,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::rng::GameRng;
-use crate::{Event, Game, RejectionCode, Seat, Viewer};
+use crate::{Event, Game, Machine, RejectionCode, Seat, Viewer};
 
 /// How one run of the suite plays.
 #[derive(Clone, Debug)]
@@ -89,6 +93,9 @@ pub struct Played {
     pub refusals: usize,
 }
 
+/// Picks the index of the action to play from a seat's non-empty list of legal actions.
+pub type Policy<'a, G> = dyn FnMut(&G, Seat, &[<G as Game>::Action], &mut GameRng) -> usize + 'a;
+
 /// Plays one random game to the end, checking the contract after every step.
 pub fn play_one<G: Game>(
     config: &Config,
@@ -96,8 +103,29 @@ pub fn play_one<G: Game>(
     seats: usize,
     seed: u64,
 ) -> Result<Played, String> {
+    let mut uniform = |_: &G, _: Seat, list: &[G::Action], r: &mut GameRng| r.below(list.len());
+    play_one_with(config, options, seats, seed, &mut uniform).map(|(played, _)| played)
+}
+
+/// Plays one game to the end with the actions `policy` picks (the acting seat is still drawn
+/// at random), checking the contract after every step; returns the finished game too.
+pub fn play_one_with<G: Game>(
+    config: &Config,
+    options: G::Options,
+    seats: usize,
+    seed: u64,
+    policy: &mut Policy<'_, G>,
+) -> Result<(Played, G), String> {
     let (mut game, setup_events) =
         G::setup(options.clone(), seats, seed).map_err(|e| format!("setup: {e}"))?;
+    let machine = G::machine();
+    if game.phase() != machine.initial {
+        return Err(format!(
+            "a new game is in phase {:?}, the machine starts in {:?}",
+            game.phase(),
+            machine.initial
+        ));
+    }
     let mut chooser = GameRng::new(seed ^ 0x9e37_79b9_7f4a_7c15);
     let mut history: Vec<(Seat, G::Action)> = Vec::new();
     let mut pool: Vec<(Seat, G::Action)> = Vec::new();
@@ -115,11 +143,22 @@ pub fn play_one<G: Game>(
         check_state(&game).map_err(at)?;
 
         let to_act = game.to_act();
+        let declared = machine
+            .phase(phase)
+            .ok_or_else(|| at("the phase is not in the phase machine".into()))?;
         let mut lists = Vec::with_capacity(seats);
         for seat in 0..seats {
             let legal = game.legal_actions(seat);
             for action in &legal {
-                let key = key_of(seat, action);
+                let text = json(action);
+                if let Some(kind) = type_tag(&text)
+                    && !declared.actions.contains(&kind)
+                {
+                    return Err(at(format!(
+                        "seat {seat} may post a {kind:?} action, which the phase does not declare"
+                    )));
+                }
+                let key = format!("{seat}:{text}");
                 if pool_keys.len() < 512 && pool_keys.insert(key) {
                     pool.push((seat, action.clone()));
                 }
@@ -131,7 +170,16 @@ pub fn play_one<G: Game>(
         refusals += check_unlisted_refused(&game, &lists, &pool, &mut chooser).map_err(at)?;
 
         let seat = to_act[chooser.below(to_act.len())];
-        let action = lists[seat][chooser.below(lists[seat].len())].clone();
+        let pick = policy(&game, seat, &lists[seat], &mut chooser);
+        let action = lists[seat]
+            .get(pick)
+            .ok_or_else(|| {
+                at(format!(
+                    "the policy picked action {pick} of {}",
+                    lists[seat].len()
+                ))
+            })?
+            .clone();
         let events = game.apply(seat, &action).map_err(|r| {
             at(format!(
                 "seat {seat} listed {} but apply refused it: {r}",
@@ -139,23 +187,58 @@ pub fn play_one<G: Game>(
             ))
         })?;
         check_events(&game, &events).map_err(at)?;
+        check_transition(&machine, phase, game.phase())
+            .map_err(|e| at(format!("after {}: {e}", json(&action))))?;
         history.push((seat, action));
     }
 
     check_finished(&game).map_err(|e| format!("finished game: {e}"))?;
     check_replay::<G>(&game, options, seats, seed, &history)?;
-    Ok(Played {
-        actions: history.len(),
-        refusals,
-    })
+    Ok((
+        Played {
+            actions: history.len(),
+            refusals,
+        },
+        game,
+    ))
+}
+
+/// The `type` tag of an action's JSON, which a tagged enum writes first.
+fn type_tag(json: &str) -> Option<&str> {
+    json.strip_prefix("{\"type\":\"")?.split('"').next()
+}
+
+/// A change of phase from `from` to `to` is a declared transition, or a path of them whose
+/// intermediate phases are automatic (they allow no action and lead on).
+pub fn check_transition(machine: &Machine, from: &str, to: &str) -> Result<(), String> {
+    if from == to {
+        return Ok(());
+    }
+    let mut seen: BTreeSet<&str> = BTreeSet::new();
+    let mut frontier = vec![from];
+    while let Some(name) = frontier.pop() {
+        let Some(phase) = machine.phase(name) else {
+            continue;
+        };
+        for t in &phase.transitions {
+            if t.to == to {
+                return Ok(());
+            }
+            let automatic = machine
+                .phase(t.to)
+                .is_some_and(|p| p.actions.is_empty() && !p.transitions.is_empty());
+            if automatic && seen.insert(t.to) {
+                frontier.push(t.to);
+            }
+        }
+    }
+    Err(format!(
+        "the phase changed from {from:?} to {to:?}, which the phase machine does not declare"
+    ))
 }
 
 fn json<T: Serialize>(value: &T) -> String {
     serde_json::to_string(value).unwrap_or_else(|e| format!("<unserializable: {e}>"))
-}
-
-fn key_of<A: Serialize>(seat: Seat, action: &A) -> String {
-    format!("{seat}:{}", json(action))
 }
 
 fn check_state<G: Game>(game: &G) -> Result<(), String> {
@@ -405,6 +488,15 @@ fn check_finished<G: Game>(game: &G) -> Result<(), String> {
         .map_err(|e| format!("invariant broken: {e}"))?;
     if !game.to_act().is_empty() {
         return Err(format!("game over but to_act is {:?}", game.to_act()));
+    }
+    if !G::machine()
+        .phase(game.phase())
+        .is_some_and(|p| p.transitions.is_empty())
+    {
+        return Err(format!(
+            "the game is over in phase {:?}, which is no end phase of the machine",
+            game.phase()
+        ));
     }
     let outcome = game.outcome().ok_or("is_over without an outcome")?;
     if outcome.scores.len() != game.seat_count() {

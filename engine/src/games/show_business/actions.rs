@@ -42,6 +42,21 @@ pub enum Restock {
     QuarterEnd,
 }
 
+/// RULINGS "Chart fields (1–10)": which POWER and cost each CHARTS field asks of PROMOTION.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = ShowBusinessChartFields)]
+pub enum ChartFields {
+    /// "POWER = min(field, 4), cost = field + 2. This matches the rulebook's field 3 = (3, 5)."
+    #[default]
+    Ascending,
+    /// "Option: a descending variant, which is also consistent with field 3": POWER =
+    /// clamp(6 − field, 1, 4) and cost = max(8 − field, 1), so fields 1-10 ask POWER
+    /// 4, 4, 3, 2, 1, 1, 1, 1, 1, 1 and cost 7, 6, 5, 4, 3, 2, 1, 1, 1, 1: the top of the charts
+    /// is dear and a late song is cheap.
+    Descending,
+}
+
 /// Game options; the defaults are RULINGS.md's values.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(default, deny_unknown_fields)]
@@ -53,6 +68,10 @@ pub struct Options {
     pub royalties: RoyaltyBasis,
     /// RULINGS 3.6: studio blanks restock each round or only at quarter end.
     pub restock: Restock,
+    /// RULINGS "Chart fields (1–10)": `ascending` (POWER = min(field, 4), cost = field + 2) or
+    /// the `descending` variant (POWER = clamp(6 − field, 1, 4), cost = max(8 − field, 1)); both
+    /// give the rulebook's field 3 = POWER 3, cost 5.
+    pub chart_fields: ChartFields,
 }
 
 /// A market of cards.

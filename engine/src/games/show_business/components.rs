@@ -363,6 +363,17 @@ pub struct ChartField {
     pub cost: u32,
 }
 
+impl ChartField {
+    /// RULINGS "Chart fields": the descending variant's field `field` (1-10), with field 3 at the
+    /// rulebook's POWER 3 and cost 5.
+    pub fn descending(field: u8) -> Self {
+        Self {
+            power: 6u8.saturating_sub(field).clamp(1, 4),
+            cost: 8u32.saturating_sub(field as u32).max(1),
+        }
+    }
+}
+
 /// Every component table.
 #[derive(Debug)]
 pub struct Components {

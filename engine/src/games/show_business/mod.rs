@@ -9,7 +9,6 @@
 //! - S5 at setup: when every participant of a bidding round bids 0, the first player is drawn
 //!   uniformly among that round's participants (all seats in the first round).
 //! - When every band is bankrupt the game ends at once and is scored.
-//! - A bankrupt seat's time marker stays where it was but no longer matters (S34).
 //! - Hand cards another seat legitimately knows (bought from the market, shown to a SPONSOR,
 //!   exchanged) appear in that seat's view until they leave the hand.
 //! - Views show the discard piles and the used token pool as counts (with the top influence
@@ -17,6 +16,7 @@
 
 mod actions;
 mod components;
+mod machine;
 mod rules;
 mod scoring;
 mod state;
@@ -28,7 +28,9 @@ mod tests;
 use std::collections::BTreeSet;
 use std::ops::RangeInclusive;
 
-pub use actions::{Action, GameEvent, Market, Options, PaparazziBlock, Restock, RoyaltyBasis, SongContent};
+pub use actions::{
+    Action, ChartFields, GameEvent, Market, Options, PaparazziBlock, Restock, RoyaltyBasis, SongContent,
+};
 pub use components::{Character, Die, Instrument, Lyrics, Style, Tempo, TokenColour, Volume};
 pub use state::ShowBusiness;
 pub use view::{ArtistView, PlayerView, SongView, TokenView, View};
@@ -36,7 +38,7 @@ pub use view::{ArtistView, PlayerView, SongView, TokenView, View};
 use components::components;
 use state::Task;
 
-use crate::{Event, Game, Machine, Outcome, Phase, Rejection, Seat, SetupError, Started, Transition, Viewer};
+use crate::{Event, Game, Machine, Outcome, Rejection, Seat, SetupError, Started, Viewer};
 
 /// Joins runs of public log lines into one event, one line each.
 fn coalesce(events: Vec<Event<GameEvent>>) -> Vec<Event<GameEvent>> {
@@ -59,38 +61,7 @@ fn coalesce(events: Vec<Event<GameEvent>>) -> Vec<Event<GameEvent>> {
     out
 }
 
-const ANYTIME: [&str; 3] = ["dismiss", "regroup", "flip"];
-
-fn with_anytime(mut actions: Vec<&'static str>) -> Vec<&'static str> {
-    actions.extend(ANYTIME);
-    actions
-}
-
 impl ShowBusiness {
-    fn phase_name(&self) -> &'static str {
-        if self.result.is_some() {
-            return "game_over";
-        }
-        match self.queue.front() {
-            Some(Task::Bid(b)) if b.setup => "opening_bid",
-            Some(Task::Bid(_)) => "sequence_bid",
-            Some(Task::Poll { .. }) => "sequence_bid_poll",
-            Some(Task::ChooseFirst { .. }) => "choose_first",
-            Some(Task::Review { .. }) => "market_review",
-            Some(Task::TimeLapse { .. }) => "time_lapse",
-            Some(Task::Activate { .. }) => "activation",
-            Some(Task::Record { .. }) => "recording",
-            Some(Task::Defend { .. }) => "defence",
-            Some(Task::Influences { .. }) => "influences",
-            Some(Task::EndRound { .. }) => "end_round",
-            Some(Task::HandDiscard { .. }) => "hand_discard",
-            Some(Task::Advertise { .. }) => "advertising",
-            Some(Task::Charts) => "charts",
-            Some(_) => "action",
-            None => "game_over",
-        }
-    }
-
     fn card_count(&self) -> Result<(), String> {
         let c = components();
         let mut cards: Vec<u8> = Vec::new();
@@ -229,185 +200,7 @@ impl Game for ShowBusiness {
     }
 
     fn machine() -> Machine {
-        let t = |to, when| Transition { to, when };
-        let phase = |name, description, actions, transitions| Phase {
-            name,
-            description,
-            actions,
-            transitions,
-        };
-        Machine {
-            initial: "opening_bid",
-            phases: vec![
-                phase(
-                    "opening_bid",
-                    "Setup 10: sealed, simultaneous bids; all pay; ties re-bid.",
-                    vec!["bid"],
-                    vec![
-                        t("choose_first", "a unique highest positive bid"),
-                        t("market_review", "all bid 0: a random seat starts"),
-                    ],
-                ),
-                phase(
-                    "choose_first",
-                    "S7: the bid winner decides who starts the turn.",
-                    vec!["choose_first"],
-                    vec![
-                        t("market_review", "at setup, the first round begins"),
-                        t("charts", "a quarter end is pending"),
-                        t("market_review", "the next turn begins"),
-                    ],
-                ),
-                phase(
-                    "market_review",
-                    "Step 2 MARKET REVIEW: remove market cards for their field number.",
-                    with_anytime(vec!["remove", "end_review"]),
-                    vec![
-                        t("time_lapse", "end_review"),
-                        t("advertising", "a removal costs more than the cash"),
-                        t("hand_discard", "a dismissal leaves too many cards"),
-                    ],
-                ),
-                phase(
-                    "time_lapse",
-                    "Step 3 TIME LAPSE: play a card and move the time marker by its POWER.",
-                    with_anytime(vec!["play", "give_up"]),
-                    vec![t("activation", "a card is played"), t("influences", "give_up")],
-                ),
-                phase(
-                    "activation",
-                    "Step 4: act with the played card or a market card from a field at most its POWER.",
-                    with_anytime(vec!["activate_hand", "take_market"]),
-                    vec![t("action", "the active card is set")],
-                ),
-                phase(
-                    "action",
-                    "Step 4 ACTION: TREND, RECRUITMENT, TOURNEE, PROMOTION or CHARACTER, step by step.",
-                    with_anytime(vec![
-                        "pass",
-                        "set_die",
-                        "recruit",
-                        "move",
-                        "pick_token",
-                        "pick_song",
-                        "end_action",
-                        "place_token",
-                        "discard_token",
-                        "promote",
-                        "a_and_r",
-                        "sponsor",
-                        "swap",
-                        "stop",
-                        "groupie",
-                        "groupie_take",
-                        "groupie_give",
-                        "groupie_place_mine",
-                        "groupie_place_theirs",
-                        "femme_fatale",
-                        "integration",
-                        "disorder",
-                        "paparazzi",
-                        "reporter",
-                        "trend_expert_place",
-                        "trend_expert_remove",
-                        "pilot_token",
-                        "pilot_song",
-                        "car_to",
-                        "dj_remove",
-                        "dj_done",
-                        "dj_from_market",
-                        "dj_from_bag",
-                    ]),
-                    vec![
-                        t("recording", "a song is picked up"),
-                        t("defence", "a hostile activity is declared"),
-                        t("advertising", "a promotion costs more than the cash"),
-                        t(
-                            "time_lapse",
-                            "the first action ends and no quarter end was triggered",
-                        ),
-                        t("influences", "the last action ends"),
-                    ],
-                ),
-                phase(
-                    "recording",
-                    "RECORDING: style, lyrics, tempo, volume, one field at a time.",
-                    vec!["record_style", "record_lyrics", "record_tempo", "record_volume"],
-                    vec![t("action", "the song is recorded")],
-                ),
-                phase(
-                    "defence",
-                    "Hostile activity: the target defends with a card or declines.",
-                    vec!["defend", "decline"],
-                    vec![t("action", "the attack is settled")],
-                ),
-                phase(
-                    "influences",
-                    "Step 5 INFLUENCES: draw or buy up to the hand limit.",
-                    with_anytime(vec!["draw", "buy"]),
-                    vec![
-                        t("end_round", "the hand is full (step 6 MARKET REFRESHMENT runs)"),
-                        t("advertising", "a purchase costs more than the cash"),
-                    ],
-                ),
-                phase(
-                    "end_round",
-                    "S10: end the round; steps 7-10 follow for the last seat.",
-                    with_anytime(vec!["end_round"]),
-                    vec![
-                        t("market_review", "the next seat's round"),
-                        t("sequence_bid_poll", "the last seat's round: step 9"),
-                        t("charts", "a quarter end is pending"),
-                        t("game_over", "the last turn is over"),
-                    ],
-                ),
-                phase(
-                    "sequence_bid_poll",
-                    "Step 9 (S6): each solvent seat gives up or joins the bid.",
-                    vec!["give_up_bid", "join_bid"],
-                    vec![
-                        t("sequence_bid", "someone joins"),
-                        t("market_review", "everyone gives up"),
-                    ],
-                ),
-                phase(
-                    "sequence_bid",
-                    "Step 9: sealed bids; all pay; ties re-bid.",
-                    vec!["bid"],
-                    vec![
-                        t("choose_first", "a unique highest positive bid"),
-                        t("market_review", "all bid 0"),
-                    ],
-                ),
-                phase(
-                    "hand_discard",
-                    "S11: discard down to the hand limit after losing artists.",
-                    vec!["discard"],
-                    vec![t("action", "the hand fits")],
-                ),
-                phase(
-                    "advertising",
-                    "S33: PERFORM IN ADVERTISING to cover a payment.",
-                    vec!["advertise"],
-                    vec![t("action", "the payment is made")],
-                ),
-                phase(
-                    "charts",
-                    "QUARTER END 1 CHARTS: SPONSOR laps and choices for tied songs.",
-                    vec!["sponsor_tie", "done", "choose_song"],
-                    vec![
-                        t("market_review", "the quarter end is over"),
-                        t("game_over", "the last quarter ends the game"),
-                    ],
-                ),
-                phase(
-                    "game_over",
-                    "END OF GAME: popularity + 10% of cash.",
-                    vec![],
-                    vec![],
-                ),
-            ],
-        }
+        machine::machine()
     }
 
     fn secrets(&self, viewer: Viewer) -> Vec<String> {
@@ -417,10 +210,15 @@ impl Game for ShowBusiness {
     fn check_invariants(&self) -> Result<(), String> {
         self.card_count()?;
         for (seat, p) in self.players.iter().enumerate() {
+            if p.bankrupt.is_some() != p.time.is_none() {
+                return Err(format!(
+                    "seat {seat}: the time marker is off the track iff bankrupt (S34)"
+                ));
+            }
             if p.cash < 0 {
                 return Err(format!("seat {seat} has negative cash"));
             }
-            if p.satisfaction > rules::MAX_SATISFACTION || p.time > rules::LAST_WEEK {
+            if p.satisfaction > rules::MAX_SATISFACTION || p.time.is_some_and(|t| t > rules::LAST_WEEK) {
                 return Err(format!("seat {seat}: a track is out of bounds"));
             }
             if p.popularity < rules::POPULARITY_FLOOR {

@@ -2,9 +2,11 @@
 
 use std::collections::VecDeque;
 
-use super::actions::{Action, GameEvent, Market, Options, PaparazziBlock, Restock, RoyaltyBasis};
+use super::actions::{
+    Action, ChartFields, GameEvent, Market, Options, PaparazziBlock, Restock, RoyaltyBasis,
+};
 use super::components::{
-    Character, Die, LYRICS, MANDATORY_FIELDS, Style, TEMPI, TokenColour, VOLUMES, components,
+    Character, ChartField, Die, LYRICS, MANDATORY_FIELDS, Style, TEMPI, TokenColour, VOLUMES, components,
 };
 use super::state::{
     Attack, BandArtist, Bidding, DrawPurpose, PartialSong, Player, RONDEL, ShowBusiness, Song, Task, Then,
@@ -148,7 +150,7 @@ impl ShowBusiness {
                 popularity: 0,
                 scandal: false,
                 satisfaction: MAX_SATISFACTION,
-                time: 0,
+                time: Some(0),
                 hand: vec![],
                 influence_field: vec![],
                 band,
@@ -491,6 +493,7 @@ impl ShowBusiness {
         let p = &mut self.players[seat];
         p.bankrupt = Some(order);
         p.cash = 0;
+        p.time = None;
         let hand = std::mem::take(&mut p.hand);
         let field = std::mem::take(&mut p.influence_field);
         let band = std::mem::take(&mut p.band);
@@ -519,6 +522,15 @@ impl ShowBusiness {
                 due: cost,
                 then,
             });
+        }
+    }
+
+    /// PROMOTION onto CHARTS field `f` (0-based): POWER needed and cost, by the
+    /// `chart_fields` option.
+    pub(crate) fn chart_field(&self, f: usize) -> ChartField {
+        match self.options.chart_fields {
+            ChartFields::Ascending => components().chart[f],
+            ChartFields::Descending => ChartField::descending(f as u8 + 1),
         }
     }
 
@@ -652,7 +664,7 @@ impl ShowBusiness {
         match task {
             Task::TimeLapse { seat, .. } => {
                 let p = &self.players[seat];
-                if p.time >= LAST_WEEK || p.hand.is_empty() {
+                if p.time.is_none_or(|t| t >= LAST_WEEK) || p.hand.is_empty() {
                     return None;
                 }
                 Some(task)
@@ -1364,7 +1376,7 @@ impl ShowBusiness {
         self.tournee_actions(seat, out);
         let p = &self.players[seat];
         if let Some(f) = self.first_empty_chart_field() {
-            let field = components().chart[f];
+            let field = self.chart_field(f);
             if pw >= field.power && self.coverable(seat, field.cost as i64) {
                 for s in &p.songs {
                     out.push(Action::Promote { song: s.id });
@@ -1695,20 +1707,28 @@ impl ShowBusiness {
                 }
             }
             (Task::Poll { mut answers }, a) => {
-                answers[seat] = Some(matches!(a, Action::GiveUpBid));
+                let gives_up = matches!(a, Action::GiveUpBid);
+                answers[seat] = Some(gives_up);
+                let choice = |gives_up: bool| if gives_up { "gives up" } else { "joins" };
+                // S2: the poll is sealed until every answer is in.
+                ev.push(Event::private(
+                    seat,
+                    GameEvent::Log {
+                        seat: Some(seat),
+                        text: format!("seat {seat} {} the sequence bid", choice(gives_up)),
+                    },
+                ));
                 log(
                     ev,
                     Some(seat),
-                    format!(
-                        "seat {seat} {}",
-                        if matches!(a, Action::GiveUpBid) {
-                            "gives up the sequence bid"
-                        } else {
-                            "joins the sequence bid"
-                        }
-                    ),
+                    format!("seat {seat} answers the sequence bid poll"),
                 );
                 if answers.iter().all(Option::is_some) {
+                    let revealed: Vec<String> = (0..self.n())
+                        .filter(|&s| self.solvent(s))
+                        .map(|s| format!("seat {s} {}", choice(answers[s] == Some(true))))
+                        .collect();
+                    log(ev, None, format!("SEQUENCE BID poll: {}", revealed.join(", ")));
                     if answers.iter().all(|a| *a == Some(true)) {
                         log(ev, None, "SEQUENCE BID: everyone gives up; the sequence stays");
                     } else {
@@ -1741,12 +1761,13 @@ impl ShowBusiness {
                 self.queue.push_front(Task::RefillMarkets { retried: false });
             }
             (Task::TimeLapse { nth, .. }, Action::Play { card }) => {
-                let Some(card) = find_card(card) else { return };
+                let (Some(card), Some(old)) = (find_card(card), self.players[seat].time) else {
+                    return;
+                };
                 self.take_from_hand(seat, card);
                 self.players[seat].influence_field.push(card);
-                let old = self.players[seat].time;
                 let new = (old + power(card)).min(LAST_WEEK);
-                self.players[seat].time = new;
+                self.players[seat].time = Some(new);
                 log(
                     ev,
                     Some(seat),
@@ -2278,7 +2299,7 @@ impl ShowBusiness {
             }
             Action::Promote { song } => {
                 if let Some(f) = self.first_empty_chart_field() {
-                    let cost = components().chart[f].cost as i64;
+                    let cost = self.chart_field(f).cost as i64;
                     self.pay_voluntary(seat, cost, Then::Promote(*song), ev);
                 }
             }

@@ -49,7 +49,8 @@ pub struct Player {
     /// Octogon set aside on the POPULARITY TRACK.
     pub(crate) scandal: bool,
     pub(crate) satisfaction: u8,
-    pub(crate) time: u8,
+    /// TIME TRACK week; `None` once bankrupt (S34: "the time marker leaves the track").
+    pub(crate) time: Option<u8>,
     pub(crate) hand: Vec<u8>,
     /// Top of the pile last.
     pub(crate) influence_field: Vec<u8>,

@@ -92,9 +92,9 @@ pub struct PlayerView {
     pub scandal: bool,
     /// SATISFACTION TRACK.
     pub satisfaction: u8,
-    /// TIME TRACK week.
-    pub time: u8,
-    /// Time marker set aside: last in the turn.
+    /// TIME TRACK week; `null` when the marker has left the track (S34: bankrupt).
+    pub time: Option<u8>,
+    /// Time marker set aside: last in the turn (never once the marker has left the track).
     pub last_in_turn: bool,
     /// Hand size.
     pub hand_count: usize,
@@ -216,7 +216,7 @@ impl ShowBusiness {
                     scandal: p.scandal,
                     satisfaction: p.satisfaction,
                     time: p.time,
-                    last_in_turn: self.order.last() == Some(&seat),
+                    last_in_turn: self.order.last() == Some(&seat) && p.time.is_some(),
                     hand_count: p.hand.len(),
                     hand,
                     influence_field: p.influence_field.iter().map(|&x| card_id(x)).collect(),

@@ -1,0 +1,794 @@
+//! RULINGS.md's turn-structure rulings S1-S40: each has a test named after it that builds the
+//! position, plays through the contract (`apply`, `legal_actions`, `view`) and checks the
+//! ruled outcome. A ruling whose test also checks a rulebook example or section lives in
+//! `mod.rs`, under the ruling's name all the same.
+
+use super::*;
+use crate::Audience;
+
+fn ids(cards: &[u8]) -> Vec<String> {
+    cards
+        .iter()
+        .map(|&c| components().influence[c as usize].id.clone())
+        .collect()
+}
+
+/// Gives `seat` exactly these hand cards; its old hand goes to the discard pile.
+fn set_hand(g: &mut ShowBusiness, seat: usize, cards: &[&str]) {
+    let old = std::mem::take(&mut g.players[seat].hand);
+    g.influence_discard.extend(old);
+    for id in cards {
+        into_hand(g, seat, id);
+    }
+}
+
+fn is_anytime(a: &Action) -> bool {
+    matches!(
+        a,
+        Action::Dismiss { .. } | Action::Flip { .. } | Action::Regroup { .. }
+    )
+}
+
+fn is_character(a: &Action) -> bool {
+    matches!(
+        a,
+        Action::AAndR { .. }
+            | Action::Sponsor { .. }
+            | Action::Groupie { .. }
+            | Action::FemmeFatale
+            | Action::Paparazzi
+            | Action::Reporter
+            | Action::TrendExpertPlace
+            | Action::TrendExpertRemove
+            | Action::PilotToken { .. }
+            | Action::PilotSong { .. }
+            | Action::DjRemove { .. }
+            | Action::DjDone
+    )
+}
+
+#[test]
+fn s01_a_target_without_a_defence_card_is_still_asked() {
+    let mut g = fresh(2);
+    into_field(&mut g, 0, "I01");
+    set_hand(&mut g, 1, &["I17", "I25", "I33"]);
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    play(&mut g, 0, Action::AAndR { target: 1 });
+    assert_eq!(g.phase(), "defence");
+    assert_eq!(g.to_act(), vec![1]);
+    assert_eq!(g.legal_actions(1), vec![Action::Decline]);
+    assert!(g.legal_actions(0).is_empty());
+}
+
+#[test]
+fn s02_hands_board_songs_and_sealed_bids_are_hidden_from_other_seats() {
+    let mut g = fresh(3);
+    g.players[0].songs.push(song(50, 0, Style::Rock, 1, 2, 3, 0));
+    let hand = ids(&g.players[0].hand);
+    let own = g.view(Viewer::Seat(0));
+    assert_eq!(own.players[0].hand, hand);
+    assert!(own.players[0].songs[0].content.is_some());
+    for viewer in [Viewer::Seat(1), Viewer::Spectator] {
+        let view = g.view(viewer);
+        assert!(view.players[0].hand.is_empty());
+        assert_eq!(view.players[0].hand_count, 3);
+        assert!(view.players[0].songs[0].content.is_none());
+        let text = serde_json::to_string(&view).expect("view");
+        assert!(hand.iter().all(|id| !text.contains(&format!("\"{id}\""))));
+    }
+    let events = g.apply(0, &Action::Bid { amount: 4 }).expect("a bid");
+    for e in events
+        .iter()
+        .filter(|e| e.audience.admits(Viewer::Seat(1), false))
+    {
+        assert!(!matches!(e.body, GameEvent::BidIn { amount: Some(_), .. }));
+    }
+    assert_eq!(g.view(Viewer::Seat(1)).my_bid, None);
+}
+
+#[test]
+fn s03_random_draws_come_one_at_a_time_in_rule_order() {
+    let (g, events) = ShowBusiness::setup(Options::default(), 3, 11).expect("setup");
+    let order = events
+        .iter()
+        .find_map(|e| match &e.body {
+            GameEvent::Shuffled { pile, order } if pile == "influence" => Some(order.clone()),
+            _ => None,
+        })
+        .expect("the influence pile is shuffled");
+    assert_eq!(ids(&g.players[0].hand), order[0..3].to_vec());
+    assert_eq!(ids(&g.players[1].hand), order[3..6].to_vec());
+    assert_eq!(ids(&g.players[2].hand), order[6..9].to_vec());
+    let market: Vec<u8> = g.influence_market.iter().flatten().copied().collect();
+    assert_eq!(ids(&market), order[9..13].to_vec());
+    let dice: Vec<Die> = events
+        .iter()
+        .filter_map(|e| match e.body {
+            GameEvent::Rolled { die, .. } => Some(die),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(dice, Die::ALL.to_vec());
+    assert!(
+        events
+            .iter()
+            .filter(|e| matches!(e.body, GameEvent::Shuffled { .. } | GameEvent::Rolled { .. }))
+            .all(|e| e.audience == Audience::Nobody)
+    );
+}
+
+#[test]
+fn s04_setup_deals_three_cards_fills_the_markets_rolls_the_dice_and_starts_the_rondel_on_trend_change() {
+    let mut g = fresh(4);
+    assert!(g.players.iter().all(|p| p.hand.len() == 3 && p.cash == 20));
+    assert!(
+        g.influence_market
+            .iter()
+            .chain(&g.artist_market)
+            .all(Option::is_some)
+    );
+    assert!(g.concert_market.iter().all(Option::is_some));
+    assert_eq!(g.map_tokens.len(), 5);
+    assert_eq!(g.view(Viewer::Spectator).rondel, "TREND CHANGE");
+    at(&mut g, Task::RondelStep);
+    g.advance(&mut Vec::new());
+    assert_eq!(g.view(Viewer::Spectator).rondel, "POPULARITY CHECK");
+}
+
+#[test]
+fn s05_all_zero_opening_bids_draw_a_random_first_player_and_bids_stop_at_the_cash() {
+    let mut g = fresh(2);
+    g.players[1].cash = 7;
+    assert_eq!(g.legal_actions(1).last(), Some(&Action::Bid { amount: 7 }));
+    assert!(
+        g.clone()
+            .apply(1, &Action::Bid { amount: 8 })
+            .is_err_and(|r| r.code == crate::RejectionCode::IllegalAction)
+    );
+    play(&mut g, 0, Action::Bid { amount: 0 });
+    let events = g.apply(1, &Action::Bid { amount: 0 }).expect("a bid");
+    let first = events
+        .iter()
+        .find_map(|e| match e.body {
+            GameEvent::RandomFirst { seat } => Some((seat, e.audience.clone())),
+            _ => None,
+        })
+        .expect("a random first player");
+    assert_eq!(first.1, Audience::Nobody);
+    assert_eq!(g.order[0], first.0);
+    assert_eq!(g.phase(), "market_review");
+    assert_eq!(g.to_act(), vec![first.0]);
+}
+
+#[test]
+fn s06_one_joiner_makes_every_solvent_seat_bid_and_the_last_turn_skips_step_9() {
+    let mut g = fresh(3);
+    at(&mut g, Task::SequenceBid);
+    g.advance(&mut Vec::new());
+    play(&mut g, 0, Action::JoinBid);
+    play(&mut g, 1, Action::GiveUpBid);
+    play(&mut g, 2, Action::GiveUpBid);
+    assert_eq!(g.phase(), "sequence_bid");
+    assert_eq!(g.to_act(), vec![0, 1, 2]);
+
+    let mut g = fresh(3);
+    g.last_turn = true;
+    g.qe_done = [true; 4];
+    g.turn = 2;
+    at(&mut g, Task::RoundTail);
+    g.advance(&mut Vec::new());
+    assert!(g.is_over(), "stopped in {}", g.phase());
+}
+
+#[test]
+fn s07_the_bid_winner_chooses_any_solvent_seat_and_the_new_last_is_set_aside() {
+    let mut g = fresh(3);
+    g.go_bankrupt(2, &mut Vec::new());
+    at(
+        &mut g,
+        Task::ChooseFirst {
+            seat: 1,
+            setup: false,
+        },
+    );
+    g.queue.push_back(Task::EndRound { seat: 1 });
+    assert_eq!(
+        g.legal_actions(1),
+        vec![Action::ChooseFirst { seat: 0 }, Action::ChooseFirst { seat: 1 }]
+    );
+    assert_eq!(g.to_act(), vec![1]);
+    play(&mut g, 1, Action::ChooseFirst { seat: 1 });
+    assert_eq!(g.order, vec![1, 2, 0]);
+    let view = g.view(Viewer::Spectator);
+    assert!(view.players[0].last_in_turn);
+    assert!(!view.players[2].last_in_turn);
+}
+
+#[test]
+fn s08_anytime_actions_only_at_the_active_seats_steps_2_to_6() {
+    let mut g = fresh(2);
+    into_hand(&mut g, 0, "I01");
+    let anytime = |g: &ShowBusiness, seat| g.legal_actions(seat).iter().any(is_anytime);
+    for task in [
+        Task::Review { seat: 0 },
+        Task::TimeLapse { seat: 0, nth: 1 },
+        Task::Influences { seat: 0 },
+        Task::EndRound { seat: 0 },
+    ] {
+        at(&mut g, task.clone());
+        assert!(anytime(&g, 0), "{task:?}");
+    }
+    let blank = state::PartialSong {
+        style: None,
+        lyrics: None,
+        tempo: None,
+    };
+    for task in [
+        Task::Record { seat: 0, song: blank },
+        Task::HandDiscard { seat: 0 },
+        Task::Advertise {
+            seat: 0,
+            due: 25,
+            then: state::Then::Mandatory,
+        },
+        Task::Review { seat: 1 },
+    ] {
+        at(&mut g, task.clone());
+        assert!(!g.to_act().is_empty());
+        assert!(!anytime(&g, 0) && !anytime(&g, 1), "{task:?}");
+    }
+}
+
+#[test]
+fn s09_regroupment_moves_a_two_field_card_into_one_field() {
+    let mut g = fresh(2);
+    at(&mut g, Task::EndRound { seat: 0 });
+    let regroup = Action::Regroup {
+        artist: "AR01".into(),
+        fields: vec![0],
+    };
+    assert!(g.legal_actions(0).contains(&regroup));
+    play(&mut g, 0, regroup);
+    let singer = g.players[0]
+        .band
+        .iter()
+        .find(|a| a.card == artist("AR01"))
+        .expect("AR01");
+    assert_eq!(singer.fields, vec![0]);
+    assert!(g.legal_actions(0).contains(&Action::Regroup {
+        artist: "AR01".into(),
+        fields: vec![0, 1],
+    }));
+    assert_eq!(g.phase(), "end_round");
+}
+
+#[test]
+fn s10_the_round_ends_with_end_round_and_the_next_seat_plays() {
+    let mut g = fresh(2);
+    at(&mut g, Task::Influences { seat: 0 });
+    g.queue.extend([
+        Task::RefillMarkets { retried: false },
+        Task::EndRound { seat: 0 },
+        Task::RoundTail,
+    ]);
+    g.advance(&mut Vec::new());
+    assert_eq!(g.phase(), "end_round");
+    assert_eq!(decisions(&g, 0), vec![Action::EndRound]);
+    play(&mut g, 0, Action::EndRound);
+    assert_eq!(g.phase(), "market_review");
+    assert_eq!(g.to_act(), vec![1]);
+}
+
+#[test]
+fn s11_integration_control_discards_come_seat_by_seat_to_the_discard_pile() {
+    let mut g = fresh(2);
+    into_hand(&mut g, 0, "I01");
+    into_hand(&mut g, 1, "I02");
+    g.players[0].satisfaction = 1;
+    g.players[1].satisfaction = 1;
+    g.queue.clear();
+    g.queue
+        .extend([Task::Integration { seat: 0 }, Task::Integration { seat: 1 }]);
+    g.advance(&mut Vec::new());
+    assert_eq!((g.phase(), g.to_act()), ("hand_discard", vec![0]));
+    assert_eq!(g.players[1].band.len(), 3, "seat 1 is not controlled yet");
+    play(&mut g, 0, Action::Discard { card: "I01".into() });
+    assert!(g.influence_discard.contains(&card("I01")));
+    assert!(g.players[0].influence_field.is_empty());
+    assert_eq!(g.to_act(), vec![1]);
+    assert_eq!(g.players[1].band.len(), 1);
+    assert_eq!(g.legal_actions(1).len(), 4);
+    play(&mut g, 1, Action::Discard { card: "I02".into() });
+    assert_eq!(g.players[1].hand.len(), 3);
+}
+
+#[test]
+fn s13_step_3_time_lapse_stops_at_56_and_a_marker_there_skips_steps_3_and_4() {
+    let mut g = fresh(2);
+    g.qe_done = [true; 4];
+    g.players[0].time = Some(54);
+    into_hand(&mut g, 0, "I11");
+    g.queue.clear();
+    g.queue.extend([
+        Task::TimeLapse { seat: 0, nth: 1 },
+        Task::Influences { seat: 0 },
+        Task::EndRound { seat: 0 },
+    ]);
+    play(&mut g, 0, Action::Play { card: "I11".into() });
+    assert_eq!(g.players[0].time, Some(56));
+    play(&mut g, 0, Action::ActivateHand);
+    play(&mut g, 0, Action::Pass);
+    assert_eq!(g.phase(), "end_round", "no second card from field 56");
+
+    let mut g = fresh(2);
+    let spare = g.players[0].hand.pop().expect("a card");
+    g.influence_discard.push(spare);
+    g.queue.clear();
+    g.queue.extend([
+        Task::TimeLapse { seat: 0, nth: 1 },
+        Task::Influences { seat: 0 },
+        Task::EndRound { seat: 0 },
+    ]);
+    play(&mut g, 0, Action::GiveUp);
+    assert_eq!(g.phase(), "influences");
+    assert_eq!(g.players[0].time, Some(0));
+}
+
+#[test]
+fn s14_a_quarter_end_reached_by_the_second_card_still_lets_it_act() {
+    let mut g = fresh(2);
+    g.players[0].time = Some(10);
+    into_hand(&mut g, 0, "I12");
+    into_hand(&mut g, 0, "I11");
+    g.queue.clear();
+    g.queue.extend([
+        Task::TimeLapse { seat: 0, nth: 1 },
+        Task::Influences { seat: 0 },
+        Task::EndRound { seat: 0 },
+        Task::RoundTail,
+    ]);
+    play(&mut g, 0, Action::Play { card: "I12".into() });
+    assert!(!g.qe_pending);
+    play(&mut g, 0, Action::ActivateHand);
+    play(&mut g, 0, Action::Pass);
+    assert_eq!(g.phase(), "time_lapse");
+    play(&mut g, 0, Action::Play { card: "I11".into() });
+    assert_eq!(g.players[0].time, Some(15));
+    assert!(g.qe_done[0] && g.qe_pending && !g.triggered_this_round);
+    assert_eq!(g.phase(), "activation");
+}
+
+#[test]
+fn s15_an_a_and_r_swap_never_triggers_a_quarter_end_and_set_aside_stays() {
+    let mut g = fresh(2);
+    g.order = vec![0, 1];
+    g.players[0].time = Some(10);
+    g.players[1].time = Some(30);
+    into_field(&mut g, 0, "I01");
+    set_hand(&mut g, 1, &["I17", "I25", "I33"]);
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    play(&mut g, 0, Action::AAndR { target: 1 });
+    play(&mut g, 1, Action::Decline);
+    assert_eq!(g.players[0].time, Some(30));
+    assert!(!g.qe_pending && !g.qe_done[1]);
+    assert!(g.view(Viewer::Spectator).players[1].last_in_turn);
+}
+
+#[test]
+fn s16_a_market_card_taken_for_the_action_is_free_stays_on_the_field_and_is_paid_at_clearing() {
+    let mut g = fresh(2);
+    into_hand(&mut g, 0, "I10");
+    at(&mut g, Task::TimeLapse { seat: 0, nth: 1 });
+    g.queue.push_back(Task::Influences { seat: 0 });
+    play(&mut g, 0, Action::Play { card: "I10".into() });
+    let taken = g.influence_market[1].expect("field 2");
+    let third = g.influence_market[2];
+    let cash = g.players[0].cash;
+    play(&mut g, 0, Action::TakeMarket { field: 2 });
+    assert_eq!(g.players[0].cash, cash);
+    assert_eq!(g.influence_market[1], None);
+    assert_eq!(g.influence_market[2], third, "no close-up before step 6");
+    assert_eq!(g.players[0].influence_field, vec![card("I10"), taken]);
+    at(&mut g, Task::Clearing { seat: 0 });
+    g.advance(&mut Vec::new());
+    let powers = 3 + components().influence[taken as usize].power as i64;
+    assert_eq!(g.players[0].cash, cash - powers);
+}
+
+#[test]
+fn s17_the_first_sub_step_fixes_the_action_trend_needs_no_change_and_bodyguard_has_none() {
+    let mut g = fresh(2);
+    into_field(&mut g, 0, "I09");
+    let info = &components().influence[card("I09") as usize];
+    g.dice[info.die as usize] = Some(info.value);
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    let d = decisions(&g, 0);
+    assert!(d.contains(&Action::Pass) && d.contains(&Action::SetDie));
+    assert!(!d.iter().any(is_character));
+    play(&mut g, 0, Action::Move { city: "E".into() });
+    assert!(decisions(&g, 0).iter().all(|a| matches!(
+        a,
+        Action::Move { .. } | Action::PickToken { .. } | Action::PickSong { .. } | Action::EndAction
+    )));
+}
+
+#[test]
+fn s19_each_tournee_step_costs_one_power_and_end_action_may_come_any_time() {
+    let mut g = tournee_at_l("I12");
+    play(&mut g, 1, Action::Move { city: "G".into() });
+    assert_eq!(decisions(&g, 1), vec![Action::EndAction]);
+    let mut g = tournee_at_l("I11");
+    play(&mut g, 1, Action::Move { city: "G".into() });
+    assert!(decisions(&g, 1).contains(&Action::EndAction));
+    play(&mut g, 1, Action::EndAction);
+    assert_ne!(g.phase(), "tournee");
+}
+
+#[test]
+fn s20_no_pick_up_while_three_songs_lie_on_the_band_board() {
+    let mut g = fresh(2);
+    g.players[0].car = city("B");
+    into_field(&mut g, 0, "I12");
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    assert!(decisions(&g, 0).contains(&Action::PickSong { studio: "B".into() }));
+    for id in 0..3 {
+        g.players[0].songs.push(song(40 + id, 0, Style::Rock, 0, 0, 0, 0));
+    }
+    assert!(!decisions(&g, 0).contains(&Action::PickSong { studio: "B".into() }));
+}
+
+#[test]
+fn s21_promotion_takes_the_lowest_empty_chart_field_and_board_songs_score_nothing() {
+    let mut g = fresh(2);
+    g.players[0].songs.push(song(60, 0, Style::Rock, 0, 0, 0, 0));
+    g.players[0].songs.push(song(61, 0, Style::Jazz, 2, 2, 2, 0));
+    into_field(&mut g, 0, "I12");
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    let d = decisions(&g, 0);
+    assert!(d.contains(&Action::Promote { song: 60 }) && d.contains(&Action::Promote { song: 61 }));
+    play(&mut g, 0, Action::Promote { song: 61 });
+    assert_eq!(g.players[0].cash, 20 - 3);
+    assert_eq!(g.chart[0][0].song.id, 61);
+    g.dice = [None; 4];
+    at(&mut g, Task::QuarterEnd);
+    g.advance(&mut Vec::new());
+    // Field I alone with every die hit: 5 + 1 + 2; the board song does not chart.
+    assert_eq!(g.players[0].popularity, 8);
+    assert_eq!(g.chart.iter().map(Vec::len).sum::<usize>(), 1);
+    assert_eq!(g.players[0].songs[0].id, 60);
+}
+
+#[test]
+fn s22_only_the_same_character_with_at_least_the_power_or_a_bodyguard_defends() {
+    let mut g = fresh(2);
+    g.players[0].time = Some(3);
+    g.players[1].time = Some(9);
+    into_field(&mut g, 0, "I03");
+    set_hand(&mut g, 1, &["I02", "I04", "I14", "I17"]);
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    play(&mut g, 0, Action::AAndR { target: 1 });
+    assert_eq!(
+        g.legal_actions(1),
+        vec![
+            Action::Defend { card: "I04".into() },
+            Action::Defend { card: "I14".into() },
+            Action::Decline
+        ]
+    );
+    play(&mut g, 1, Action::Defend { card: "I04".into() });
+    assert_eq!((g.players[0].time, g.players[1].time), (Some(3), Some(9)));
+    assert_eq!(g.players[0].influence_field, vec![card("I03")]);
+    assert!(g.to_act().is_empty(), "no chained defence");
+}
+
+#[test]
+fn s29_a_trend_expert_removes_the_standing_one_to_its_placer() {
+    let mut g = fresh(2);
+    lift_card(&mut g, card("I73"));
+    g.trend_expert = Some((card("I73"), 0));
+    into_field(&mut g, 1, "I74");
+    at(&mut g, Task::ChooseAction { seat: 1 });
+    let d = decisions(&g, 1);
+    assert!(d.contains(&Action::TrendExpertRemove) && !d.contains(&Action::TrendExpertPlace));
+    assert!(!d.contains(&Action::SetDie));
+    play(&mut g, 1, Action::TrendExpertRemove);
+    assert_eq!(g.trend_expert, None);
+    assert_eq!(g.players[0].influence_field.last(), Some(&card("I73")));
+    assert_eq!(g.players[1].influence_field, vec![card("I74")]);
+}
+
+#[test]
+fn s32_an_empty_pile_reshuffles_the_discards_else_clearing_runs_at_once() {
+    let mut g = fresh(2);
+    let pile = std::mem::take(&mut g.influence_pile);
+    g.influence_discard.extend(pile);
+    let spare = g.players[0].hand.pop().expect("a card");
+    g.influence_discard.push(spare);
+    at(&mut g, Task::Influences { seat: 0 });
+    g.queue.push_back(Task::EndRound { seat: 0 });
+    let discards = g.influence_discard.len();
+    play(&mut g, 0, Action::Draw);
+    assert_eq!(g.players[0].hand.len(), 3);
+    assert_eq!(g.influence_pile.len(), discards - 1);
+    assert!(g.influence_discard.is_empty());
+
+    let mut g = fresh(2);
+    let mut rest = std::mem::take(&mut g.influence_pile);
+    rest.append(&mut g.influence_discard);
+    g.players[1].influence_field = rest.split_off(rest.len() - 2);
+    g.players[1].hand.extend(rest);
+    let spare = g.players[0].hand.pop().expect("a card");
+    g.players[0].influence_field.push(spare);
+    let owed = |g: &ShowBusiness, s: usize| -> i64 {
+        g.players[s]
+            .influence_field
+            .iter()
+            .map(|&c| components().influence[c as usize].power as i64)
+            .sum()
+    };
+    let (owed0, owed1) = (owed(&g, 0), owed(&g, 1));
+    at(&mut g, Task::Influences { seat: 0 });
+    g.queue.push_back(Task::EndRound { seat: 0 });
+    play(&mut g, 0, Action::Draw);
+    assert_eq!(g.players[0].cash, 20 - owed0);
+    assert_eq!(g.players[1].cash, 20 - owed1);
+    assert!(g.players.iter().all(|p| p.influence_field.is_empty()));
+    assert_eq!(g.players[0].hand.len(), 3);
+    assert_eq!(g.phase(), "end_round");
+}
+
+#[test]
+fn s32_an_empty_bag_is_refilled_from_the_used_pool() {
+    let mut g = fresh(2);
+    let bag = std::mem::take(&mut g.bag);
+    g.used_tokens.extend(bag);
+    let emptied = g.concert_market[0].take().expect("field 1");
+    g.used_tokens.push(emptied);
+    at(&mut g, Task::RefillConcerts);
+    g.advance(&mut Vec::new());
+    assert!(g.concert_market.iter().all(Option::is_some));
+    assert!(g.used_tokens.is_empty());
+    g.check_invariants().expect("tokens conserved");
+}
+
+#[test]
+fn s34_a_bankrupt_band_leaves_the_time_track_keeps_its_place_and_ranks_last() {
+    let mut g = fresh(3);
+    g.chart[0].push(ChartSong {
+        song: song(70, 1, Style::Pop, 0, 0, 0, 0),
+        disclosed: false,
+    });
+    g.players[1].songs.push(song(71, 1, Style::Pop, 1, 1, 1, 0));
+    g.players[1].cash = 0;
+    g.players[1].popularity = -25;
+    g.players[1].time = Some(9);
+    at(&mut g, Task::Pay { seat: 1, amount: 5 });
+    g.advance(&mut Vec::new());
+    let p = &g.players[1];
+    assert_eq!(p.bankrupt, Some(1));
+    assert_eq!(p.time, None);
+    assert!(p.hand.is_empty() && p.influence_field.is_empty() && p.band.is_empty() && p.songs.is_empty());
+    assert_eq!(p.blanks, [false; 3]);
+    assert_eq!(g.chart[0][0].song.id, 70, "chart songs stay");
+    let view = serde_json::to_value(g.view(Viewer::Spectator)).expect("view");
+    assert_eq!(view["players"][1]["time"], serde_json::Value::Null);
+    assert_eq!(view["players"][0]["time"], 0);
+    g.order = vec![0, 2, 1];
+    assert!(!g.view(Viewer::Spectator).players[1].last_in_turn);
+
+    into_field(&mut g, 0, "I01");
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    assert!(decisions(&g, 0).contains(&Action::AAndR { target: 2 }));
+    assert!(!decisions(&g, 0).contains(&Action::AAndR { target: 1 }));
+
+    g.order = vec![0, 1, 2];
+    g.turn = 0;
+    at(&mut g, Task::NextRound);
+    g.advance(&mut Vec::new());
+    assert_eq!((g.phase(), g.to_act()), ("market_review", vec![2]));
+
+    g.players[1].popularity = 40;
+    g.go_bankrupt(2, &mut Vec::new());
+    g.players[0].popularity = -20;
+    let o = g.compute_outcome();
+    let ranks: Vec<usize> = o.scores.iter().map(|s| s.rank).collect();
+    assert_eq!(ranks, vec![1, 3, 2]);
+}
+
+#[test]
+fn s35_table_wide_payments_run_seat_by_seat_in_turn_order() {
+    let mut g = fresh(2);
+    g.order = vec![1, 0];
+    g.players[1].cash = 10;
+    g.rondel = 1;
+    at(&mut g, Task::RondelStep);
+    g.advance(&mut Vec::new());
+    assert_eq!((g.phase(), g.to_act()), ("advertising", vec![1]));
+    assert_eq!(g.players[0].cash, 20, "seat 0 pays after seat 1");
+    play(&mut g, 1, Action::Advertise { fields: 1 });
+    assert_eq!((g.players[1].cash, g.players[1].popularity), (0, -1));
+    assert_eq!(g.players[0].cash, 5);
+}
+
+#[test]
+fn s36_a_tie_between_songs_of_one_owner_skips_the_sponsor_lap() {
+    let mut g = fresh(2);
+    g.dice = [Some(0), Some(0), Some(0), Some(0)];
+    // Both score 4: style alone (4), or lyrics (3) plus 1 experience; trend points decide.
+    g.chart[0].push(ChartSong {
+        song: song(2, 0, Style::Pop, 0, 1, 1, 1),
+        disclosed: false,
+    });
+    g.chart[1].push(ChartSong {
+        song: song(1, 0, Style::Rock, 1, 1, 1, 0),
+        disclosed: false,
+    });
+    into_hand(&mut g, 0, "I65");
+    at(&mut g, Task::QuarterEnd);
+    g.advance(&mut Vec::new());
+    assert!(g.to_act().is_empty(), "no lap for one owner: {}", g.phase());
+    assert_eq!(g.chart[0][0].song.id, 1);
+    assert_eq!(g.chart[1][0].song.id, 2);
+}
+
+#[test]
+fn s37_a_blank_trend_die_counts_as_a_hit_for_the_bonuses() {
+    let mut g = fresh(2);
+    g.dice = [None, Some(0), None, None];
+    g.chart[0].push(ChartSong {
+        song: song(80, 0, Style::Jazz, 0, 2, 2, 0),
+        disclosed: false,
+    });
+    at(&mut g, Task::QuarterEnd);
+    g.advance(&mut Vec::new());
+    // Field I: 5, +1 for the style (blank white die), +2 for all four dice.
+    assert_eq!(g.players[0].popularity, 8);
+}
+
+#[test]
+fn s39_a_full_tie_shares_first_place_after_the_end_game_payment() {
+    let mut g = fresh(2);
+    g.order = vec![0, 1];
+    g.turn = 1;
+    g.last_turn = true;
+    g.qe_done = [true; 4];
+    for p in &mut g.players {
+        p.popularity = 10;
+    }
+    into_field(&mut g, 0, "I12");
+    g.players[1].cash = 19;
+    at(&mut g, Task::NextRound);
+    g.advance(&mut Vec::new());
+    let o = g.outcome().expect("scored");
+    assert_eq!((g.players[0].cash, g.players[1].cash), (19, 19));
+    assert_eq!(o.winners, vec![0, 1]);
+    assert!(o.scores.iter().all(|s| s.total == 11 && s.rank == 1));
+}
+
+#[test]
+fn s40_satisfaction_stays_within_0_and_5() {
+    let mut g = fresh(2);
+    into_field(&mut g, 0, "I31");
+    g.players[1].satisfaction = 1;
+    set_hand(&mut g, 1, &["I17", "I25", "I33"]);
+    at(&mut g, Task::FemmeChoice { seat: 0, best: 3 });
+    play(&mut g, 0, Action::Disorder { target: 1 });
+    play(&mut g, 1, Action::Decline);
+    assert_eq!(g.players[1].satisfaction, 0);
+    at(&mut g, Task::FemmeChoice { seat: 0, best: 4 });
+    play(&mut g, 0, Action::Integration);
+    assert_eq!(g.players[0].satisfaction, 5);
+}
+
+#[test]
+fn s02_s06_the_step_9_poll_is_sealed_until_every_answer_is_in() {
+    let mut g = fresh(3);
+    at(&mut g, Task::SequenceBid);
+    g.advance(&mut Vec::new());
+    let seen_by_others = |events: &[crate::Event<GameEvent>], seat: usize| -> String {
+        events
+            .iter()
+            .filter(|e| (0..3).any(|v| v != seat && e.audience.admits(Viewer::Seat(v), false)))
+            .map(|e| serde_json::to_string(&e.body).expect("event"))
+            .collect()
+    };
+    let events = g.apply(0, &Action::JoinBid).expect("an answer");
+    let text = seen_by_others(&events, 0);
+    assert!(!text.contains("joins") && !text.contains("gives up"), "{text}");
+    let events = g.apply(1, &Action::GiveUpBid).expect("an answer");
+    assert!(!seen_by_others(&events, 1).contains("gives up"));
+    let events = g.apply(2, &Action::GiveUpBid).expect("an answer");
+    let text = seen_by_others(&events, 2);
+    assert!(
+        text.contains("seat 0 joins, seat 1 gives up, seat 2 gives up"),
+        "{text}"
+    );
+}
+
+// ----- The numbered readings of "Rulebook inconsistencies" (RULINGS 3.x) -----
+
+fn with_options(options: Options, seats: usize) -> ShowBusiness {
+    ShowBusiness::setup(options, seats, 7).expect("setup").0
+}
+
+#[test]
+fn r3_2_paparazzi_block_option_time_forbids_the_last_seat_instead_of_a_running_scandal() {
+    let mut g = with_options(
+        Options {
+            paparazzi_block: PaparazziBlock::Time,
+            ..Options::default()
+        },
+        2,
+    );
+    g.order = vec![1, 0];
+    into_field(&mut g, 0, "I41");
+    g.players[0].scandal = true;
+    into_field(&mut g, 1, "I42");
+    at(&mut g, Task::ChooseAction { seat: 0 });
+    assert!(!decisions(&g, 0).contains(&Action::Paparazzi), "seat 0 is last");
+    g.order = vec![0, 1];
+    assert!(
+        decisions(&g, 0).contains(&Action::Paparazzi),
+        "a scandal no longer blocks"
+    );
+}
+
+#[test]
+fn r3_3_a_penalty_never_raises_popularity_and_stops_at_0() {
+    let mut g = fresh(2);
+    g.players[0].popularity = -3;
+    g.players[1].popularity = 2;
+    for seat in 0..2 {
+        g.players[seat].satisfaction = 0;
+    }
+    g.queue.clear();
+    g.queue
+        .extend([Task::EndPenalty { seat: 0 }, Task::EndPenalty { seat: 1 }]);
+    g.advance(&mut Vec::new());
+    assert_eq!((g.players[0].popularity, g.players[1].popularity), (-3, 0));
+}
+
+#[test]
+fn r3_4_royalties_pay_the_true_value_above_50_or_the_printed_field_by_option() {
+    for (basis, paid) in [(RoyaltyBasis::TrueValue, 53), (RoyaltyBasis::PrintedField, 3)] {
+        let mut g = with_options(
+            Options {
+                royalties: basis,
+                ..Options::default()
+            },
+            2,
+        );
+        g.players[0].popularity = 53;
+        g.players[1].popularity = 50;
+        g.rondel = 3;
+        at(&mut g, Task::RondelStep);
+        g.advance(&mut Vec::new());
+        assert_eq!(g.players[0].cash, 20 + paid, "{basis:?}");
+        assert_eq!(g.players[1].cash, 70, "{basis:?}: field 50 pays 50");
+        assert_eq!(g.view(Viewer::Spectator).players[0].popularity, 53);
+    }
+}
+
+#[test]
+fn r3_6_studio_blanks_restock_each_round_or_only_at_quarter_end_by_option() {
+    let mut g = fresh(2);
+    g.players[0].blanks = [false, true, false];
+    at(&mut g, Task::StartRound { seat: 0 });
+    g.advance(&mut Vec::new());
+    assert_eq!(g.players[0].blanks, [true; 3]);
+
+    let mut g = with_options(
+        Options {
+            restock: Restock::QuarterEnd,
+            ..Options::default()
+        },
+        2,
+    );
+    g.players[0].blanks = [false, true, false];
+    at(&mut g, Task::StartRound { seat: 0 });
+    g.advance(&mut Vec::new());
+    assert_eq!(g.players[0].blanks, [false, true, false]);
+    at(&mut g, Task::QuarterEnd);
+    g.advance(&mut Vec::new());
+    assert_eq!(g.players[0].blanks, [true; 3]);
+}
