@@ -347,7 +347,7 @@ impl Machine {
                     "    {} --> {}: {}\n",
                     phase.name,
                     t.to,
-                    t.when.replace(':', " -")
+                    mermaid_label(t.when)
                 ));
             }
         }
@@ -358,6 +358,12 @@ impl Machine {
     pub fn phase(&self, name: &str) -> Option<&Phase> {
         self.phases.iter().find(|p| p.name == name)
     }
+}
+
+/// A transition's condition as a Mermaid edge label: `:` would start another label and `;` would
+/// end the statement, so they become ` -` and `,`.
+fn mermaid_label(when: &str) -> String {
+    when.replace(':', " -").replace(';', ",")
 }
 
 /// A new game and the events its setup produced.
@@ -487,7 +493,7 @@ mod tests {
                     actions: vec!["go"],
                     transitions: vec![Transition {
                         to: "b",
-                        when: "after go: always",
+                        when: "after go: always; even twice",
                     }],
                 },
                 Phase {
@@ -500,7 +506,7 @@ mod tests {
         };
         let diagram = machine.mermaid();
         assert!(diagram.starts_with("stateDiagram-v2\n    [*] --> a\n"));
-        assert!(diagram.contains("a --> b: after go - always"));
+        assert!(diagram.contains("a --> b: after go - always, even twice\n"));
         assert!(diagram.contains("b --> [*]"));
     }
 
