@@ -355,7 +355,8 @@ pub struct ConcertToken {
 }
 
 /// One CHARTS field: POWER needed and cost to promote a song there.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[schema(as = ShowBusinessChartField)]
 pub struct ChartField {
     /// POWER required.
     pub power: u8,

@@ -4,7 +4,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::actions::SongContent;
-use super::components::{Die, LYRICS, Style, TEMPI, TokenColour, VOLUMES, components};
+use super::components::{ChartField, Die, LYRICS, Style, TEMPI, TokenColour, VOLUMES, components};
 use super::rules::{artist_id, card_id, city_name, token_id};
 use super::state::{RONDEL, ShowBusiness, Song, Task};
 use crate::{Seat, Viewer};
@@ -162,6 +162,9 @@ pub struct View {
     pub rondel: String,
     /// CHARTS fields 1-10.
     pub chart: Vec<Vec<SongView>>,
+    /// POWER needed and cost of PROMOTION onto CHARTS fields 1-10, under this game's
+    /// `chart_fields` option.
+    pub chart_fields: Vec<ChartField>,
     /// Quarter ends already triggered.
     pub quarter_ends: Vec<bool>,
     /// A quarter end runs after this round.
@@ -294,6 +297,7 @@ impl ShowBusiness {
                         .collect()
                 })
                 .collect(),
+            chart_fields: (0..self.chart.len()).map(|f| self.chart_field(f)).collect(),
             quarter_ends: self.qe_done.to_vec(),
             quarter_end_pending: self.qe_pending,
             last_turn: self.last_turn,

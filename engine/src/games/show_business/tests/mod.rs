@@ -365,6 +365,22 @@ fn chart_fields_descending_keeps_field_3_at_power_3_cost_5_and_descends() {
     );
 }
 
+#[test]
+fn chart_fields_the_view_shows_each_fields_power_and_cost_under_the_games_option() {
+    let mut g = fresh(2);
+    for (option, first) in [
+        (ChartFields::Ascending, (1, 3)),
+        (ChartFields::Descending, (4, 7)),
+    ] {
+        g.options.chart_fields = option;
+        let fields = g.view(Viewer::Spectator).chart_fields;
+        assert_eq!(fields.len(), 10);
+        assert_eq!((fields[0].power, fields[0].cost), first);
+        assert_eq!((fields[2].power, fields[2].cost), (3, 5));
+        assert_eq!(fields, (0..10).map(|f| g.chart_field(f)).collect::<Vec<_>>());
+    }
+}
+
 fn descending_promotion(power_card: &str, filled: usize) -> ShowBusiness {
     let mut g = ShowBusiness::setup(
         Options {
