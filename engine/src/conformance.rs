@@ -16,7 +16,7 @@
 //! that its outcome is well formed, and that replaying the same seed and actions gives the same
 //! game.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 
 use serde::Serialize;
 use serde_json::Value;
@@ -277,21 +277,45 @@ fn viewers(seats: usize) -> impl Iterator<Item = Viewer> {
         .chain(std::iter::once(Viewer::Spectator))
 }
 
-fn find_secret(text: &str, secrets: &[String]) -> Option<String> {
-    secrets
-        .iter()
-        .find(|s| text.contains(&format!("\"{s}\"")))
-        .cloned()
+/// The first of `secrets` that is a string of `shown`'s JSON (object keys included), or the
+/// RNG's field name: one pass over the text and one lookup per secret.
+fn find_secret<T: Serialize>(shown: &T, secrets: &[String]) -> Option<String> {
+    let text = json(shown);
+    let strings: HashSet<&str> = json_strings(&text).collect();
+    if strings.contains("rng") {
+        return Some("rng".into());
+    }
+    secrets.iter().find(|s| strings.contains(s.as_str())).cloned()
+}
+
+/// The raw contents of the string tokens of a JSON text, in order.
+fn json_strings(text: &str) -> impl Iterator<Item = &str> {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        at += bytes.get(at..)?.iter().position(|&b| b == b'"')?;
+        let start = at + 1;
+        let mut end = start;
+        while let Some(&b) = bytes.get(end) {
+            match b {
+                b'"' => break,
+                b'\\' => end += 2,
+                _ => end += 1,
+            }
+        }
+        at = end + 1;
+        text.get(start..end.min(bytes.len()))
+    })
 }
 
 fn check_views<G: Game>(game: &G) -> Result<(), String> {
     for viewer in viewers(game.seat_count()) {
-        let text = json(&game.view(viewer));
-        if let Some(secret) = find_secret(&text, &game.secrets(viewer)) {
-            return Err(format!("{viewer:?}'s view shows the secret {secret:?}: {text}"));
-        }
-        if text.contains("\"rng\"") {
-            return Err(format!("{viewer:?}'s view shows the RNG"));
+        let view = game.view(viewer);
+        if let Some(secret) = find_secret(&view, &game.secrets(viewer)) {
+            return Err(format!(
+                "{viewer:?}'s view shows the secret {secret:?}: {}",
+                json(&view)
+            ));
         }
     }
     Ok(())
@@ -300,12 +324,19 @@ fn check_views<G: Game>(game: &G) -> Result<(), String> {
 fn check_events<G: Game>(game: &G, events: &[Event<G::Event>]) -> Result<(), String> {
     let finished = game.is_over();
     for viewer in viewers(game.seat_count()) {
+        let mut seen = events
+            .iter()
+            .filter(|e| e.audience.admits(viewer, finished))
+            .peekable();
+        if seen.peek().is_none() {
+            continue;
+        }
         let secrets = game.secrets(viewer);
-        for event in events.iter().filter(|e| e.audience.admits(viewer, finished)) {
-            let text = json(&event.body);
-            if let Some(secret) = find_secret(&text, &secrets) {
+        for event in seen {
+            if let Some(secret) = find_secret(&event.body, &secrets) {
                 return Err(format!(
-                    "{viewer:?} may see an event with the secret {secret:?}: {text}"
+                    "{viewer:?} may see an event with the secret {secret:?}: {}",
+                    json(&event.body)
                 ));
             }
         }
@@ -560,4 +591,28 @@ fn check_replay<G: Game>(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use serde_json::json;
+
+    use super::find_secret;
+
+    #[test]
+    fn a_secret_is_found_as_any_string_or_key_and_nowhere_else() {
+        let secrets = ["C7".to_owned()];
+        let shown = json!({"hand": [{"card": "C1"}, {"card": "C7"}]});
+        assert_eq!(find_secret(&shown, &secrets), Some("C7".into()));
+        let keyed: BTreeMap<&str, u8> = [("C7", 1)].into();
+        assert_eq!(find_secret(&keyed, &secrets), Some("C7".into()));
+        assert_eq!(find_secret(&json!({"rng": 3}), &secrets), Some("rng".into()));
+        assert_eq!(find_secret(&json!({"note": "C77", "n": 7}), &secrets), None);
+        assert_eq!(
+            find_secret(&json!({"quote": "say \"C7\"", "n": 7}), &secrets),
+            None
+        );
+    }
 }
