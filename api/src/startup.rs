@@ -37,6 +37,18 @@ pub struct Application {
     port: u16,
 }
 
+/// The route pattern that served `req`, for the metrics: the [`routes::Route`] its resource
+/// carries, else (the docs, redirects) the pattern matched again, else `unmatched`.
+fn route_of(req: &actix_web::HttpRequest) -> std::borrow::Cow<'static, str> {
+    match req.app_data::<routes::Route>() {
+        Some(route) => route.0.into(),
+        None => req
+            .match_pattern()
+            .unwrap_or_else(|| "unmatched".to_owned())
+            .into(),
+    }
+}
+
 impl Application {
     /// Binds `config.addr` and builds.
     pub async fn build(config: Config) -> Result<Self, StartError> {
@@ -119,21 +131,20 @@ impl Application {
                 .wrap_fn(move |req, srv| {
                     let metrics = metrics_mw.clone();
                     let start = Instant::now();
-                    let route = req.match_pattern().unwrap_or_else(|| "unmatched".to_owned());
                     let method = req.method().clone();
                     let call = srv.call(req);
                     async move {
                         let response = call.await;
-                        let status = match &response {
-                            Ok(r) => r.status().as_u16(),
-                            Err(e) => e.as_response_error().status_code().as_u16(),
+                        let (status, route) = match &response {
+                            Ok(r) => (r.status().as_u16(), route_of(r.request())),
+                            Err(e) => (e.as_response_error().status_code().as_u16(), "unmatched".into()),
                         };
                         let took = start.elapsed();
                         metrics.observe_request(&route, &method, status, took);
                         if status >= 500 {
-                            tracing::warn!(%method, route, status, ?took, "request failed");
+                            tracing::warn!(%method, route = %route, status, ?took, "request failed");
                         } else {
-                            tracing::debug!(%method, route, status, ?took, "request");
+                            tracing::debug!(%method, route = %route, status, ?took, "request");
                         }
                         response
                     }

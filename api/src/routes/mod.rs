@@ -8,9 +8,16 @@ use actix_web::{HttpRequest, web};
 
 use crate::error::ApiError;
 
+/// The pattern of the resource that served a request, kept with it so the metrics need not
+/// match the path a second time.
+#[derive(Clone, Copy, Debug)]
+pub struct Route(pub &'static str);
+
 /// A resource whose other methods get a `405` problem instead of an empty response.
-pub fn resource(path: &str) -> actix_web::Resource {
-    web::resource(path).default_service(web::to(method_not_allowed))
+pub fn resource(path: &'static str) -> actix_web::Resource {
+    web::resource(path)
+        .app_data(Route(path))
+        .default_service(web::to(method_not_allowed))
 }
 
 async fn method_not_allowed(req: HttpRequest) -> Result<actix_web::HttpResponse, ApiError> {

@@ -34,6 +34,7 @@ fn posts_alternating_between_two_processes_always_meet_the_current_game() {
     }
     let mut version = 1;
     let mut steps = 0;
+    let mut applied_through = [0u64; 2];
     while !local.is_over() {
         assert!(steps < 2_000, "the game did not end");
         // Each post reaches the process that did not make the last write: its copy is behind.
@@ -87,6 +88,7 @@ fn posts_alternating_between_two_processes_always_meet_the_current_game() {
             "step {steps}: {action} for seat {seat}: {}",
             reply.body
         );
+        applied_through[steps % 2] += 1;
         local
             .apply(seat, &action.to_string())
             .expect("the engine accepts it too");
@@ -116,7 +118,15 @@ fn posts_alternating_between_two_processes_always_meet_the_current_game() {
         }
     }
     let (metrics_a, metrics_b) = (a.get("/metrics", None).body, b.get("/metrics", None).body);
-    for metrics in [&metrics_a, &metrics_b] {
+    for (metrics, applied) in [(&metrics_a, applied_through[0]), (&metrics_b, applied_through[1])] {
+        assert_eq!(
+            sample(
+                metrics,
+                "roadie_http_requests_total{route=\"/v1/games/{id}/actions\",method=\"POST\",status=\"200\"}"
+            ),
+            applied,
+            "{metrics}"
+        );
         assert!(
             sample(metrics, "roadie_game_cache_reads_total{result=\"stale\"}") > 0,
             "no post met a copy that was behind:\n{metrics}"
