@@ -44,4 +44,8 @@ fn the_readme_walkthrough_plays_against_a_real_server() {
         stdout.contains("\"version\": 2"),
         "the walk-through did not apply an action:\n{stdout}"
     );
+    assert!(
+        stdout.contains("unchanged: 304"),
+        "polling with the ETag did not answer 304:\n{stdout}"
+    );
 }
