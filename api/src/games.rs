@@ -3,6 +3,7 @@
 //! Handlers call exactly one of these; everything here speaks [`ApiError`].
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use rand::RngCore;
 use roadie_engine::{AnyGame, Ruleset, SetupError, Viewer};
@@ -19,6 +20,9 @@ use crate::model::{
 use crate::store::{
     Freshness, GameStore, IdempotentRecord, IdempotentWrite, Saved, StoreError, StoredEvent, StoredGame,
 };
+
+/// The longest a read may wait for a game to change.
+pub const MAX_WAIT: Duration = Duration::from_secs(30);
 
 /// The most events one read of the log returns.
 pub const MAX_EVENTS_PER_READ: u64 = 5_000;
@@ -279,9 +283,16 @@ impl Games {
     }
 
     /// The game as `viewer` may see it, unless it is still at a version in `known` (the
-    /// client's `If-None-Match`): then only that version.
-    pub async fn get(&self, id: &str, viewer: Viewer, known: Option<&str>) -> Result<Seen, ApiError> {
-        let stored = self.read(id).await?;
+    /// client's `If-None-Match`): then only that version, after waiting up to `wait` for it to
+    /// change.
+    pub async fn get(
+        &self,
+        id: &str,
+        viewer: Viewer,
+        known: Option<&str>,
+        wait: Duration,
+    ) -> Result<Seen, ApiError> {
+        let mut stored = self.read(id).await?;
         if let Viewer::Seat(seat) = viewer
             && seat >= stored.game.seat_count()
         {
@@ -290,10 +301,18 @@ impl Games {
                 detail: format!("seat {seat} does not exist in this game"),
             });
         }
-        if known.is_some_and(|tags| matches_version(tags, stored.version)) {
-            return Ok(Seen::Unchanged {
-                version: stored.version,
-            });
+        if let Some(tags) = known
+            && matches_version(tags, stored.version)
+        {
+            if !wait.is_zero() {
+                self.counted(self.store.wait_for_change(id, stored.version, wait).await)?;
+                stored = self.read(id).await?;
+            }
+            if matches_version(tags, stored.version) {
+                return Ok(Seen::Unchanged {
+                    version: stored.version,
+                });
+            }
         }
         state_of(&stored, viewer).map(|state| Seen::Changed(Box::new(state)))
     }

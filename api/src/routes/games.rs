@@ -1,5 +1,7 @@
 //! `/v1/games`: create, show, act, read the log, delete.
 
+use std::time::Duration;
+
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
@@ -7,7 +9,7 @@ use utoipa::IntoParams;
 
 use crate::auth::{Host, Seat, Viewer};
 use crate::error::ApiError;
-use crate::games::{Games, Seen, parse_if_match};
+use crate::games::{Games, MAX_WAIT, Seen, parse_if_match};
 use crate::model::{ActionResult, CreateGame, CreatedGame, EventLog, GameState, LegalActions, PostAction};
 
 /// Mounts the game routes.
@@ -70,12 +72,24 @@ pub async fn create_game(
         .json(created))
 }
 
+/// How long to wait for a change.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct GameQuery {
+    /// With `If-None-Match` naming the current version: wait up to this many seconds (at most
+    /// 30) for the game to change before answering `304`. A change answers at once with the game.
+    pub wait: Option<u64>,
+}
+
 /// The game as the caller may see it: a seat's view with its token, the spectator view without.
+/// With `If-None-Match` and `wait`, a long poll: the answer comes when the game changes.
 #[utoipa::path(
     get, path = "/v1/games/{id}", tag = "games",
     params(
         ("id" = String, Path, description = "The game's id"),
         ("If-None-Match" = Option<String>, Header, description = "The `ETag` already held: `304` while the game is still at it"),
+        GameQuery,
     ),
     security((), ("seat_token" = [])),
     responses(
@@ -91,10 +105,12 @@ pub async fn get_game(
     games: web::Data<Games>,
     req: HttpRequest,
     id: web::Path<String>,
+    query: web::Query<GameQuery>,
     viewer: Viewer,
 ) -> Result<HttpResponse, ApiError> {
     let known = header_text(&req, "if-none-match")?;
-    Ok(match games.get(&id, viewer.0, known).await? {
+    let wait = Duration::from_secs(query.wait.unwrap_or(0)).min(MAX_WAIT);
+    Ok(match games.get(&id, viewer.0, known, wait).await? {
         Seen::Changed(state) => HttpResponse::Ok()
             .insert_header(etag(state.version))
             .insert_header((header::VARY, "Authorization"))

@@ -13,6 +13,8 @@ use super::{
 
 struct Entry {
     game: StoredGame,
+    /// The version, for those waiting for the game to change.
+    updates: tokio::sync::watch::Sender<u64>,
     events: Vec<StoredEvent>,
     idempotent: HashMap<String, IdempotentRecord>,
     expires: Instant,
@@ -75,6 +77,7 @@ impl GameStore for MemoryStore {
             game.id.clone(),
             Entry {
                 game: game.clone(),
+                updates: tokio::sync::watch::channel(game.version).0,
                 events: events.to_vec(),
                 idempotent: HashMap::new(),
                 expires: deadline(self.retention.for_game(game)),
@@ -107,6 +110,15 @@ impl GameStore for MemoryStore {
         })
     }
 
+    async fn wait_for_change(&self, id: &str, known: u64, within: Duration) -> Result<(), StoreError> {
+        let mut updates = match Self::live(&mut *self.lock()?, id) {
+            Some(entry) => entry.updates.subscribe(),
+            None => return Ok(()),
+        };
+        let _ = tokio::time::timeout(within, updates.wait_for(|v| *v != known)).await;
+        Ok(())
+    }
+
     async fn save(
         &self,
         expected: u64,
@@ -129,6 +141,7 @@ impl GameStore for MemoryStore {
             });
         }
         entry.game = game.clone();
+        entry.updates.send_replace(game.version);
         entry.events.extend_from_slice(events);
         entry.expires = deadline(self.retention.for_game(game));
         if let Some(write) = idempotency {

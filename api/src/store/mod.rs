@@ -14,6 +14,7 @@ use serde_json::value::RawValue;
 
 mod memory;
 pub mod redis;
+mod updates;
 
 pub use memory::MemoryStore;
 pub use redis::RedisStore;
@@ -153,6 +154,10 @@ pub trait GameStore: Send + Sync + 'static {
         events: &[StoredEvent],
         idempotency: Option<IdempotentWrite<'_>>,
     ) -> Result<Saved, StoreError>;
+
+    /// Returns once game `id` may have moved past version `known`, or after `within` at the
+    /// latest (the caller reads the game again either way).
+    async fn wait_for_change(&self, id: &str, known: u64, within: Duration) -> Result<(), StoreError>;
 
     /// Events with sequence numbers `after + 1 ..= after + limit`, in order.
     async fn events(&self, id: &str, after: u64, limit: u64) -> Result<Vec<StoredEvent>, StoreError>;

@@ -18,6 +18,7 @@ use async_trait::async_trait;
 use redis::aio::ConnectionLike;
 use redis::{Script, Value};
 
+use super::updates::Updates;
 use super::{
     Freshness, GameStore, IdempotentRecord, IdempotentWrite, Retention, Saved, StoreError, StoredEvent,
     StoredGame,
@@ -85,14 +86,21 @@ pub struct RedisStore<C> {
     load_if_changed: Script,
     retention: Retention,
     timeout: Duration,
+    updates: Option<std::sync::Arc<Updates>>,
 }
 
 impl<C> RedisStore<C>
 where
     C: ConnectionLike + Clone + Send + Sync + 'static,
 {
-    /// A store over `conn`; each call fails as unavailable after `timeout`.
-    pub fn new(conn: C, retention: Retention, timeout: Duration) -> Self {
+    /// A store over `conn`; each call fails as unavailable after `timeout`. Without `updates`,
+    /// a wait for a change lasts its whole time.
+    pub fn new(
+        conn: C,
+        retention: Retention,
+        timeout: Duration,
+        updates: Option<std::sync::Arc<Updates>>,
+    ) -> Self {
         Self {
             conn,
             create: Script::new(CREATE),
@@ -100,6 +108,7 @@ where
             load_if_changed: Script::new(LOAD_IF_CHANGED),
             retention,
             timeout,
+            updates,
         }
     }
 
@@ -264,6 +273,20 @@ where
         }
     }
 
+    async fn wait_for_change(&self, id: &str, known: u64, within: Duration) -> Result<(), StoreError> {
+        let Some(updates) = &self.updates else {
+            tokio::time::sleep(within).await;
+            return Ok(());
+        };
+        let version = async || -> Result<u64, StoreError> {
+            let version: Option<u64> = self
+                .run(async |conn| redis::cmd("GET").arg(key(id, "version")).query_async(conn).await)
+                .await?;
+            Ok(version.unwrap_or(0))
+        };
+        updates.wait(key(id, "updates"), known, within, version).await
+    }
+
     async fn events(&self, id: &str, after: u64, limit: u64) -> Result<Vec<StoredEvent>, StoreError> {
         if limit == 0 {
             return Ok(Vec::new());
@@ -327,13 +350,24 @@ pub async fn connect(
             .filter(|n| !n.trim().is_empty())
             .map(|n| format!("redis://{}", n.trim()))
             .collect();
+        let first = nodes
+            .first()
+            .cloned()
+            .ok_or_else(|| StoreError::Unavailable("redis+cluster:// names no node".into()))?;
         let client = redis::cluster::ClusterClientBuilder::new(nodes)
             .connection_timeout(timeout)
             .response_timeout(timeout)
             .build()
             .map_err(unavailable)?;
         let conn = client.get_async_connection().await.map_err(unavailable)?;
-        return Ok(std::sync::Arc::new(RedisStore::new(conn, retention, timeout)));
+        // PUBLISH reaches every node of a cluster, so one node's subscriptions hear every game.
+        let updates = Updates::connect(&first, timeout)?;
+        return Ok(std::sync::Arc::new(RedisStore::new(
+            conn,
+            retention,
+            timeout,
+            Some(updates),
+        )));
     }
     let client = redis::Client::open(url).map_err(unavailable)?;
     let config = redis::aio::ConnectionManagerConfig::new()
@@ -342,7 +376,13 @@ pub async fn connect(
         .set_number_of_retries(1)
         .set_max_delay(Duration::from_millis(500));
     let conn = redis::aio::ConnectionManager::new_lazy_with_config(client, config).map_err(unavailable)?;
-    Ok(std::sync::Arc::new(RedisStore::new(conn, retention, timeout)))
+    let updates = Updates::connect(url, timeout)?;
+    Ok(std::sync::Arc::new(RedisStore::new(
+        conn,
+        retention,
+        timeout,
+        Some(updates),
+    )))
 }
 
 #[cfg(test)]

@@ -149,3 +149,63 @@ fn posts_alternating_between_two_processes_always_meet_the_current_game() {
     a.act(&created, 0, &json!("anything"))
         .assert_problem(404, "game_not_found");
 }
+
+/// Long-polls `server` for the game past `version` while `writer` posts the next action.
+fn long_poll_sees_a_write(server: &Roadie, writer: &Roadie) {
+    let (slug, seats, seed) = ("shrewd-producer", 3, 5);
+    let created = server.create(slug, seats, Some(seed));
+    let (local, _) = AnyGame::setup(slug, None, seats, seed).expect("local setup");
+    let seat = local.to_act()[0];
+    let action = engine_json(&local.legal_actions(seat))[0].clone();
+    // The poll asks to wait 30 s but gives up after 10: only a wake-up by the write answers it.
+    let path = server.url(&format!("/v1/games/{}?wait=30", created.id));
+    let impatient = reqwest::blocking::Client::builder()
+        .timeout(std::time::Duration::from_secs(10))
+        .build()
+        .expect("client");
+    let poll = |tag: &str| {
+        crate::support::send(
+            impatient
+                .get(&path)
+                .bearer_auth(&created.tokens[seat])
+                .header("If-None-Match", tag),
+        )
+    };
+    std::thread::scope(|scope| {
+        let waiting = scope.spawn(|| poll("\"1\""));
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        let posted = writer.act(&created, seat, &action);
+        assert_eq!(posted.status, 200, "{}", posted.body);
+        let woken = waiting.join().expect("the poll");
+        assert_eq!(
+            woken.status, 200,
+            "the poll was not woken by the write: {}",
+            woken.body
+        );
+        assert_eq!(woken.json["version"], 2);
+        assert_eq!(woken.header("etag"), Some("\"2\""));
+    });
+    let quick = server.request(
+        server
+            .http
+            .get(server.url(&format!("/v1/games/{}?wait=1", created.id)))
+            .header("If-None-Match", "\"2\""),
+    );
+    assert_eq!(quick.status, 304, "{}", quick.body);
+    let bad = server.get(&format!("/v1/games/{}?wait=soon", created.id), None);
+    assert_eq!(bad.status, 400, "{}", bad.body);
+}
+
+#[test]
+fn a_long_poll_wakes_when_another_process_writes() {
+    let redis = Redis::start();
+    let a = Roadie::start("long_poll_a", Some(&redis), &[]);
+    let b = Roadie::start("long_poll_b", Some(&redis), &[]);
+    long_poll_sees_a_write(&a, &b);
+}
+
+#[test]
+fn a_long_poll_wakes_on_the_in_memory_store_too() {
+    let roadie = Roadie::start("long_poll_memory", None, &[]);
+    long_poll_sees_a_write(&roadie, &roadie);
+}
