@@ -66,16 +66,21 @@ fn valid_id(id: &str) -> bool {
             .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
-fn state_of(stored: &StoredGame, viewer: Viewer) -> Result<GameState, ApiError> {
-    let game = &stored.game;
-    if let Viewer::Seat(seat) = viewer
-        && seat >= game.seat_count()
-    {
-        return Err(ApiError::Forbidden {
+/// `403 no_such_seat` unless `viewer` is a spectator or a seat `game` has (a token of a game
+/// set up with fewer seats, say).
+fn seated(game: &AnyGame, viewer: Viewer) -> Result<(), ApiError> {
+    match viewer {
+        Viewer::Seat(seat) if seat >= game.seat_count() => Err(ApiError::Forbidden {
             code: "no_such_seat",
             detail: format!("seat {seat} does not exist in this game"),
-        });
+        }),
+        _ => Ok(()),
     }
+}
+
+fn state_of(stored: &StoredGame, viewer: Viewer) -> Result<GameState, ApiError> {
+    let game = &stored.game;
+    seated(game, viewer)?;
     let finished = game.is_over();
     Ok(GameState {
         id: stored.id.clone(),
@@ -293,14 +298,7 @@ impl Games {
         wait: Duration,
     ) -> Result<Seen, ApiError> {
         let mut stored = self.read(id).await?;
-        if let Viewer::Seat(seat) = viewer
-            && seat >= stored.game.seat_count()
-        {
-            return Err(ApiError::Forbidden {
-                code: "no_such_seat",
-                detail: format!("seat {seat} does not exist in this game"),
-            });
-        }
+        seated(&stored.game, viewer)?;
         if let Some(tags) = known
             && matches_version(tags, stored.version)
         {
@@ -320,12 +318,7 @@ impl Games {
     /// What `seat` may post now.
     pub async fn actions(&self, id: &str, seat: usize) -> Result<LegalActions, ApiError> {
         let stored = self.read(id).await?;
-        if seat >= stored.game.seat_count() {
-            return Err(ApiError::Forbidden {
-                code: "no_such_seat",
-                detail: format!("seat {seat} does not exist in this game"),
-            });
-        }
+        seated(&stored.game, Viewer::Seat(seat))?;
         Ok(LegalActions {
             version: stored.version,
             seat,
@@ -520,14 +513,7 @@ impl Games {
         limit: u64,
     ) -> Result<EventLog, ApiError> {
         let stored = self.read(id).await?;
-        if let Viewer::Seat(seat) = viewer
-            && seat >= stored.game.seat_count()
-        {
-            return Err(ApiError::Forbidden {
-                code: "no_such_seat",
-                detail: format!("seat {seat} does not exist in this game"),
-            });
-        }
+        seated(&stored.game, viewer)?;
         let limit = limit.clamp(1, MAX_EVENTS_PER_READ);
         let events = self.counted(self.store.events(id, after, limit).await)?;
         let finished = stored.game.is_over();
