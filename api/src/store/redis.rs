@@ -86,21 +86,16 @@ pub struct RedisStore<C> {
     load_if_changed: Script,
     retention: Retention,
     timeout: Duration,
-    updates: Option<std::sync::Arc<Updates>>,
+    updates: std::sync::Arc<Updates>,
 }
 
 impl<C> RedisStore<C>
 where
     C: ConnectionLike + Clone + Send + Sync + 'static,
 {
-    /// A store over `conn`; each call fails as unavailable after `timeout`. Without `updates`,
-    /// a wait for a change lasts its whole time.
-    pub fn new(
-        conn: C,
-        retention: Retention,
-        timeout: Duration,
-        updates: Option<std::sync::Arc<Updates>>,
-    ) -> Self {
+    /// A store over `conn`, hearing of writes through `updates`; each call fails as unavailable
+    /// after `timeout`.
+    pub fn new(conn: C, retention: Retention, timeout: Duration, updates: std::sync::Arc<Updates>) -> Self {
         Self {
             conn,
             create: Script::new(CREATE),
@@ -274,17 +269,15 @@ where
     }
 
     async fn wait_for_change(&self, id: &str, known: u64, within: Duration) -> Result<(), StoreError> {
-        let Some(updates) = &self.updates else {
-            tokio::time::sleep(within).await;
-            return Ok(());
-        };
         let version = async || -> Result<u64, StoreError> {
             let version: Option<u64> = self
                 .run(async |conn| redis::cmd("GET").arg(key(id, "version")).query_async(conn).await)
                 .await?;
             Ok(version.unwrap_or(0))
         };
-        updates.wait(key(id, "updates"), known, within, version).await
+        self.updates
+            .wait(key(id, "updates"), known, within, version)
+            .await
     }
 
     async fn events(&self, id: &str, after: u64, limit: u64) -> Result<Vec<StoredEvent>, StoreError> {
@@ -363,10 +356,7 @@ pub async fn connect(
         // PUBLISH reaches every node of a cluster, so one node's subscriptions hear every game.
         let updates = Updates::connect(&first, timeout)?;
         return Ok(std::sync::Arc::new(RedisStore::new(
-            conn,
-            retention,
-            timeout,
-            Some(updates),
+            conn, retention, timeout, updates,
         )));
     }
     let client = redis::Client::open(url).map_err(unavailable)?;
@@ -378,10 +368,7 @@ pub async fn connect(
     let conn = redis::aio::ConnectionManager::new_lazy_with_config(client, config).map_err(unavailable)?;
     let updates = Updates::connect(url, timeout)?;
     Ok(std::sync::Arc::new(RedisStore::new(
-        conn,
-        retention,
-        timeout,
-        Some(updates),
+        conn, retention, timeout, updates,
     )))
 }
 
