@@ -12,7 +12,7 @@ use sha2::{Digest, Sha256};
 use crate::auth::Keys;
 use crate::cache::GameCache;
 use crate::error::ApiError;
-use crate::metrics::Metrics;
+use crate::metrics::{CacheRead, Metrics};
 use crate::model::{
     ActionResult, CreateGame, CreatedGame, EventLog, GameState, LegalActions, SeatToken, SequencedEvent,
     Status,
@@ -197,18 +197,18 @@ impl Games {
             return Ok(Arc::new(self.load(id, None).await?.0));
         };
         let Some(held) = cache.get(id) else {
-            self.metrics.cache_read("miss");
+            self.metrics.cache_read(CacheRead::Miss);
             let game = Arc::new(self.load(id, None).await?.0);
             cache.offer(game.clone());
             return Ok(game);
         };
         match self.counted(self.store.load_if_changed(id, held.version).await)? {
             Freshness::Unchanged => {
-                self.metrics.cache_read("hit");
+                self.metrics.cache_read(CacheRead::Hit);
                 Ok(held)
             }
             Freshness::Changed(game) => {
-                self.metrics.cache_read("stale");
+                self.metrics.cache_read(CacheRead::Stale);
                 let game = Arc::new(game);
                 cache.offer(game.clone());
                 Ok(game)
@@ -481,7 +481,7 @@ impl Games {
                     return Err(ApiError::game_not_found(id));
                 }
                 // The copy was behind: not a race, so no retry is spent on it.
-                Saved::Conflict { .. } if from_copy => self.metrics.cache_read("stale"),
+                Saved::Conflict { .. } if from_copy => self.metrics.cache_read(CacheRead::Stale),
                 Saved::Conflict { current } => {
                     self.metrics.cas_conflict();
                     if let Some(expected) = if_match {

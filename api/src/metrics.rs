@@ -18,6 +18,29 @@ struct Histogram {
     sum: f64,
 }
 
+/// What a use of the process's copy of a game found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CacheRead {
+    /// The store confirmed the copy.
+    Hit,
+    /// The store had moved on.
+    Stale,
+    /// There was no copy.
+    Miss,
+}
+
+impl CacheRead {
+    const ALL: [CacheRead; 3] = [CacheRead::Hit, CacheRead::Stale, CacheRead::Miss];
+
+    fn label(self) -> &'static str {
+        match self {
+            CacheRead::Hit => "hit",
+            CacheRead::Stale => "stale",
+            CacheRead::Miss => "miss",
+        }
+    }
+}
+
 /// Every metric the service exports at `/metrics`.
 #[derive(Default)]
 pub struct Metrics {
@@ -25,7 +48,7 @@ pub struct Metrics {
     latency: Mutex<BTreeMap<String, Histogram>>,
     actions: Mutex<BTreeMap<&'static str, u64>>,
     games_created: Mutex<BTreeMap<&'static str, u64>>,
-    cache_reads: Mutex<BTreeMap<&'static str, u64>>,
+    cache_reads: [AtomicU64; CacheRead::ALL.len()],
     cas_conflicts: AtomicU64,
     cas_retries: AtomicU64,
     store_errors: AtomicU64,
@@ -86,12 +109,9 @@ impl Metrics {
         }
     }
 
-    /// Counts a use of the process's copy of a game: `hit` (the store confirmed it), `stale`
-    /// (the store had moved on) or `miss` (no copy).
-    pub fn cache_read(&self, result: &'static str) {
-        if let Ok(mut reads) = self.cache_reads.lock() {
-            *reads.entry(result).or_default() += 1;
-        }
+    /// Counts a use of the process's copy of a game.
+    pub fn cache_read(&self, result: CacheRead) {
+        self.cache_reads[result as usize].fetch_add(1, Ordering::Relaxed);
     }
 
     /// Counts a compare-and-set that lost a race.
@@ -182,10 +202,13 @@ impl Metrics {
             "# HELP roadie_game_cache_reads_total Uses of this process's copies of games, by result."
         );
         let _ = writeln!(out, "# TYPE roadie_game_cache_reads_total counter");
-        if let Ok(reads) = self.cache_reads.lock() {
-            for (result, n) in reads.iter() {
-                let _ = writeln!(out, "roadie_game_cache_reads_total{{result=\"{result}\"}} {n}");
-            }
+        for (result, n) in CacheRead::ALL.iter().zip(&self.cache_reads) {
+            let _ = writeln!(
+                out,
+                "roadie_game_cache_reads_total{{result=\"{}\"}} {}",
+                result.label(),
+                n.load(Ordering::Relaxed)
+            );
         }
         for (name, help, value) in [
             (
@@ -242,5 +265,17 @@ mod tests {
         assert!(text.contains(
             "roadie_http_request_duration_seconds_bucket{route=\"/v1/games/{id}\",le=\"0.0025\"} 0"
         ));
+    }
+
+    #[test]
+    fn cache_reads_are_counted_by_result() {
+        let metrics = Metrics::default();
+        metrics.cache_read(CacheRead::Hit);
+        metrics.cache_read(CacheRead::Hit);
+        metrics.cache_read(CacheRead::Stale);
+        let text = metrics.render();
+        assert!(text.contains("roadie_game_cache_reads_total{result=\"hit\"} 2"));
+        assert!(text.contains("roadie_game_cache_reads_total{result=\"stale\"} 1"));
+        assert!(text.contains("roadie_game_cache_reads_total{result=\"miss\"} 0"));
     }
 }
