@@ -15,7 +15,7 @@ pub const MAX_STEPS: usize = 20_000;
 /// Steps after which [`Checks::Everyone`] looks at whole views only every tenth step.
 pub const FULL_VIEW_STEPS: usize = 400;
 
-fn json(raw: &serde_json::value::RawValue) -> Value {
+pub fn json(raw: &serde_json::value::RawValue) -> Value {
     serde_json::from_str(raw.get()).expect("engine JSON")
 }
 

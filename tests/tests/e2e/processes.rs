@@ -4,13 +4,10 @@
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use roadie_engine::{AnyGame, Viewer};
-use serde_json::{Value, json};
+use serde_json::json;
 
+use crate::play::json;
 use crate::support::{Redis, Roadie};
-
-fn engine_json(raw: &serde_json::value::RawValue) -> Value {
-    serde_json::from_str(raw.get()).expect("engine JSON")
-}
 
 /// The value of one sample line of a Prometheus text exposition (0 when absent).
 fn sample(metrics: &str, series: &str) -> u64 {
@@ -45,7 +42,7 @@ fn posts_alternating_between_two_processes_always_meet_the_current_game() {
         if let Some(idle) = idle.filter(|_| steps % 7 == 3) {
             let refused = other.act(&created, idle, &json!({"no": "such action"}));
             assert_eq!(refused.status / 100, 4, "{}", refused.body);
-            let wrong_turn = engine_json(&local.legal_actions(seat));
+            let wrong_turn = json(&local.legal_actions(seat));
             other
                 .act(&created, idle, &wrong_turn[0])
                 .assert_problem(409, "not_your_turn");
@@ -70,7 +67,7 @@ fn posts_alternating_between_two_processes_always_meet_the_current_game() {
             assert_eq!(changed.status, 200, "{}", changed.body);
             assert_eq!(changed.json["version"], version);
         }
-        let actions = engine_json(&local.legal_actions(seat));
+        let actions = json(&local.legal_actions(seat));
         let actions = actions.as_array().expect("a list");
         let action = actions[rng.random_range(0..actions.len())].clone();
         let minimal = steps % 3 == 0;
@@ -102,10 +99,7 @@ fn posts_alternating_between_two_processes_always_meet_the_current_game() {
             assert_eq!(reply.header("preference-applied"), Some("return=minimal"));
         } else {
             assert_eq!(reply.json["game"]["version"], version);
-            assert_eq!(
-                reply.json["game"]["view"],
-                engine_json(&local.view(Viewer::Seat(seat)))
-            );
+            assert_eq!(reply.json["game"]["view"], json(&local.view(Viewer::Seat(seat))));
             assert_eq!(reply.header("preference-applied"), None);
         }
         steps += 1;
@@ -114,7 +108,7 @@ fn posts_alternating_between_two_processes_always_meet_the_current_game() {
         for seat in 0..seats {
             let read = server.game(&created, Some(seat));
             assert_eq!(read.json["version"], version, "{}", read.body);
-            assert_eq!(read.json["view"], engine_json(&local.view(Viewer::Seat(seat))));
+            assert_eq!(read.json["view"], json(&local.view(Viewer::Seat(seat))));
         }
     }
     let (metrics_a, metrics_b) = (a.get("/metrics", None).body, b.get("/metrics", None).body);
@@ -156,7 +150,7 @@ fn long_poll_sees_a_write(server: &Roadie, writer: &Roadie) {
     let created = server.create(slug, seats, Some(seed));
     let (local, _) = AnyGame::setup(slug, None, seats, seed).expect("local setup");
     let seat = local.to_act()[0];
-    let action = engine_json(&local.legal_actions(seat))[0].clone();
+    let action = json(&local.legal_actions(seat))[0].clone();
     // The poll asks to wait 30 s but gives up after 10: only a wake-up by the write answers it.
     let path = server.url(&format!("/v1/games/{}?wait=30", created.id));
     let impatient = reqwest::blocking::Client::builder()
