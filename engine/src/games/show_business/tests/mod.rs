@@ -126,6 +126,14 @@ fn at(g: &mut ShowBusiness, task: Task) {
     g.queue.push_back(task);
 }
 
+/// Lays `song`, still face down, on CHARTS field `field` (0-based).
+fn on_chart(g: &mut ShowBusiness, field: usize, song: Song) {
+    g.chart[field].push(ChartSong {
+        song,
+        disclosed: false,
+    });
+}
+
 fn play(g: &mut ShowBusiness, seat: usize, a: Action) {
     g.apply(seat, &a).unwrap_or_else(|e| panic!("{a:?}: {e}"));
     g.check_invariants()
@@ -274,14 +282,8 @@ fn s17_tournee_incomplete_band_may_only_travel() {
 
 fn promotion_with(power_card: &str) -> ShowBusiness {
     let mut g = fresh(2);
-    g.chart[0].push(ChartSong {
-        song: song(90, 1, Style::Rock, 0, 0, 0, 0),
-        disclosed: false,
-    });
-    g.chart[1].push(ChartSong {
-        song: song(91, 1, Style::Pop, 0, 0, 0, 0),
-        disclosed: false,
-    });
+    on_chart(&mut g, 0, song(90, 1, Style::Rock, 0, 0, 0, 0));
+    on_chart(&mut g, 1, song(91, 1, Style::Pop, 0, 0, 0, 0));
     g.players[0].songs.push(song(92, 0, Style::Rock, 1, 1, 1, 0));
     into_field(&mut g, 0, power_card);
     at(&mut g, Task::ChooseAction { seat: 0 });
@@ -393,10 +395,7 @@ fn descending_promotion(power_card: &str, filled: usize) -> ShowBusiness {
     .expect("setup")
     .0;
     for f in 0..filled {
-        g.chart[f].push(ChartSong {
-            song: song(90 + f as u32, 1, Style::Rock, f as u8, 0, 0, 0),
-            disclosed: false,
-        });
+        on_chart(&mut g, f, song(90 + f as u32, 1, Style::Rock, f as u8, 0, 0, 0));
     }
     g.players[0].songs.push(song(99, 0, Style::Rock, 1, 1, 1, 0));
     into_field(&mut g, 0, power_card);
@@ -445,10 +444,7 @@ fn charts_examples_11_vs_11_by_trend_8_vs_8_by_sponsor_and_2() {
     assert_eq!((g.song_score(&green), g.song_score(&red)), (8, 8));
     assert_eq!(g.song_score(&yellow), 2);
     for (i, s) in [&yellow, &green, &red, &blue, &gray].into_iter().enumerate() {
-        g.chart[i].push(ChartSong {
-            song: s.clone(),
-            disclosed: false,
-        });
+        on_chart(&mut g, i, s.clone());
     }
     for seat in 0..5 {
         let sponsors: Vec<u8> = g.players[seat]
@@ -500,10 +496,7 @@ fn charts_identical_songs_of_one_player_leave_but_one() {
         song: song(1, 0, Style::Rock, 0, 0, 0, 0),
         disclosed: true,
     });
-    g.chart[1].push(ChartSong {
-        song: song(2, 0, Style::Rock, 0, 0, 0, 0),
-        disclosed: false,
-    });
+    on_chart(&mut g, 1, song(2, 0, Style::Rock, 0, 0, 0, 0));
     at(&mut g, Task::QuarterEnd);
     g.advance(&mut Vec::new());
     let left: usize = g.chart.iter().map(Vec::len).sum();
@@ -514,14 +507,8 @@ fn charts_identical_songs_of_one_player_leave_but_one() {
 fn s36_charts_unresolved_tie_shares_a_field_and_splits_points() {
     let mut g = fresh(2);
     g.dice = [None, None, None, None];
-    g.chart[0].push(ChartSong {
-        song: song(1, 0, Style::Rock, 0, 0, 0, 0),
-        disclosed: false,
-    });
-    g.chart[1].push(ChartSong {
-        song: song(2, 1, Style::Pop, 1, 1, 1, 0),
-        disclosed: false,
-    });
+    on_chart(&mut g, 0, song(1, 0, Style::Rock, 0, 0, 0, 0));
+    on_chart(&mut g, 1, song(2, 1, Style::Pop, 1, 1, 1, 0));
     for p in &mut g.players {
         let (sponsors, keep): (Vec<u8>, Vec<u8>) = p
             .hand

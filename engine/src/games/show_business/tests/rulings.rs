@@ -554,10 +554,7 @@ fn s32_an_empty_bag_is_refilled_from_the_used_pool() {
 #[test]
 fn s34_a_bankrupt_band_leaves_the_time_track_keeps_its_place_and_ranks_last() {
     let mut g = fresh(3);
-    g.chart[0].push(ChartSong {
-        song: song(70, 1, Style::Pop, 0, 0, 0, 0),
-        disclosed: false,
-    });
+    on_chart(&mut g, 0, song(70, 1, Style::Pop, 0, 0, 0, 0));
     g.players[1].songs.push(song(71, 1, Style::Pop, 1, 1, 1, 0));
     g.players[1].cash = 0;
     g.players[1].popularity = -25;
@@ -615,14 +612,8 @@ fn s36_a_tie_between_songs_of_one_owner_skips_the_sponsor_lap() {
     let mut g = fresh(2);
     g.dice = [Some(0), Some(0), Some(0), Some(0)];
     // Both score 4: style alone (4), or lyrics (3) plus 1 experience; trend points decide.
-    g.chart[0].push(ChartSong {
-        song: song(2, 0, Style::Pop, 0, 1, 1, 1),
-        disclosed: false,
-    });
-    g.chart[1].push(ChartSong {
-        song: song(1, 0, Style::Rock, 1, 1, 1, 0),
-        disclosed: false,
-    });
+    on_chart(&mut g, 0, song(2, 0, Style::Pop, 0, 1, 1, 1));
+    on_chart(&mut g, 1, song(1, 0, Style::Rock, 1, 1, 1, 0));
     into_hand(&mut g, 0, "I65");
     at(&mut g, Task::QuarterEnd);
     g.advance(&mut Vec::new());
@@ -635,10 +626,7 @@ fn s36_a_tie_between_songs_of_one_owner_skips_the_sponsor_lap() {
 fn s37_a_blank_trend_die_counts_as_a_hit_for_the_bonuses() {
     let mut g = fresh(2);
     g.dice = [None, Some(0), None, None];
-    g.chart[0].push(ChartSong {
-        song: song(80, 0, Style::Jazz, 0, 2, 2, 0),
-        disclosed: false,
-    });
+    on_chart(&mut g, 0, song(80, 0, Style::Jazz, 0, 2, 2, 0));
     at(&mut g, Task::QuarterEnd);
     g.advance(&mut Vec::new());
     // Field I: 5, +1 for the style (blank white die), +2 for all four dice.
