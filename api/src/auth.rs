@@ -141,6 +141,12 @@ fn claims_of(req: &HttpRequest) -> Result<Option<Claims>, ApiError> {
             detail: "the token belongs to another game".into(),
         });
     }
+    if let (Some(limits), Some(metrics)) = (
+        req.app_data::<web::Data<crate::limits::Limits>>(),
+        req.app_data::<web::Data<crate::metrics::Metrics>>(),
+    ) {
+        limits.admit_token(&claims.game, claims.seat, metrics)?;
+    }
     Ok(Some(claims))
 }
 

@@ -30,15 +30,12 @@ impl GameCache {
         self.games.get(id)
     }
 
-    /// Keeps `game` unless a newer copy is already held (two requests may finish out of order).
+    /// Keeps `game`, which the store has just confirmed or written. Two requests may finish out
+    /// of order and leave the older copy: that costs the next use one more round trip, never a
+    /// wrong answer. A copy is never kept for having a higher number, because after the store
+    /// loses recent writes the copy with the higher number is the one from the lost timeline.
     pub fn offer(&self, game: Arc<StoredGame>) {
-        if self
-            .games
-            .peek(game.id.as_str())
-            .is_none_or(|held| held.version < game.version)
-        {
-            self.games.insert(game.id.clone(), game);
-        }
+        self.games.insert(game.id.clone(), game);
     }
 
     /// Drops the copy of game `id`.
@@ -52,26 +49,38 @@ mod tests {
     use roadie_engine::AnyGame;
 
     use super::*;
+    use crate::store::Revision;
 
-    fn game(version: u64) -> Arc<StoredGame> {
+    fn game(revision: Revision) -> Arc<StoredGame> {
         let (game, _) = AnyGame::setup("shrewd-producer", None, 3, 7).expect("setup");
         Arc::new(StoredGame {
             id: "0123456789abcdef01234567".into(),
-            version,
+            revision,
             events: 0,
             seed: 7,
+            salt: String::new(),
             game,
         })
     }
 
     #[test]
-    fn an_older_copy_never_replaces_a_newer_one() {
+    fn the_copy_the_store_confirmed_last_is_kept_even_with_a_lower_number() {
         let cache = GameCache::new(8).expect("a cache");
-        cache.offer(game(5));
-        cache.offer(game(4));
-        assert_eq!(cache.get("0123456789abcdef01234567").map(|g| g.version), Some(5));
-        cache.offer(game(6));
-        assert_eq!(cache.get("0123456789abcdef01234567").map(|g| g.version), Some(6));
+        let four = Revision::first().next().next().next();
+        let lost_five = four.next();
+        cache.offer(game(lost_five));
+        // The store lost revision 5 and wrote another 5 after 4: only that one may be held.
+        let real_five = four.next();
+        cache.offer(game(four));
+        assert_eq!(
+            cache.get("0123456789abcdef01234567").map(|g| g.revision),
+            Some(four)
+        );
+        cache.offer(game(real_five));
+        assert_eq!(
+            cache.get("0123456789abcdef01234567").map(|g| g.revision),
+            Some(real_five)
+        );
         cache.forget("0123456789abcdef01234567");
         assert!(cache.get("0123456789abcdef01234567").is_none());
     }

@@ -4,6 +4,13 @@ use std::time::Duration;
 
 use rand::RngCore;
 
+use crate::limits::{ClientAddress, LimitsConfig};
+use crate::store::Quota;
+
+/// The shortest `ROADIE_JWT_SECRET` accepted, in bytes: HS256 with a short or guessable secret
+/// lets any player who holds a token find the secret by trying, and forge every other token.
+pub const MIN_SECRET_BYTES: usize = 32;
+
 /// Every knob of the service. Each field names the variable that sets it.
 #[derive(Clone)]
 pub struct Config {
@@ -44,6 +51,20 @@ pub struct Config {
     pub shutdown_timeout: u64,
     /// `ROADIE_LOG_FORMAT`: `text` (default) or `json`. The filter is `RUST_LOG` (default `info`).
     pub log_json: bool,
+    /// `ROADIE_BODY_TIMEOUT_MS`: how long a request body may take to arrive whole (default
+    /// 10000); later, `408` and the connection is closed.
+    pub body_timeout: Duration,
+    /// `ROADIE_HEADER_TIMEOUT_MS`: how long a request's headers may take (default 5000).
+    pub header_timeout: Duration,
+    /// `ROADIE_MAX_CONNECTIONS`: open connections per worker (default: the open-file limit,
+    /// shared among the workers, less a reserve for the store).
+    pub max_connections: Option<usize>,
+    /// `ROADIE_CREATE_RATE`, `ROADIE_CREATE_BURST`, `ROADIE_TOKEN_RATE`, `ROADIE_TOKEN_BURST`,
+    /// `ROADIE_MAX_CONNECTIONS_PER_ADDRESS` and `ROADIE_CLIENT_ADDRESS_HEADER`.
+    pub limits: LimitsConfig,
+    /// `ROADIE_STORE_CREATE_LIMIT_PERCENT`: the share of the store's `maxmemory` from which new
+    /// games are refused (default 80; `0` never refuses).
+    pub store_create_limit_percent: u64,
 }
 
 /// A variable that is set but cannot be used.
@@ -74,7 +95,43 @@ impl Config {
                 }),
             }
         };
+        let decimal = |name: &'static str, default: f64| -> Result<f64, ConfigError> {
+            match get(name) {
+                None => Ok(default),
+                Some(v) => v
+                    .trim()
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|n| n.is_finite() && *n >= 0.0)
+                    .ok_or(ConfigError {
+                        name,
+                        value: v,
+                        reason: "not a number of zero or more",
+                    }),
+            }
+        };
+        let quota = |rate: &'static str, default_rate: f64, burst: &'static str, default_burst: u64| {
+            let per_second = decimal(rate, default_rate)?;
+            let burst = number(burst, default_burst)?.clamp(1, u64::from(u32::MAX)) as u32;
+            Ok::<_, ConfigError>((per_second > 0.0).then_some(Quota { per_second, burst }))
+        };
         let (jwt_secret, jwt_secret_generated) = match get("ROADIE_JWT_SECRET") {
+            Some(secret) if secret.len() < MIN_SECRET_BYTES => {
+                return Err(ConfigError {
+                    name: "ROADIE_JWT_SECRET",
+                    value: "<redacted>".into(),
+                    reason: "shorter than 32 bytes: anyone holding a token could find it by trying; \
+                             make one with `openssl rand -hex 32`",
+                });
+            }
+            Some(secret) if distinct_bytes(secret.as_bytes()) < 8 => {
+                return Err(ConfigError {
+                    name: "ROADIE_JWT_SECRET",
+                    value: "<redacted>".into(),
+                    reason: "fewer than 8 different characters: too easy to guess; \
+                             make one with `openssl rand -hex 32`",
+                });
+            }
             Some(secret) => (secret.into_bytes(), false),
             None => {
                 let mut secret = vec![0u8; 32];
@@ -113,8 +170,30 @@ impl Config {
             workers,
             shutdown_timeout: number("ROADIE_SHUTDOWN_TIMEOUT_SECS", 10)?,
             log_json,
+            body_timeout: Duration::from_millis(number("ROADIE_BODY_TIMEOUT_MS", 10_000)?.max(1)),
+            header_timeout: Duration::from_millis(number("ROADIE_HEADER_TIMEOUT_MS", 5_000)?.max(1)),
+            max_connections: match number("ROADIE_MAX_CONNECTIONS", 0)? {
+                0 => None,
+                n => Some(n as usize),
+            },
+            limits: LimitsConfig {
+                creation: quota("ROADIE_CREATE_RATE", 2.0, "ROADIE_CREATE_BURST", 20)?,
+                per_token: quota("ROADIE_TOKEN_RATE", 100.0, "ROADIE_TOKEN_BURST", 200)?,
+                connections_per_address: number("ROADIE_MAX_CONNECTIONS_PER_ADDRESS", 256)? as usize,
+                client_address: match get("ROADIE_CLIENT_ADDRESS_HEADER") {
+                    None => ClientAddress::Peer,
+                    Some(name) => ClientAddress::Header(name.trim().to_ascii_lowercase()),
+                },
+            },
+            store_create_limit_percent: number("ROADIE_STORE_CREATE_LIMIT_PERCENT", 80)?.min(100),
         })
     }
+}
+
+fn distinct_bytes(bytes: &[u8]) -> usize {
+    let mut seen = [false; 256];
+    bytes.iter().for_each(|&b| seen[usize::from(b)] = true);
+    seen.iter().filter(|&&s| s).count()
 }
 
 impl std::fmt::Debug for Config {
@@ -139,6 +218,13 @@ impl std::fmt::Debug for Config {
             .field("cache_tokens", &self.cache_tokens)
             .field("store_timeout", &self.store_timeout)
             .field("workers", &self.workers)
+            .field("shutdown_timeout", &self.shutdown_timeout)
+            .field("log_json", &self.log_json)
+            .field("body_timeout", &self.body_timeout)
+            .field("header_timeout", &self.header_timeout)
+            .field("max_connections", &self.max_connections)
+            .field("limits", &self.limits)
+            .field("store_create_limit_percent", &self.store_create_limit_percent)
             .finish()
     }
 }
@@ -164,8 +250,28 @@ mod tests {
 
     #[test]
     fn the_debug_form_never_shows_the_secret() {
-        let config = Config::from_lookup(|name| (name == "ROADIE_JWT_SECRET").then(|| "hunter2".into()))
-            .expect("config");
-        assert!(!format!("{config:?}").contains("hunter2"));
+        let secret = "hunter2-hunter2-hunter2-hunter2-hunter2";
+        let config =
+            Config::from_lookup(|name| (name == "ROADIE_JWT_SECRET").then(|| secret.into())).expect("config");
+        assert!(!format!("{config:?}").contains(secret));
+    }
+
+    #[test]
+    fn a_short_or_repetitive_secret_is_refused_without_being_shown() {
+        for secret in ["k9", "zq-change-me", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"] {
+            let err = Config::from_lookup(|name| (name == "ROADIE_JWT_SECRET").then(|| secret.into()))
+                .expect_err(secret);
+            assert!(!err.to_string().contains(secret), "{err}");
+        }
+        let good = "3f1c9a4e8b7d6c5e2a1f0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e";
+        assert!(Config::from_lookup(|name| (name == "ROADIE_JWT_SECRET").then(|| good.into())).is_ok());
+    }
+
+    #[test]
+    fn a_rate_of_zero_turns_its_limit_off() {
+        let config =
+            Config::from_lookup(|name| (name == "ROADIE_CREATE_RATE").then(|| "0".into())).expect("config");
+        assert!(config.limits.creation.is_none());
+        assert!(config.limits.per_token.is_some());
     }
 }

@@ -10,7 +10,7 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 use utoipa::ToSchema;
 
-use crate::store::StoreError;
+use crate::store::{Revision, StoreError};
 
 /// Everything a request can fail with. Each variant says the status it is sent with.
 #[derive(Debug, thiserror::Error)]
@@ -64,13 +64,16 @@ pub enum ApiError {
         /// The seats that may act now, when that helps.
         to_act: Option<Vec<usize>>,
     },
-    /// 412: `If-Match` named a version that is not the game's.
-    #[error("If-Match names version {expected}; the game is at version {current}")]
+    /// 408: the request's body did not arrive within `ROADIE_BODY_TIMEOUT_MS`; the connection
+    /// is closed.
+    #[error("the body did not arrive within {0} ms")]
+    BodyTimeout(u64),
+    /// 412: `If-Match` names none of the game's revisions (nor any revision the game will have:
+    /// revisions never recur).
+    #[error("If-Match does not name the game's revision; the game is at revision {current}")]
     PreconditionFailed {
-        /// The version the client named.
-        expected: u64,
-        /// The game's version.
-        current: u64,
+        /// The game's revision.
+        current: Revision,
     },
     /// 413: the body is larger than the configured limit.
     #[error("the body is larger than {limit} bytes")]
@@ -88,9 +91,34 @@ pub enum ApiError {
         /// The seat's legal actions, for an illegal action.
         legal_actions: Option<Box<RawValue>>,
     },
-    /// 503: the store did not answer; retry after a moment.
-    #[error("the game store is unavailable")]
+    /// 429: the client went over a rate limit; `Retry-After` says when it may go on.
+    #[error("{detail}")]
+    TooManyRequests {
+        /// Seconds until the client may go on.
+        retry_after: u64,
+        /// Which limit.
+        detail: String,
+    },
+    /// 429: the client's address holds as many connections as it may; this one is closed.
+    #[error("this address already holds {limit} connections; reuse one of them")]
+    TooManyConnections {
+        /// Connections per address.
+        limit: usize,
+    },
+    /// 503: the store did not answer, and nothing was changed; retry after a moment.
+    #[error("the game store is unavailable; nothing was changed")]
     StoreUnavailable,
+    /// 503: the store took the write but its answer was lost, and whether it was applied cannot
+    /// be told now. Retry with the same `Idempotency-Key`: it answers with the first outcome.
+    #[error(
+        "the store did not confirm the write and it may have been applied; retry with the same \
+         Idempotency-Key (or read the game) to learn the outcome"
+    )]
+    OutcomeUnknown,
+    /// 503: the store is near its memory limit: no new game is stored, so that running games
+    /// keep room to finish.
+    #[error("the game store is nearly full: no new game is created until room is freed")]
+    StoreFull,
     /// 500: something on the server's side (a stored game that does not read back). Never
     /// caused by client input; the cause is logged, not sent.
     #[error("internal error")]
@@ -122,6 +150,9 @@ pub struct Problem<'a> {
     /// The game's current version (with `412`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub current_version: Option<u64>,
+    /// The game's current revision, its `ETag` (with `412`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current_revision: Option<String>,
 }
 
 impl ApiError {
@@ -137,7 +168,12 @@ impl ApiError {
             ApiError::MethodNotAllowed(_) => "method_not_allowed",
             ApiError::PreconditionFailed { .. } => "version_mismatch",
             ApiError::PayloadTooLarge { .. } => "payload_too_large",
+            ApiError::BodyTimeout(_) => "body_timeout",
+            ApiError::TooManyRequests { .. } => "rate_limited",
+            ApiError::TooManyConnections { .. } => "too_many_connections",
             ApiError::StoreUnavailable => "store_unavailable",
+            ApiError::OutcomeUnknown => "outcome_unknown",
+            ApiError::StoreFull => "store_full",
             ApiError::Internal => "internal",
         }
     }
@@ -194,7 +230,7 @@ impl ApiError {
 impl From<StoreError> for ApiError {
     fn from(err: StoreError) -> Self {
         match err {
-            StoreError::Unavailable(cause) => {
+            StoreError::Unavailable(cause) | StoreError::Refused(cause) => {
                 tracing::warn!(%cause, "store unavailable");
                 ApiError::StoreUnavailable
             }
@@ -217,8 +253,14 @@ impl ResponseError for ApiError {
             ApiError::Conflict { .. } => StatusCode::CONFLICT,
             ApiError::PreconditionFailed { .. } => StatusCode::PRECONDITION_FAILED,
             ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::BodyTimeout(_) => StatusCode::REQUEST_TIMEOUT,
             ApiError::Unprocessable { .. } => StatusCode::UNPROCESSABLE_ENTITY,
-            ApiError::StoreUnavailable => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::TooManyRequests { .. } | ApiError::TooManyConnections { .. } => {
+                StatusCode::TOO_MANY_REQUESTS
+            }
+            ApiError::StoreUnavailable | ApiError::OutcomeUnknown | ApiError::StoreFull => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             ApiError::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -226,12 +268,12 @@ impl ResponseError for ApiError {
     fn error_response(&self) -> HttpResponse {
         let status = self.status_code();
         let code = self.code();
-        let (legal_actions, to_act, current_version) = match self {
+        let (legal_actions, to_act, current) = match self {
             ApiError::BadRequest { legal_actions, .. } | ApiError::Unprocessable { legal_actions, .. } => {
                 (legal_actions.as_deref(), None, None)
             }
             ApiError::Conflict { to_act, .. } => (None, to_act.as_deref(), None),
-            ApiError::PreconditionFailed { current, .. } => (None, None, Some(*current)),
+            ApiError::PreconditionFailed { current } => (None, None, Some(*current)),
             _ => (None, None, None),
         };
         let problem = Problem {
@@ -242,7 +284,8 @@ impl ResponseError for ApiError {
             code,
             legal_actions,
             to_act,
-            current_version,
+            current_version: current.map(|c| c.number),
+            current_revision: current.map(|c| c.to_string()),
         };
         let body = serde_json::to_vec(&problem).unwrap_or_default();
         let mut response = HttpResponse::build(status);
@@ -251,13 +294,26 @@ impl ResponseError for ApiError {
             HeaderValue::from_static("application/problem+json"),
         ));
         match self {
-            ApiError::StoreUnavailable => {
+            ApiError::StoreUnavailable | ApiError::OutcomeUnknown => {
                 response.insert_header((header::RETRY_AFTER, HeaderValue::from_static("1")));
+            }
+            ApiError::StoreFull => {
+                response.insert_header((header::RETRY_AFTER, HeaderValue::from_static("30")));
+            }
+            ApiError::TooManyRequests { retry_after, .. } => {
+                response.insert_header((header::RETRY_AFTER, HeaderValue::from(*retry_after)));
+            }
+            ApiError::TooManyConnections { .. } => {
+                response.insert_header((header::RETRY_AFTER, HeaderValue::from_static("1")));
+                response.force_close();
+            }
+            ApiError::BodyTimeout(_) => {
+                response.force_close();
             }
             ApiError::Unauthorized { .. } => {
                 response.insert_header((header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer")));
             }
-            ApiError::PreconditionFailed { current, .. } => {
+            ApiError::PreconditionFailed { current } => {
                 if let Ok(etag) = HeaderValue::from_str(&format!("\"{current}\"")) {
                     response.insert_header((header::ETAG, etag));
                 }

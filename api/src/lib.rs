@@ -6,10 +6,13 @@
 #![deny(missing_docs)]
 
 pub mod auth;
+pub mod body;
 pub mod cache;
 pub mod config;
 pub mod error;
 pub mod games;
+pub mod headroom;
+pub mod limits;
 pub mod metrics;
 pub mod model;
 pub mod openapi;

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-const USAGE: &str = "usage: roadie            serve (configuration from ROADIE_* variables; see README)\n       roadie openapi    print the OpenAPI document";
+const USAGE: &str = "usage: roadie            serve (configuration from ROADIE_* variables; see README)\n       roadie openapi    print the OpenAPI document\n       roadie --version  print the version";
 
 #[actix_web::main]
 async fn main() -> ExitCode {
@@ -16,6 +16,10 @@ async fn main() -> ExitCode {
         None => {}
         Some("openapi") => {
             print!("{}", roadie_api::openapi::document_json());
+            return ExitCode::SUCCESS;
+        }
+        Some("-V" | "--version" | "version") => {
+            println!("roadie {}", env!("CARGO_PKG_VERSION"));
             return ExitCode::SUCCESS;
         }
         Some("-h" | "--help" | "help") => {

@@ -6,6 +6,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+use crate::store::{MemoryUse, WriteOutcome};
+
 /// Upper bounds of the latency histogram's buckets, in seconds.
 const BUCKETS: [f64; 12] = [
     0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
@@ -52,6 +54,10 @@ pub struct Metrics {
     cas_conflicts: AtomicU64,
     cas_retries: AtomicU64,
     store_errors: AtomicU64,
+    /// Writes whose answer was lost, by what became of them: applied, not applied, unknown.
+    writes_resolved: [AtomicU64; 3],
+    rate_limited: AtomicU64,
+    bodies_timed_out: AtomicU64,
 }
 
 fn method_name(method: &actix_web::http::Method) -> &'static str {
@@ -129,8 +135,28 @@ impl Metrics {
         self.store_errors.fetch_add(1, Ordering::Relaxed);
     }
 
-    /// The Prometheus text exposition of everything.
-    pub fn render(&self) -> String {
+    /// Counts a write whose answer was lost, by what became of it.
+    pub fn write_resolved(&self, outcome: WriteOutcome) {
+        let index = match outcome {
+            WriteOutcome::Applied => 0,
+            WriteOutcome::NotApplied => 1,
+            WriteOutcome::Unknown => 2,
+        };
+        self.writes_resolved[index].fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Counts a request refused by a rate limit.
+    pub fn rate_limited(&self) {
+        self.rate_limited.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Counts a request whose body did not arrive in time.
+    pub fn body_timed_out(&self) {
+        self.bodies_timed_out.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// The Prometheus text exposition of everything, with the store's memory as last read.
+    pub fn render(&self, memory: Option<MemoryUse>) -> String {
         let mut out = String::new();
         let _ = writeln!(
             out,
@@ -226,10 +252,53 @@ impl Metrics {
                 "Store calls that failed.",
                 &self.store_errors,
             ),
+            (
+                "roadie_rate_limited_total",
+                "Requests refused by a rate limit.",
+                &self.rate_limited,
+            ),
+            (
+                "roadie_body_timeouts_total",
+                "Requests whose body did not arrive within ROADIE_BODY_TIMEOUT_MS.",
+                &self.bodies_timed_out,
+            ),
         ] {
             let _ = writeln!(out, "# HELP {name} {help}");
             let _ = writeln!(out, "# TYPE {name} counter");
             let _ = writeln!(out, "{name} {}", value.load(Ordering::Relaxed));
+        }
+        let _ = writeln!(
+            out,
+            "# HELP roadie_writes_resolved_total Writes whose answer was lost, by what became of them."
+        );
+        let _ = writeln!(out, "# TYPE roadie_writes_resolved_total counter");
+        for (outcome, n) in ["applied", "not_applied", "unknown"]
+            .iter()
+            .zip(&self.writes_resolved)
+        {
+            let _ = writeln!(
+                out,
+                "roadie_writes_resolved_total{{outcome=\"{outcome}\"}} {}",
+                n.load(Ordering::Relaxed)
+            );
+        }
+        if let Some(memory) = memory {
+            for (name, help, value) in [
+                (
+                    "roadie_store_used_memory_bytes",
+                    "Memory the store uses (its fullest node).",
+                    memory.used_bytes,
+                ),
+                (
+                    "roadie_store_max_memory_bytes",
+                    "The store's maxmemory (0: no limit).",
+                    memory.max_bytes,
+                ),
+            ] {
+                let _ = writeln!(out, "# HELP {name} {help}");
+                let _ = writeln!(out, "# TYPE {name} gauge");
+                let _ = writeln!(out, "{name} {value}");
+            }
         }
         out
     }
@@ -255,7 +324,7 @@ mod tests {
             200,
             Duration::from_millis(3),
         );
-        let text = metrics.render();
+        let text = metrics.render(None);
         assert!(text.contains(
             "roadie_http_requests_total{route=\"/v1/games/{id}\",method=\"GET\",status=\"200\"} 1"
         ));
@@ -273,7 +342,7 @@ mod tests {
         metrics.cache_read(CacheRead::Hit);
         metrics.cache_read(CacheRead::Hit);
         metrics.cache_read(CacheRead::Stale);
-        let text = metrics.render();
+        let text = metrics.render(None);
         assert!(text.contains("roadie_game_cache_reads_total{result=\"hit\"} 2"));
         assert!(text.contains("roadie_game_cache_reads_total{result=\"stale\"} 1"));
         assert!(text.contains("roadie_game_cache_reads_total{result=\"miss\"} 0"));

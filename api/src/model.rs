@@ -19,8 +19,11 @@ pub struct CreateGame {
     /// The ruleset's options; omitted ones keep their defaults.
     #[schema(value_type = Option<AnyOptions>)]
     pub options: Option<serde_json::Value>,
-    /// The seed of the game's random generator; a random one when omitted. Either way it stays
-    /// secret until the game ends; `seed_commitment` commits to it.
+    /// The seed of the game's random generator (at most 2^53 - 1, so that every JSON reader
+    /// keeps it exactly); a random one when omitted. Either way it stays secret until the game
+    /// ends; `seed_commitment` commits to it. A creator who chooses the seed can work out every
+    /// hand: choose one for tests and replays, never for play among strangers.
+    #[schema(minimum = 0, maximum = 9007199254740991_u64)]
     pub seed: Option<u64>,
 }
 
@@ -42,12 +45,14 @@ pub struct CreatedGame {
     pub ruleset: &'static str,
     /// The game's version (`1` after creation).
     pub version: u64,
+    /// The game's revision: the version and the write's random id; the `ETag`.
+    pub revision: String,
     /// One token per seat.
     pub seats: Vec<SeatToken>,
     /// The host's token: no seat, sees the spectator view, may delete the game.
     pub host_token: String,
-    /// Hex of SHA-256 of the seed's decimal string: `printf %s "$seed" | sha256sum`. The seed
-    /// is revealed when the game ends.
+    /// Hex of SHA-256 of `<seed_salt>:<seed>`: `printf '%s:%s' "$seed_salt" "$seed" |
+    /// sha256sum`. The seed and its salt are revealed when the game ends.
     pub seed_commitment: String,
 }
 
@@ -75,8 +80,11 @@ pub struct GameState {
     pub id: String,
     /// The ruleset's slug.
     pub ruleset: &'static str,
-    /// The version: it changes with every applied action and is the `ETag`.
+    /// The version: the number of writes, incremented by every applied action.
     pub version: u64,
+    /// The revision: the version and the write's random id, `<version>.<32 hex digits>`. It is
+    /// the `ETag`; it names one write, and never recurs even if the store loses recent writes.
+    pub revision: String,
     /// `active` or `finished`.
     pub status: Status,
     /// The current phase (see the ruleset's phase machine).
@@ -93,11 +101,14 @@ pub struct GameState {
     pub view: Box<RawValue>,
     /// Final scores and winners once the game is over, else `null`.
     pub outcome: Option<Outcome>,
-    /// Hex of SHA-256 of the seed's decimal string.
+    /// Hex of SHA-256 of `<seed_salt>:<seed>` (the salt in hex, the seed in decimal).
     pub seed_commitment: String,
     /// The seed, once the game is over (check it against `seed_commitment`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
+    /// The commitment's salt, once the game is over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed_salt: Option<String>,
 }
 
 /// What a seat may do now.
@@ -105,6 +116,8 @@ pub struct GameState {
 pub struct LegalActions {
     /// The game's version these actions are legal at.
     pub version: u64,
+    /// The game's revision these actions are legal at (its `ETag`).
+    pub revision: String,
     /// The seat.
     pub seat: usize,
     /// Every legal action, each exactly the `action` to post. Empty when the seat may not act.
@@ -138,6 +151,8 @@ pub struct SequencedEvent {
 pub struct ActionResult {
     /// The game's new version.
     pub version: u64,
+    /// The game's new revision (its `ETag`).
+    pub revision: String,
     /// Whether the game goes on.
     pub status: Status,
     /// The seats that may act now.
@@ -145,7 +160,8 @@ pub struct ActionResult {
     /// The events the action caused that the seat may see.
     pub events: Vec<SequencedEvent>,
     /// The game afterwards, as `GET /v1/games/{id}` shows it to the seat; left out when the
-    /// post asked for `Prefer: return=minimal`.
+    /// post asked for `Prefer: return=minimal`, and when this answers a repeated
+    /// `Idempotency-Key` (read the game for how it is now).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub game: Option<GameState>,
 }
@@ -157,6 +173,8 @@ pub struct EventLog {
     pub id: String,
     /// The game's version when read.
     pub version: u64,
+    /// The game's revision when read.
+    pub revision: String,
     /// Whether the game is over (then every event is public).
     pub finished: bool,
     /// Pass this as `after` to read on.
@@ -233,4 +251,10 @@ pub struct Health {
     /// The store (`memory` or `redis`), for readiness.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub store: Option<&'static str>,
+    /// The store's memory as last read (Redis only), for readiness.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub store_memory: Option<crate::store::MemoryUse>,
+    /// Whether new games are accepted (`false` while the store is nearly full), for readiness.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub creating: Option<bool>,
 }

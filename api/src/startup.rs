@@ -10,9 +10,12 @@ use actix_web::{App, HttpResponse, HttpServer, web};
 use utoipa_swagger_ui::SwaggerUi;
 
 use crate::auth::{KeyError, Keys};
+use crate::body::BodyLimits;
 use crate::config::Config;
 use crate::error;
 use crate::games::Games;
+use crate::headroom::Headroom;
+use crate::limits::Limits;
 use crate::metrics::Metrics;
 use crate::store::{self, GameStore, MemoryStore, Retention, StoreError};
 use crate::{openapi, routes};
@@ -47,6 +50,27 @@ fn route_of(req: &actix_web::HttpRequest) -> std::borrow::Cow<'static, str> {
             .unwrap_or_else(|| "unmatched".to_owned())
             .into(),
     }
+}
+
+/// Open files kept for the store's connections, logs and the like.
+const RESERVED_FILES: u64 = 128;
+
+/// Connections each of `workers` may hold: the process's open-file limit (raised to its hard
+/// limit first) shared among them, less a reserve, so that clients alone can never exhaust the
+/// process's file descriptors.
+fn connections_per_worker(workers: usize) -> usize {
+    let limit = match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(limit) => limit,
+        Err(e) => {
+            tracing::warn!(error = %e, "could not read the open-file limit");
+            1024
+        }
+    };
+    let usable = limit.saturating_sub(RESERVED_FILES).max(64);
+    let per_worker = usable / (workers.max(1) as u64);
+    usize::try_from(per_worker)
+        .unwrap_or(usize::MAX)
+        .clamp(16, 25_000)
 }
 
 impl Application {
@@ -95,6 +119,20 @@ impl Application {
             config.cache_tokens,
         )?);
         let metrics = Arc::new(Metrics::default());
+        let headroom = Arc::new(Headroom::new(config.store_create_limit_percent));
+        Headroom::watch(headroom.clone(), store.clone());
+        let limits = Arc::new(Limits::new(config.limits.clone()));
+        let sweeper = Arc::downgrade(&limits);
+        actix_web::rt::spawn(async move {
+            let mut tick = tokio::time::interval(Duration::from_secs(60));
+            loop {
+                tick.tick().await;
+                match sweeper.upgrade() {
+                    Some(limits) => limits.sweep(),
+                    None => return,
+                }
+            }
+        });
         // The in-memory store holds the decoded games already: a copy of them would only cost.
         let cached_games = if config.redis_url.is_some() {
             config.cache_games
@@ -105,20 +143,38 @@ impl Application {
             store.clone(),
             keys.clone(),
             metrics.clone(),
+            headroom.clone(),
             config.cas_retries,
             cached_games,
         ));
         let keys = web::Data::from(keys);
         let metrics = web::Data::from(metrics);
+        let headroom = web::Data::from(headroom);
+        let limits = web::Data::from(limits);
+        let connection_limits = limits.clone();
         let limit = config.body_limit;
+        let body_limits = web::Data::new(BodyLimits {
+            max_bytes: limit,
+            deadline: config.body_timeout,
+        });
+        let workers = config
+            .workers
+            .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+        let max_connections = config
+            .max_connections
+            .unwrap_or_else(|| connections_per_worker(workers));
         tracing::info!(store = store.kind(), port, ?config, "roadie listening");
 
-        let mut server = HttpServer::new(move || {
+        let server = HttpServer::new(move || {
             let metrics_mw = metrics.clone();
+            let limits_mw = limits.clone();
             App::new()
                 .app_data(games.clone())
                 .app_data(keys.clone())
                 .app_data(metrics.clone())
+                .app_data(headroom.clone())
+                .app_data(limits.clone())
+                .app_data(body_limits.clone())
                 .app_data(
                     web::JsonConfig::default()
                         .limit(limit)
@@ -132,9 +188,19 @@ impl Application {
                     let metrics = metrics_mw.clone();
                     let start = Instant::now();
                     let method = req.method().clone();
-                    let call = srv.call(req);
+                    let admitted = limits_mw.admit_connection(&req);
+                    let call = match admitted {
+                        Ok(()) => Ok(srv.call(req)),
+                        Err(refusal) => Err(req.error_response(refusal)),
+                    };
                     async move {
-                        let response = call.await;
+                        let response = match call {
+                            Ok(call) => call.await,
+                            Err(refused) => {
+                                metrics.rate_limited();
+                                Ok(refused)
+                            }
+                        };
                         let (status, route) = match &response {
                             Ok(r) => (r.status().as_u16(), route_of(r.request())),
                             Err(e) => (e.as_response_error().status_code().as_u16(), "unmatched".into()),
@@ -173,11 +239,13 @@ impl Application {
                 )
                 .default_service(web::to(routes::not_found))
         })
+        .on_connect(move |connection, data| connection_limits.on_connect(connection, data))
+        .client_request_timeout(config.header_timeout)
+        .max_connections(max_connections)
         .shutdown_timeout(config.shutdown_timeout)
+        .workers(workers)
         .listen(listener)?;
-        if let Some(workers) = config.workers {
-            server = server.workers(workers);
-        }
+        tracing::info!(workers, max_connections, "connections per worker");
         Ok(Self {
             server: server.run(),
             port,

@@ -26,7 +26,7 @@ const GAMES: usize = 8;
 const STEPS_BEFORE_KILL: usize = 12;
 /// A game longer than this counts as one that never finishes.
 const MAX_ACTIONS: usize = 5_000;
-const SECRET: &str = "cluster-test-shared-secret";
+const SECRET: &str = "cluster-test-shared-secret-of-32-bytes-or-more";
 
 /// A child process that is killed (SIGKILL) and reaped when dropped.
 struct Proc {
@@ -249,6 +249,8 @@ fn start_roadie(name: &str, binary: &Path, dir: &Path, cluster: &str, taken: &[u
         .env("ROADIE_REDIS_URL", cluster)
         .env("ROADIE_JWT_SECRET", SECRET)
         .env("ROADIE_WORKERS", "2")
+        .env("ROADIE_CREATE_RATE", "0")
+        .env("ROADIE_TOKEN_RATE", "0")
         .env("RUST_LOG", "warn");
     let proc = Proc::spawn(name, &mut command, dir.join(format!("{name}.log")));
     (proc, format!("http://127.0.0.1:{port}"))

@@ -8,9 +8,16 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use crate::auth::{Host, Seat, Viewer};
+use crate::body::JsonBody;
 use crate::error::ApiError;
-use crate::games::{Games, MAX_WAIT, Seen, parse_if_match};
+use crate::games::{Games, MAX_WAIT, Precondition, Seen};
+use crate::limits::Limits;
+use crate::metrics::Metrics;
 use crate::model::{ActionResult, CreateGame, CreatedGame, EventLog, GameState, LegalActions, PostAction};
+use crate::store::Revision;
+
+/// The longest `Idempotency-Key` accepted.
+const MAX_IDEMPOTENCY_KEY: usize = 200;
 
 /// Mounts the game routes.
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -40,11 +47,60 @@ fn header_text<'r>(req: &'r HttpRequest, name: &str) -> Result<Option<&'r str>, 
         .transpose()
 }
 
-fn etag(version: u64) -> (header::HeaderName, HeaderValue) {
+fn etag(revision: impl std::fmt::Display) -> (header::HeaderName, HeaderValue) {
     (
         header::ETAG,
-        HeaderValue::from_str(&format!("\"{version}\"")).unwrap_or(HeaderValue::from_static("\"0\"")),
+        HeaderValue::from_str(&format!("\"{revision}\"")).unwrap_or(HeaderValue::from_static("\"0\"")),
     )
+}
+
+/// An `If-Match` or `If-None-Match` header (RFC 9110: `*`, or entity tags separated by commas,
+/// each `"..."` or `W/"..."`), or `400 malformed_precondition`. Tags that name no revision of
+/// ours are kept out: they match nothing.
+fn precondition(req: &HttpRequest, name: &str) -> Result<Option<Precondition>, ApiError> {
+    let Some(value) = header_text(req, name)? else {
+        return Ok(None);
+    };
+    let malformed = || {
+        ApiError::bad_request(
+            "malformed_precondition",
+            format!("{name} is `*` or entity tags such as \"7.0123456789abcdef0123456789abcdef\""),
+        )
+    };
+    if value.trim() == "*" {
+        return Ok(Some(Precondition::Any));
+    }
+    let mut revisions = Vec::new();
+    for tag in value.split(',').map(str::trim).filter(|t| !t.is_empty()) {
+        let opaque = tag.strip_prefix("W/").unwrap_or(tag);
+        let inner = opaque
+            .strip_prefix('"')
+            .and_then(|t| t.strip_suffix('"'))
+            .filter(|t| !t.contains('"'))
+            .ok_or_else(malformed)?;
+        if let Ok(revision) = inner.parse::<Revision>() {
+            revisions.push(revision);
+        }
+    }
+    Ok(Some(Precondition::Revisions(revisions)))
+}
+
+/// The `Idempotency-Key` header: 1 to 200 visible ASCII characters, or `400`.
+fn idempotency_key(req: &HttpRequest) -> Result<Option<&str>, ApiError> {
+    match header_text(req, "idempotency-key")? {
+        None => Ok(None),
+        Some(key)
+            if !key.is_empty()
+                && key.len() <= MAX_IDEMPOTENCY_KEY
+                && key.bytes().all(|b| b.is_ascii_graphic()) =>
+        {
+            Ok(Some(key))
+        }
+        Some(_) => Err(ApiError::bad_request(
+            "malformed_idempotency_key",
+            format!("an Idempotency-Key is 1 to {MAX_IDEMPOTENCY_KEY} visible ASCII characters"),
+        )),
+    }
 }
 
 /// Create a game. Returns one token per seat and the host's token.
@@ -57,18 +113,24 @@ fn etag(version: u64) -> (header::HeaderName, HeaderValue) {
         (status = 400, description = "Malformed JSON or unknown fields", body = crate::error::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such ruleset", body = crate::error::Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body over the limit", body = crate::error::Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Seats or options the ruleset refuses", body = crate::error::Problem, content_type = "application/problem+json"),
-        (status = 503, description = "Store unavailable", body = crate::error::Problem, content_type = "application/problem+json"),
+        (status = 408, description = "`body_timeout`: the body did not arrive in time", body = crate::error::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Seats, options or a seed the ruleset refuses", body = crate::error::Problem, content_type = "application/problem+json"),
+        (status = 429, description = "`rate_limited`: this address created too many games; see `Retry-After`", body = crate::error::Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`store_unavailable` (nothing was created), `store_full` (no new game until room is freed) or `outcome_unknown` (the game may exist; create another)", body = crate::error::Problem, content_type = "application/problem+json"),
     )
 )]
 pub async fn create_game(
     games: web::Data<Games>,
-    body: web::Json<CreateGame>,
+    limits: web::Data<Limits>,
+    metrics: web::Data<Metrics>,
+    req: HttpRequest,
+    body: JsonBody<CreateGame>,
 ) -> Result<HttpResponse, ApiError> {
-    let created = games.create(body.into_inner()).await?;
+    limits.admit_creation(&req, games.store(), &metrics).await?;
+    let created = games.create(body.0).await?;
     Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, format!("/v1/games/{}", created.id)))
-        .insert_header(etag(created.version))
+        .insert_header(etag(&created.revision))
         .json(created))
 }
 
@@ -88,13 +150,14 @@ pub struct GameQuery {
     get, path = "/v1/games/{id}", tag = "games",
     params(
         ("id" = String, Path, description = "The game's id"),
-        ("If-None-Match" = Option<String>, Header, description = "The `ETag` already held: `304` while the game is still at it"),
+        ("If-None-Match" = Option<String>, Header, description = "The `ETag` already held: `304` while the game is still at that revision"),
         GameQuery,
     ),
     security((), ("seat_token" = [])),
     responses(
-        (status = 200, description = "The game", body = GameState, headers(("ETag" = String, description = "The version"))),
-        (status = 304, description = "Still at the version named by `If-None-Match`", headers(("ETag" = String, description = "The version"))),
+        (status = 200, description = "The game", body = GameState, headers(("ETag" = String, description = "The revision"))),
+        (status = 304, description = "Still at the revision named by `If-None-Match`", headers(("ETag" = String, description = "The revision"))),
+        (status = 400, description = "`malformed_precondition`: `If-None-Match` is not entity tags", body = crate::error::Problem, content_type = "application/problem+json"),
         (status = 401, description = "Invalid or expired token", body = crate::error::Problem, content_type = "application/problem+json"),
         (status = 403, description = "Token of another game", body = crate::error::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = crate::error::Problem, content_type = "application/problem+json"),
@@ -108,15 +171,15 @@ pub async fn get_game(
     query: web::Query<GameQuery>,
     viewer: Viewer,
 ) -> Result<HttpResponse, ApiError> {
-    let known = header_text(&req, "if-none-match")?;
+    let known = precondition(&req, "if-none-match")?;
     let wait = Duration::from_secs(query.wait.unwrap_or(0)).min(MAX_WAIT);
-    Ok(match games.get(&id, viewer.0, known, wait).await? {
+    Ok(match games.get(&id, viewer.0, known.as_ref(), wait).await? {
         Seen::Changed(state) => HttpResponse::Ok()
-            .insert_header(etag(state.version))
+            .insert_header(etag(&state.revision))
             .insert_header((header::VARY, "Authorization"))
             .json(*state),
-        Seen::Unchanged { version } => HttpResponse::NotModified()
-            .insert_header(etag(version))
+        Seen::Unchanged { revision } => HttpResponse::NotModified()
+            .insert_header(etag(revision))
             .insert_header((header::VARY, "Authorization"))
             .finish(),
     })
@@ -162,7 +225,7 @@ pub async fn list_actions(
 ) -> Result<HttpResponse, ApiError> {
     let actions = games.actions(&id, seat.0).await?;
     Ok(HttpResponse::Ok()
-        .insert_header(etag(actions.version))
+        .insert_header(etag(&actions.revision))
         .json(actions))
 }
 
@@ -170,30 +233,37 @@ pub async fn list_actions(
 ///
 /// A post that races another write is re-validated against the newer state and applied or
 /// refused; with `If-Match` it is refused with `412` instead. A repeated `Idempotency-Key`
-/// returns the first answer (header `Idempotent-Replayed: true`). `Prefer: return=minimal`
-/// leaves the game's view out of the answer (header `Preference-Applied: return=minimal`):
-/// the version, `status`, `to_act` and the seat's events remain.
+/// returns the first answer's revision, status, seats to act and events, without the game
+/// (header `Idempotent-Replayed: true`). `Prefer: return=minimal` leaves the game's view out of
+/// the answer (header `Preference-Applied: return=minimal`).
+///
+/// Which answers are safe to retry: every `4xx` and `503 store_unavailable` changed nothing;
+/// `503 outcome_unknown` may have been applied, so retry it only with the same
+/// `Idempotency-Key`, which returns the first outcome. A post without a key that gets
+/// `outcome_unknown` must read the game before posting again.
 #[utoipa::path(
     post, path = "/v1/games/{id}/actions", tag = "games",
     params(
         ("id" = String, Path, description = "The game's id"),
         ("Prefer" = Option<String>, Header, description = "`return=minimal`: answer without the game's view"),
-        ("If-Match" = Option<String>, Header, description = "Apply only at this version (the `ETag`)"),
-        ("Idempotency-Key" = Option<String>, Header, description = "A retry with the same key returns the first answer"),
+        ("If-Match" = Option<String>, Header, description = "Apply only at this revision (the `ETag`)"),
+        ("Idempotency-Key" = Option<String>, Header, description = "1 to 200 visible ASCII characters, scoped to the seat: a retry with the same key returns the first answer"),
     ),
     security(("seat_token" = [])),
     request_body = PostAction,
     responses(
-        (status = 200, description = "Applied", body = ActionResult, headers(("ETag" = String, description = "The new version"))),
+        (status = 200, description = "Applied", body = ActionResult, headers(("ETag" = String, description = "The new revision"))),
         (status = 400, description = "Malformed JSON, unknown fields or an action not of this ruleset", body = crate::error::Problem, content_type = "application/problem+json"),
         (status = 401, description = "No, invalid or expired token", body = crate::error::Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not a seat token of this game", body = crate::error::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = crate::error::Problem, content_type = "application/problem+json"),
         (status = 409, description = "`not_your_turn`, `game_over`, `contention`, `idempotency_key_reused`", body = crate::error::Problem, content_type = "application/problem+json"),
-        (status = 412, description = "`If-Match` names another version", body = crate::error::Problem, content_type = "application/problem+json"),
+        (status = 408, description = "`body_timeout`: the body did not arrive in time", body = crate::error::Problem, content_type = "application/problem+json"),
+        (status = 412, description = "`If-Match` names another revision", body = crate::error::Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body over the limit", body = crate::error::Problem, content_type = "application/problem+json"),
         (status = 422, description = "`illegal_action`, with the legal actions", body = crate::error::Problem, content_type = "application/problem+json"),
-        (status = 503, description = "Store unavailable", body = crate::error::Problem, content_type = "application/problem+json"),
+        (status = 429, description = "`rate_limited`: this token is making requests too fast; see `Retry-After`", body = crate::error::Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`store_unavailable`: not applied, safe to retry; `outcome_unknown`: may have been applied, retry only with the same `Idempotency-Key`", body = crate::error::Problem, content_type = "application/problem+json"),
     )
 )]
 pub async fn post_action(
@@ -201,17 +271,24 @@ pub async fn post_action(
     req: HttpRequest,
     id: web::Path<String>,
     seat: Seat,
-    body: web::Json<PostAction>,
+    body: JsonBody<PostAction>,
 ) -> Result<HttpResponse, ApiError> {
-    let if_match = header_text(&req, "if-match")?.and_then(parse_if_match);
-    let idempotency_key = header_text(&req, "idempotency-key")?;
+    let if_match = precondition(&req, "if-match")?;
+    let idempotency_key = idempotency_key(&req)?;
     let minimal = header_text(&req, "prefer")?.is_some_and(prefers_minimal);
     let reply = games
-        .post(&id, seat.0, body.action.get(), if_match, idempotency_key, minimal)
+        .post(
+            &id,
+            seat.0,
+            body.0.action.get(),
+            if_match.as_ref(),
+            idempotency_key,
+            minimal,
+        )
         .await?;
     let mut response = HttpResponse::Ok();
     response
-        .insert_header(etag(reply.version))
+        .insert_header(etag(reply.revision))
         .content_type("application/json");
     if reply.replayed {
         response.insert_header(("Idempotent-Replayed", "true"));
@@ -273,7 +350,43 @@ pub async fn list_events(
 
 #[cfg(test)]
 mod tests {
-    use super::prefers_minimal;
+    use actix_web::test::TestRequest;
+
+    use super::*;
+
+    #[test]
+    fn preconditions_keep_only_the_revisions_they_name() {
+        let revision = Revision::first();
+        let req = TestRequest::default()
+            .insert_header(("if-match", format!("\"7\", W/\"{revision}\"")))
+            .to_http_request();
+        assert_eq!(
+            precondition(&req, "if-match").ok().flatten(),
+            Some(Precondition::Revisions(vec![revision]))
+        );
+        let star = TestRequest::default()
+            .insert_header(("if-match", "*"))
+            .to_http_request();
+        assert_eq!(
+            precondition(&star, "if-match").ok().flatten(),
+            Some(Precondition::Any)
+        );
+        for garbage in ["7", "\"7", "abc, \"7\""] {
+            let req = TestRequest::default()
+                .insert_header(("if-match", garbage))
+                .to_http_request();
+            assert!(
+                matches!(
+                    precondition(&req, "if-match"),
+                    Err(ApiError::BadRequest {
+                        code: "malformed_precondition",
+                        ..
+                    })
+                ),
+                "{garbage}"
+            );
+        }
+    }
 
     #[test]
     fn prefer_return_minimal_is_found_among_other_preferences() {

@@ -1,22 +1,25 @@
 //! The embedded store: games in this process's memory, gone when it stops.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 
+use super::redis::RECENT_WRITES;
 use super::{
-    Freshness, GameStore, IdempotentRecord, IdempotentWrite, Retention, Saved, StoreError, StoredEvent,
-    StoredGame,
+    Freshness, GameStore, IdempotentRecord, IdempotentWrite, MemoryUse, Quota, Retention, Revision, Saved,
+    StoreError, StoredEvent, StoredGame, WriteOutcome,
 };
 
 struct Entry {
     game: StoredGame,
-    /// The version, for those waiting for the game to change.
-    updates: tokio::sync::watch::Sender<u64>,
+    /// The revision, for those waiting for the game to change.
+    updates: tokio::sync::watch::Sender<Revision>,
     events: Vec<StoredEvent>,
     idempotent: HashMap<String, IdempotentRecord>,
+    /// The last writes' revisions, newest first.
+    recent: VecDeque<Revision>,
     expires: Instant,
 }
 
@@ -31,6 +34,12 @@ fn deadline(ttl: Duration) -> Instant {
 /// Games in memory, with the same compare-and-set semantics as Redis.
 pub struct MemoryStore {
     games: Mutex<HashMap<String, Entry>>,
+    /// Writes given up on: never to be written.
+    fenced: Mutex<HashSet<Revision>>,
+    /// Rate-limit buckets: the theoretical arrival time of the next token, in milliseconds
+    /// since `epoch`.
+    buckets: Mutex<HashMap<String, f64>>,
+    epoch: Instant,
     retention: Retention,
 }
 
@@ -39,6 +48,9 @@ impl MemoryStore {
     pub fn new(retention: Retention) -> Self {
         Self {
             games: Mutex::new(HashMap::new()),
+            fenced: Mutex::default(),
+            buckets: Mutex::default(),
+            epoch: Instant::now(),
             retention,
         }
     }
@@ -55,7 +67,19 @@ impl MemoryStore {
         let before = games.len();
         let now = Instant::now();
         games.retain(|_, entry| entry.expires > now);
+        let now_ms = now.duration_since(self.epoch).as_secs_f64() * 1000.0;
+        if let Ok(mut buckets) = self.buckets.lock() {
+            buckets.retain(|_, tat| *tat > now_ms);
+        }
         Ok(before - games.len())
+    }
+
+    fn is_fenced(&self, revision: &Revision) -> Result<bool, StoreError> {
+        Ok(self
+            .fenced
+            .lock()
+            .map_err(|_| StoreError::Unavailable("the in-memory store is poisoned".into()))?
+            .contains(revision))
     }
 
     fn live<'a>(games: &'a mut HashMap<String, Entry>, id: &str) -> Option<&'a mut Entry> {
@@ -70,16 +94,17 @@ impl MemoryStore {
 impl GameStore for MemoryStore {
     async fn create(&self, game: &StoredGame, events: &[StoredEvent]) -> Result<bool, StoreError> {
         let mut games = self.lock()?;
-        if Self::live(&mut games, &game.id).is_some() {
+        if Self::live(&mut games, &game.id).is_some() || self.is_fenced(&game.revision)? {
             return Ok(false);
         }
         games.insert(
             game.id.clone(),
             Entry {
                 game: game.clone(),
-                updates: tokio::sync::watch::channel(game.version).0,
+                updates: tokio::sync::watch::channel(game.revision).0,
                 events: events.to_vec(),
                 idempotent: HashMap::new(),
+                recent: VecDeque::from([game.revision]),
                 expires: deadline(self.retention.for_game(game)),
             },
         );
@@ -101,47 +126,95 @@ impl GameStore for MemoryStore {
         })
     }
 
-    async fn load_if_changed(&self, id: &str, known: u64) -> Result<Freshness, StoreError> {
+    async fn load_if_changed(&self, id: &str, known: &Revision) -> Result<Freshness, StoreError> {
         let mut games = self.lock()?;
         Ok(match Self::live(&mut games, id) {
             None => Freshness::Missing,
-            Some(entry) if entry.game.version == known => Freshness::Unchanged,
+            Some(entry) if entry.game.revision == *known => Freshness::Unchanged,
             Some(entry) => Freshness::Changed(entry.game.clone()),
         })
     }
 
-    async fn wait_for_change(&self, id: &str, known: u64, within: Duration) -> Result<(), StoreError> {
+    async fn resolve(&self, id: &str, revision: &Revision) -> Result<WriteOutcome, StoreError> {
+        let mut games = self.lock()?;
+        if let Some(entry) = Self::live(&mut games, id) {
+            if entry.recent.contains(revision) {
+                return Ok(WriteOutcome::Applied);
+            }
+            if entry.recent.len() >= RECENT_WRITES
+                && entry
+                    .recent
+                    .back()
+                    .is_some_and(|oldest| oldest.number > revision.number)
+            {
+                return Ok(WriteOutcome::Unknown);
+            }
+        }
+        self.fenced
+            .lock()
+            .map_err(|_| StoreError::Unavailable("the in-memory store is poisoned".into()))?
+            .insert(*revision);
+        Ok(WriteOutcome::NotApplied)
+    }
+
+    async fn take_token(&self, bucket: &str, quota: Quota) -> Result<Option<Duration>, StoreError> {
+        let now = self.epoch.elapsed().as_secs_f64() * 1000.0;
+        let mut buckets = self
+            .buckets
+            .lock()
+            .map_err(|_| StoreError::Unavailable("the in-memory store is poisoned".into()))?;
+        let tat = buckets.entry(bucket.to_owned()).or_insert(now);
+        let next = tat.max(now) + quota.interval_ms();
+        let wait = next - quota.interval_ms() * f64::from(quota.burst.max(1)) - now;
+        if wait > 0.0 {
+            return Ok(Some(Duration::from_millis(wait.ceil() as u64)));
+        }
+        *tat = next;
+        Ok(None)
+    }
+
+    async fn memory(&self) -> Result<Option<MemoryUse>, StoreError> {
+        Ok(None)
+    }
+
+    async fn wait_for_change(&self, id: &str, known: &Revision, within: Duration) -> Result<(), StoreError> {
         let mut updates = match Self::live(&mut *self.lock()?, id) {
             Some(entry) => entry.updates.subscribe(),
             None => return Ok(()),
         };
-        let _ = tokio::time::timeout(within, updates.wait_for(|v| *v != known)).await;
+        let _ = tokio::time::timeout(within, updates.wait_for(|v| v != known)).await;
         Ok(())
     }
 
     async fn save(
         &self,
-        expected: u64,
+        expected: &Revision,
         game: &StoredGame,
         events: &[StoredEvent],
         idempotency: Option<IdempotentWrite<'_>>,
     ) -> Result<Saved, StoreError> {
+        let fenced = self.is_fenced(&game.revision)?;
         let mut games = self.lock()?;
         let Some(entry) = Self::live(&mut games, &game.id) else {
-            return Ok(Saved::Conflict { current: 0 });
+            return Ok(Saved::Conflict { current: None });
         };
         if let Some(write) = &idempotency
             && let Some(prior) = entry.idempotent.get(write.key)
         {
             return Ok(Saved::Replayed(prior.clone()));
         }
-        if entry.game.version != expected {
+        if entry.game.revision != *expected {
             return Ok(Saved::Conflict {
-                current: entry.game.version,
+                current: Some(entry.game.revision),
             });
         }
+        if fenced {
+            return Ok(Saved::Fenced);
+        }
         entry.game = game.clone();
-        entry.updates.send_replace(game.version);
+        entry.updates.send_replace(game.revision);
+        entry.recent.push_front(game.revision);
+        entry.recent.truncate(RECENT_WRITES);
         entry.events.extend_from_slice(events);
         entry.expires = deadline(self.retention.for_game(game));
         if let Some(write) = idempotency {

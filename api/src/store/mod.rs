@@ -14,22 +14,26 @@ use serde_json::value::RawValue;
 
 mod memory;
 pub mod redis;
+mod revision;
 mod updates;
 
 pub use memory::MemoryStore;
 pub use redis::RedisStore;
+pub use revision::{MalformedRevision, Revision};
 
 /// A game as stored: read and written whole, typed.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct StoredGame {
     /// The game's id.
     pub id: String,
-    /// Incremented by every write; `1` after creation.
-    pub version: u64,
+    /// The write that produced this state: its number is incremented by every write.
+    pub revision: Revision,
     /// How many events the game's log holds.
     pub events: u64,
     /// The seed the game was set up with: revealed only once the game is over.
     pub seed: u64,
+    /// The random salt of the seed's commitment (hex): revealed with the seed.
+    pub salt: String,
     /// The position.
     pub game: AnyGame,
 }
@@ -52,15 +56,23 @@ impl From<Event<Box<RawValue>>> for StoredEvent {
     }
 }
 
-/// The first answer to a post that carried an `Idempotency-Key`.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+/// What is kept of the first answer to a post that carried an `Idempotency-Key`: enough to
+/// answer again (the events themselves are read back from the log), a few hundred bytes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct IdempotentRecord {
-    /// SHA-256 of the action the key was first used with.
-    pub fingerprint: String,
-    /// The game's version that answer produced.
-    pub version: u64,
-    /// The response body sent then.
-    pub response: String,
+    /// The first 64 bits of SHA-256 of the action the key was first used with, in canonical
+    /// JSON: enough to tell another action sent with the same key.
+    pub fingerprint: u64,
+    /// The revision that answer produced.
+    pub revision: Revision,
+    /// The sequence number of the first event the action caused.
+    pub first_event: u64,
+    /// How many events it caused.
+    pub events: u64,
+    /// Whether the action ended the game.
+    pub finished: bool,
+    /// The seats that could act after it.
+    pub to_act: Vec<usize>,
 }
 
 /// An idempotency record to write with a save, under `key`.
@@ -74,15 +86,56 @@ pub struct IdempotentWrite<'a> {
 /// What a compare-and-set did.
 #[derive(Debug)]
 pub enum Saved {
-    /// Written: the game is at the new version.
+    /// Written: the game is at the new revision.
     Written,
-    /// Someone wrote first: the game is at `current`; nothing was written.
+    /// Someone wrote first: the game is at `current` (`None`: it is gone); nothing was written.
     Conflict {
-        /// The version now stored (0 if the game is gone).
-        current: u64,
+        /// The revision now stored.
+        current: Option<Revision>,
     },
     /// The idempotency key was used already: its first answer, and nothing was written.
     Replayed(IdempotentRecord),
+    /// The write was fenced off by [`GameStore::resolve`] after its caller gave up waiting:
+    /// nothing was written, and it never will be.
+    Fenced,
+}
+
+/// What became of a write whose answer never came (the store timed out or the connection
+/// broke while it was in flight).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WriteOutcome {
+    /// It was written.
+    Applied,
+    /// It was not written, and it is fenced off so that it never will be.
+    NotApplied,
+    /// The store cannot tell any more (so many writes came after it that it fell out of the
+    /// record of recent writes).
+    Unknown,
+}
+
+/// How much memory the store uses, and how much it may.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct MemoryUse {
+    /// Bytes in use (the fullest node of a Cluster).
+    pub used_bytes: u64,
+    /// The store's `maxmemory`; `0` when it has no limit.
+    pub max_bytes: u64,
+}
+
+/// A token bucket: `per_second` tokens flow in, at most `burst` are held.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Quota {
+    /// Tokens added per second.
+    pub per_second: f64,
+    /// Tokens a bucket holds at most (requests that may come at once).
+    pub burst: u32,
+}
+
+impl Quota {
+    /// Milliseconds between two tokens.
+    pub fn interval_ms(&self) -> f64 {
+        1000.0 / self.per_second
+    }
 }
 
 /// What a read that already holds one version of a game finds in the store.
@@ -99,9 +152,13 @@ pub enum Freshness {
 /// The store failed. `Unavailable` becomes `503`.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    /// The store did not answer, or answered with an error.
+    /// The store did not answer, or answered with an error. A write that fails so may or may
+    /// not have been applied.
     #[error("store unavailable: {0}")]
     Unavailable(String),
+    /// No connection to the store could be made: nothing was sent.
+    #[error("store refused the connection: {0}")]
+    Refused(String),
     /// What the store holds does not read back as a game.
     #[error("stored data is corrupt: {0}")]
     Corrupt(String),
@@ -141,23 +198,35 @@ pub trait GameStore: Send + Sync + 'static {
         idempotency_key: Option<&str>,
     ) -> Result<(Option<StoredGame>, Option<IdempotentRecord>), StoreError>;
 
-    /// The game if its version is no longer `known`, in one read that sends nothing more than
+    /// The game if its revision is no longer `known`, in one read that sends nothing more than
     /// the answer "unchanged" when it is.
-    async fn load_if_changed(&self, id: &str, known: u64) -> Result<Freshness, StoreError>;
+    async fn load_if_changed(&self, id: &str, known: &Revision) -> Result<Freshness, StoreError>;
 
-    /// Writes `game` (whose version is `expected + 1`) and appends `events`, only if the stored
-    /// version is still `expected` and the idempotency key (if any) is unused.
+    /// Writes `game` (whose revision follows `expected`) and appends `events`, only if the
+    /// stored revision is still `expected`, the idempotency key (if any) is unused and the
+    /// write was not fenced off.
     async fn save(
         &self,
-        expected: u64,
+        expected: &Revision,
         game: &StoredGame,
         events: &[StoredEvent],
         idempotency: Option<IdempotentWrite<'_>>,
     ) -> Result<Saved, StoreError>;
 
-    /// Returns once game `id` may have moved past version `known`, or after `within` at the
+    /// Whether the write that was to produce `revision` of game `id` (a save or a create whose
+    /// answer never came) happened; if it did not, fences it off so that it never can.
+    async fn resolve(&self, id: &str, revision: &Revision) -> Result<WriteOutcome, StoreError>;
+
+    /// Returns once game `id` may have moved on from revision `known`, or after `within` at the
     /// latest (the caller reads the game again either way).
-    async fn wait_for_change(&self, id: &str, known: u64, within: Duration) -> Result<(), StoreError>;
+    async fn wait_for_change(&self, id: &str, known: &Revision, within: Duration) -> Result<(), StoreError>;
+
+    /// Takes a token from the bucket `bucket` (shared by every process using the store):
+    /// `None` when one was there, else how long until one will be.
+    async fn take_token(&self, bucket: &str, quota: Quota) -> Result<Option<Duration>, StoreError>;
+
+    /// The store's memory, when it has a limit to report.
+    async fn memory(&self) -> Result<Option<MemoryUse>, StoreError>;
 
     /// Events with sequence numbers `after + 1 ..= after + limit`, in order.
     async fn events(&self, id: &str, after: u64, limit: u64) -> Result<Vec<StoredEvent>, StoreError>;

@@ -4,13 +4,19 @@
 //!
 //! | key | holds |
 //! | --- | --- |
-//! | `roadie:{<id>}:version` | the version, as a decimal string: the compare-and-set checks it alone |
+//! | `roadie:{<id>}:version` | the [`Revision`] as text: the compare-and-set checks it alone |
 //! | `roadie:{<id>}:state` | the [`StoredGame`] as MessagePack (a third of the JSON's size, three times faster to decode) |
 //! | `roadie:{<id>}:events` | a list of [`StoredEvent`]s as JSON; position + 1 is the sequence number |
-//! | `roadie:{<id>}:idem:<seat>:<key>` | an [`IdempotentRecord`] as JSON |
+//! | `roadie:{<id>}:idem` | a hash of [`IdempotentRecord`]s as MessagePack arrays, by `<seat>:<key>` |
+//! | `roadie:{<id>}:writes` | the revisions of the last [`RECENT_WRITES`] writes, newest first |
+//! | `roadie:{<id>}:fenced` | revisions whose writes were given up on and may never be written |
 //!
-//! Each write publishes the new version on the channel `roadie:{<id>}:updates`. Every key of a
-//! game gets the game's lifetime again on each write.
+//! Each write publishes the new revision on the channel `roadie:{<id>}:updates`. Every key of a
+//! game gets the game's lifetime again on each write, and they are deleted together. State,
+//! events and records are written by the same script, so a store that loses recent writes
+//! loses them together.
+//!
+//! Rate-limit buckets are `roadie:limit:{<bucket>}`.
 
 use std::time::Duration;
 
@@ -20,52 +26,85 @@ use redis::{Script, Value};
 
 use super::updates::Updates;
 use super::{
-    Freshness, GameStore, IdempotentRecord, IdempotentWrite, Retention, Saved, StoreError, StoredEvent,
-    StoredGame,
+    Freshness, GameStore, IdempotentRecord, IdempotentWrite, MemoryUse, Quota, Retention, Revision, Saved,
+    StoreError, StoredEvent, StoredGame, WriteOutcome,
 };
 
-/// Creates a game unless its version key exists.
-/// KEYS: version, state, events. ARGV: state, ttl, events...
+/// How many recent writes each game remembers, so that a write whose answer was lost can be
+/// found out.
+pub const RECENT_WRITES: usize = 64;
+
+/// Creates a game unless its version key exists or the creation was fenced off.
+/// KEYS: version, state, events, writes, fenced. ARGV: revision, state, ttl, events...
 const CREATE: &str = r"
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('SET', KEYS[1], '1', 'EX', ARGV[2])
-redis.call('SET', KEYS[2], ARGV[1], 'EX', ARGV[2])
-if #ARGV > 2 then
-  redis.call('RPUSH', KEYS[3], unpack(ARGV, 3))
-  redis.call('EXPIRE', KEYS[3], ARGV[2])
+if redis.call('SISMEMBER', KEYS[5], ARGV[1]) == 1 then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3])
+redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3])
+redis.call('LPUSH', KEYS[4], ARGV[1])
+redis.call('EXPIRE', KEYS[4], ARGV[3])
+if #ARGV > 3 then
+  redis.call('RPUSH', KEYS[3], unpack(ARGV, 4))
+  redis.call('EXPIRE', KEYS[3], ARGV[3])
 end
 return 1
 ";
 
 /// The compare-and-set of one write.
-/// KEYS: version, state, events, idempotency (the version key again when there is none).
-/// ARGV: expected version, new version, state, ttl, channel, idempotency record or '', events...
-/// Returns {0, version} written, {1, current} conflict, {2, record} replayed.
+/// KEYS: version, state, events, idem, writes, fenced.
+/// ARGV: expected revision, new revision, state, ttl, channel, record field or '', record or '',
+/// events...
+/// Returns {0, revision} written, {1, current or ''} conflict, {2, record} replayed, {3, ''} fenced.
 const SAVE: &str = r"
 if ARGV[6] ~= '' then
-  local prior = redis.call('GET', KEYS[4])
+  local prior = redis.call('HGET', KEYS[4], ARGV[6])
   if prior then return {2, prior} end
 end
 local current = redis.call('GET', KEYS[1])
-if not current then return {1, '0'} end
+if not current then return {1, ''} end
 if current ~= ARGV[1] then return {1, current} end
+if redis.call('SISMEMBER', KEYS[6], ARGV[2]) == 1 then return {3, ''} end
 redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[4])
 redis.call('SET', KEYS[2], ARGV[3], 'EX', ARGV[4])
-if #ARGV > 6 then
-  redis.call('RPUSH', KEYS[3], unpack(ARGV, 7))
+if #ARGV > 7 then
+  redis.call('RPUSH', KEYS[3], unpack(ARGV, 8))
 end
 redis.call('EXPIRE', KEYS[3], ARGV[4])
+redis.call('LPUSH', KEYS[5], ARGV[2])
+redis.call('LTRIM', KEYS[5], 0, 63)
+redis.call('EXPIRE', KEYS[5], ARGV[4])
 if ARGV[6] ~= '' then
-  redis.call('SET', KEYS[4], ARGV[6], 'EX', ARGV[4])
+  redis.call('HSET', KEYS[4], ARGV[6], ARGV[7])
 end
+redis.call('EXPIRE', KEYS[4], ARGV[4])
 redis.call('PUBLISH', ARGV[5], ARGV[2])
 return {0, ARGV[2]}
 ";
 
-/// The state unless the caller already holds its version.
-/// KEYS: version, state. ARGV: the version held.
-/// Returns 0 when there is no game, 1 when the version is the one held, else the state.
-const LOAD_IF_CHANGED: &str = r"
+/// Whether the write of a revision happened; if not, fences it off.
+/// KEYS: version, writes, fenced. ARGV: revision, its number, ttl.
+/// Returns 1 applied, 0 not applied (and now fenced), 2 unknown.
+const RESOLVE: &str = r"
+local current = redis.call('GET', KEYS[1])
+if current == ARGV[1] then return 1 end
+local recent = redis.call('LRANGE', KEYS[2], 0, -1)
+for i = 1, #recent do
+  if recent[i] == ARGV[1] then return 1 end
+end
+if #recent >= 64 then
+  local oldest = tonumber(string.match(recent[#recent], '^%d+'))
+  if oldest and oldest > tonumber(ARGV[2]) then return 2 end
+end
+redis.call('SADD', KEYS[3], ARGV[1])
+redis.call('EXPIRE', KEYS[3], ARGV[3])
+return 0
+";
+
+/// The state unless the caller already holds its revision.
+/// KEYS: version, state. ARGV: the revision held.
+/// Returns 0 when there is no game, 1 when the revision is the one held, else the state.
+/// Read-only (Redis 7's `no-writes` flag), so it runs while writes are paused or memory is full.
+const LOAD_IF_CHANGED: &str = r"#!lua flags=no-writes
 local current = redis.call('GET', KEYS[1])
 if not current then return 0 end
 if current == ARGV[1] then return 1 end
@@ -74,8 +113,35 @@ if not state then return 0 end
 return state
 ";
 
+/// The state and one idempotency record, in one read. Read-only, like [`LOAD_IF_CHANGED`].
+/// KEYS: state, idem. ARGV: the record's field.
+const LOAD_WITH_RECORD: &str = r"#!lua flags=no-writes
+return {redis.call('GET', KEYS[1]), redis.call('HGET', KEYS[2], ARGV[1])}
+";
+
+/// A token bucket kept as its theoretical arrival time (GCRA), on Redis's clock so that every
+/// process agrees. KEYS: the bucket. ARGV: milliseconds per token, burst.
+/// Returns 0 when a token was taken, else the milliseconds until one will be.
+const TAKE_TOKEN: &str = r"
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+local interval = tonumber(ARGV[1])
+local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tat < now then tat = now end
+local next_tat = tat + interval
+local wait = next_tat - interval * tonumber(ARGV[2]) - now
+if wait > 0 then return math.ceil(wait) end
+redis.call('SET', KEYS[1], string.format('%.3f', next_tat), 'PX', math.ceil(next_tat - now) + 1)
+return 0
+";
+
 fn key(id: &str, what: &str) -> String {
     format!("roadie:{{{id}}}:{what}")
+}
+
+/// Every key of game `id`.
+fn keys_of(id: &str) -> [String; 6] {
+    ["version", "state", "events", "idem", "writes", "fenced"].map(|what| key(id, what))
 }
 
 /// Games in Redis (or Redis Cluster), over any multiplexed async connection.
@@ -83,27 +149,42 @@ pub struct RedisStore<C> {
     conn: C,
     create: Script,
     save: Script,
+    resolve: Script,
     load_if_changed: Script,
+    load_with_record: Script,
+    take_token: Script,
     retention: Retention,
     timeout: Duration,
     updates: std::sync::Arc<Updates>,
+    /// Where `INFO memory` is asked: the one Redis, or the listed nodes of a Cluster.
+    nodes: Vec<redis::aio::ConnectionManager>,
 }
 
 impl<C> RedisStore<C>
 where
     C: ConnectionLike + Clone + Send + Sync + 'static,
 {
-    /// A store over `conn`, hearing of writes through `updates`; each call fails as unavailable
-    /// after `timeout`.
-    pub fn new(conn: C, retention: Retention, timeout: Duration, updates: std::sync::Arc<Updates>) -> Self {
+    /// A store over `conn`, hearing of writes through `updates` and reading memory figures from
+    /// `nodes`; each call fails as unavailable after `timeout`.
+    pub fn new(
+        conn: C,
+        retention: Retention,
+        timeout: Duration,
+        updates: std::sync::Arc<Updates>,
+        nodes: Vec<redis::aio::ConnectionManager>,
+    ) -> Self {
         Self {
             conn,
             create: Script::new(CREATE),
             save: Script::new(SAVE),
+            resolve: Script::new(RESOLVE),
             load_if_changed: Script::new(LOAD_IF_CHANGED),
+            load_with_record: Script::new(LOAD_WITH_RECORD),
+            take_token: Script::new(TAKE_TOKEN),
             retention,
             timeout,
             updates,
+            nodes,
         }
     }
 
@@ -111,6 +192,7 @@ where
         let mut conn = self.conn.clone();
         match tokio::time::timeout(self.timeout, f(&mut conn)).await {
             Ok(Ok(value)) => Ok(value),
+            Ok(Err(e)) if e.is_connection_refusal() => Err(StoreError::Refused(e.to_string())),
             Ok(Err(e)) => Err(StoreError::Unavailable(e.to_string())),
             Err(_) => Err(StoreError::Unavailable("timed out".into())),
         }
@@ -140,6 +222,23 @@ fn ttl_secs(ttl: Duration) -> u64 {
     ttl.as_secs().max(1)
 }
 
+fn bytes_of(value: Value) -> Result<Option<Vec<u8>>, StoreError> {
+    match value {
+        Value::Nil => Ok(None),
+        Value::BulkString(bytes) => Ok(Some(bytes)),
+        Value::SimpleString(s) => Ok(Some(s.into_bytes())),
+        other => Err(StoreError::Corrupt(format!("unexpected script reply {other:?}"))),
+    }
+}
+
+/// A number from `INFO memory`'s `name:value` lines.
+fn info_field(info: &str, name: &str) -> Option<u64> {
+    info.lines().find_map(|line| {
+        let (key, value) = line.split_once(':')?;
+        (key == name).then(|| value.trim().parse().ok()).flatten()
+    })
+}
+
 #[async_trait]
 impl<C> GameStore for RedisStore<C>
 where
@@ -149,12 +248,16 @@ where
         let state = encode_state(game)?;
         let events = events.iter().map(encode).collect::<Result<Vec<_>, _>>()?;
         let ttl = ttl_secs(self.retention.for_game(game));
+        let [version, state_key, events_key, _, writes, fenced] = keys_of(&game.id);
         let created: i64 = self
             .run(async |conn| {
                 let mut call = self.create.prepare_invoke();
-                call.key(key(&game.id, "version"))
-                    .key(key(&game.id, "state"))
-                    .key(key(&game.id, "events"))
+                call.key(&version)
+                    .key(&state_key)
+                    .key(&events_key)
+                    .key(&writes)
+                    .key(&fenced)
+                    .arg(game.revision.to_string())
                     .arg(&state)
                     .arg(ttl);
                 for event in &events {
@@ -178,29 +281,35 @@ where
                     .await?;
                 (state, None)
             }
-            Some(k) => {
-                self.run(async |conn| {
-                    redis::cmd("MGET")
-                        .arg(key(id, "state"))
-                        .arg(key(id, &format!("idem:{k}")))
-                        .query_async(conn)
-                        .await
-                })
-                .await?
+            Some(field) => {
+                let reply: Vec<Value> = self
+                    .run(async |conn| {
+                        self.load_with_record
+                            .key(key(id, "state"))
+                            .key(key(id, "idem"))
+                            .arg(field)
+                            .invoke_async(conn)
+                            .await
+                    })
+                    .await?;
+                let mut reply = reply.into_iter();
+                let state = reply.next().map(bytes_of).transpose()?.flatten();
+                let record = reply.next().map(bytes_of).transpose()?.flatten();
+                (state, record)
             }
         };
         let game = state.as_deref().map(decode_state).transpose()?;
-        let record = record.as_deref().map(decode::<IdempotentRecord>).transpose()?;
+        let record = record.as_deref().map(decode_record).transpose()?;
         Ok((game, record))
     }
 
-    async fn load_if_changed(&self, id: &str, known: u64) -> Result<Freshness, StoreError> {
+    async fn load_if_changed(&self, id: &str, known: &Revision) -> Result<Freshness, StoreError> {
         let reply: Value = self
             .run(async |conn| {
                 self.load_if_changed
                     .key(key(id, "version"))
                     .key(key(id, "state"))
-                    .arg(known)
+                    .arg(known.to_string())
                     .invoke_async(conn)
                     .await
             })
@@ -215,7 +324,7 @@ where
 
     async fn save(
         &self,
-        expected: u64,
+        expected: &Revision,
         game: &StoredGame,
         events: &[StoredEvent],
         idempotency: Option<IdempotentWrite<'_>>,
@@ -223,60 +332,81 @@ where
         let state = encode_state(game)?;
         let events = events.iter().map(encode).collect::<Result<Vec<_>, _>>()?;
         let ttl = ttl_secs(self.retention.for_game(game));
-        let (idem_key, idem_record) = match &idempotency {
-            Some(write) => (
-                key(&game.id, &format!("idem:{}", write.key)),
-                encode(write.record)?,
-            ),
-            None => (key(&game.id, "version"), String::new()),
+        let (field, record) = match &idempotency {
+            Some(write) => (write.key, encode_record(write.record)?),
+            None => ("", Vec::new()),
         };
+        let [version, state_key, events_key, idem, writes, fenced] = keys_of(&game.id);
         let (status, value): (i64, Value) = self
             .run(async |conn| {
                 let mut call = self.save.prepare_invoke();
-                call.key(key(&game.id, "version"))
-                    .key(key(&game.id, "state"))
-                    .key(key(&game.id, "events"))
-                    .key(&idem_key)
-                    .arg(expected)
-                    .arg(game.version)
+                call.key(&version)
+                    .key(&state_key)
+                    .key(&events_key)
+                    .key(&idem)
+                    .key(&writes)
+                    .key(&fenced)
+                    .arg(expected.to_string())
+                    .arg(game.revision.to_string())
                     .arg(&state)
                     .arg(ttl)
                     .arg(key(&game.id, "updates"))
-                    .arg(&idem_record);
+                    .arg(field)
+                    .arg(&record);
                 for event in &events {
                     call.arg(event);
                 }
                 call.invoke_async(conn).await
             })
             .await?;
-        let text = match value {
-            Value::BulkString(bytes) => bytes,
-            Value::SimpleString(s) => s.into_bytes(),
-            other => return Err(StoreError::Corrupt(format!("unexpected script reply {other:?}"))),
-        };
+        let text = bytes_of(value)?.unwrap_or_default();
         match status {
             0 => Ok(Saved::Written),
+            1 if text.is_empty() => Ok(Saved::Conflict { current: None }),
             1 => {
                 let current = std::str::from_utf8(&text)
                     .ok()
                     .and_then(|s| s.parse().ok())
-                    .ok_or_else(|| StoreError::Corrupt("version is not a number".into()))?;
-                Ok(Saved::Conflict { current })
+                    .ok_or_else(|| StoreError::Corrupt("the stored revision does not read".into()))?;
+                Ok(Saved::Conflict {
+                    current: Some(current),
+                })
             }
-            2 => Ok(Saved::Replayed(decode(&text)?)),
+            2 => Ok(Saved::Replayed(decode_record(&text)?)),
+            3 => Ok(Saved::Fenced),
             other => Err(StoreError::Corrupt(format!("unexpected script status {other}"))),
         }
     }
 
-    async fn wait_for_change(&self, id: &str, known: u64, within: Duration) -> Result<(), StoreError> {
-        let version = async || -> Result<u64, StoreError> {
-            let version: Option<u64> = self
-                .run(async |conn| redis::cmd("GET").arg(key(id, "version")).query_async(conn).await)
-                .await?;
-            Ok(version.unwrap_or(0))
+    async fn resolve(&self, id: &str, revision: &Revision) -> Result<WriteOutcome, StoreError> {
+        let ttl = ttl_secs(self.retention.idle);
+        let outcome: i64 = self
+            .run(async |conn| {
+                self.resolve
+                    .key(key(id, "version"))
+                    .key(key(id, "writes"))
+                    .key(key(id, "fenced"))
+                    .arg(revision.to_string())
+                    .arg(revision.number)
+                    .arg(ttl)
+                    .invoke_async(conn)
+                    .await
+            })
+            .await?;
+        Ok(match outcome {
+            1 => WriteOutcome::Applied,
+            0 => WriteOutcome::NotApplied,
+            _ => WriteOutcome::Unknown,
+        })
+    }
+
+    async fn wait_for_change(&self, id: &str, known: &Revision, within: Duration) -> Result<(), StoreError> {
+        let current = async || -> Result<Option<String>, StoreError> {
+            self.run(async |conn| redis::cmd("GET").arg(key(id, "version")).query_async(conn).await)
+                .await
         };
         self.updates
-            .wait(key(id, "updates"), known, within, version)
+            .wait(key(id, "updates"), known.to_string(), within, current)
             .await
     }
 
@@ -301,16 +431,61 @@ where
 
     async fn delete(&self, id: &str) -> Result<bool, StoreError> {
         let removed: i64 = self
+            .run(async |conn| redis::cmd("DEL").arg(&keys_of(id)[..]).query_async(conn).await)
+            .await?;
+        Ok(removed > 0)
+    }
+
+    async fn take_token(&self, bucket: &str, quota: Quota) -> Result<Option<Duration>, StoreError> {
+        let wait_ms: u64 = self
             .run(async |conn| {
-                redis::cmd("DEL")
-                    .arg(key(id, "version"))
-                    .arg(key(id, "state"))
-                    .arg(key(id, "events"))
-                    .query_async(conn)
+                self.take_token
+                    .key(format!("roadie:limit:{{{bucket}}}"))
+                    .arg(quota.interval_ms())
+                    .arg(quota.burst.max(1))
+                    .invoke_async(conn)
                     .await
             })
             .await?;
-        Ok(removed > 0)
+        Ok((wait_ms > 0).then(|| Duration::from_millis(wait_ms)))
+    }
+
+    async fn memory(&self) -> Result<Option<MemoryUse>, StoreError> {
+        let mut fullest: Option<MemoryUse> = None;
+        for node in &self.nodes {
+            let mut conn = node.clone();
+            let info: String = match tokio::time::timeout(
+                self.timeout,
+                redis::cmd("INFO").arg("memory").query_async(&mut conn),
+            )
+            .await
+            {
+                Ok(Ok(info)) => info,
+                Ok(Err(e)) => return Err(StoreError::Unavailable(e.to_string())),
+                Err(_) => return Err(StoreError::Unavailable("timed out".into())),
+            };
+            let (Some(used), Some(max)) = (info_field(&info, "used_memory"), info_field(&info, "maxmemory"))
+            else {
+                continue;
+            };
+            let share = |m: &MemoryUse| {
+                if m.max_bytes == 0 {
+                    0.0
+                } else {
+                    m.used_bytes as f64 / m.max_bytes as f64
+                }
+            };
+            let this = MemoryUse {
+                used_bytes: used,
+                max_bytes: max,
+            };
+            if fullest.is_none_or(|f| {
+                share(&this) > share(&f) || (f.max_bytes == 0 && max == 0 && used > f.used_bytes)
+            }) {
+                fullest = Some(this);
+            }
+        }
+        Ok(fullest)
     }
 
     async fn ping(&self) -> Result<(), StoreError> {
@@ -327,6 +502,54 @@ where
     fn kind(&self) -> &'static str {
         "redis"
     }
+}
+
+/// An [`IdempotentRecord`] as stored: a MessagePack array of fingerprint, revision number, the
+/// write id's two halves, first event, event count, finished and seats to act (about 50 bytes,
+/// where named JSON took about 200).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct CompactRecord(u64, u64, u64, u64, u64, u64, bool, Vec<usize>);
+
+fn encode_record(record: &IdempotentRecord) -> Result<Vec<u8>, StoreError> {
+    let compact = CompactRecord(
+        record.fingerprint,
+        record.revision.number,
+        (record.revision.write >> 64) as u64,
+        record.revision.write as u64,
+        record.first_event,
+        record.events,
+        record.finished,
+        record.to_act.clone(),
+    );
+    rmp_serde::to_vec(&compact).map_err(|e| StoreError::Corrupt(e.to_string()))
+}
+
+fn decode_record(bytes: &[u8]) -> Result<IdempotentRecord, StoreError> {
+    let CompactRecord(fingerprint, number, high, low, first_event, events, finished, to_act) =
+        rmp_serde::from_slice(bytes).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+    Ok(IdempotentRecord {
+        fingerprint,
+        revision: Revision {
+            number,
+            write: (u128::from(high) << 64) | u128::from(low),
+        },
+        first_event,
+        events,
+        finished,
+        to_act,
+    })
+}
+
+/// A lazily connecting, self-healing connection to one Redis.
+fn manager(url: &str, timeout: Duration) -> Result<redis::aio::ConnectionManager, StoreError> {
+    let unavailable = |e: redis::RedisError| StoreError::Unavailable(e.to_string());
+    let client = redis::Client::open(url).map_err(unavailable)?;
+    let config = redis::aio::ConnectionManagerConfig::new()
+        .set_connection_timeout(Some(timeout))
+        .set_response_timeout(Some(timeout))
+        .set_number_of_retries(1)
+        .set_max_delay(Duration::from_millis(500));
+    redis::aio::ConnectionManager::new_lazy_with_config(client, config).map_err(unavailable)
 }
 
 /// Connects to `url`: `redis+cluster://host:port,host:port` names a
@@ -347,7 +570,7 @@ pub async fn connect(
             .first()
             .cloned()
             .ok_or_else(|| StoreError::Unavailable("redis+cluster:// names no node".into()))?;
-        let client = redis::cluster::ClusterClientBuilder::new(nodes)
+        let client = redis::cluster::ClusterClientBuilder::new(nodes.clone())
             .connection_timeout(timeout)
             .response_timeout(timeout)
             .build()
@@ -355,20 +578,22 @@ pub async fn connect(
         let conn = client.get_async_connection().await.map_err(unavailable)?;
         // PUBLISH reaches every node of a cluster, so one node's subscriptions hear every game.
         let updates = Updates::connect(&first, timeout)?;
+        let probes = nodes
+            .iter()
+            .map(|node| manager(node, timeout))
+            .collect::<Result<Vec<_>, _>>()?;
         return Ok(std::sync::Arc::new(RedisStore::new(
-            conn, retention, timeout, updates,
+            conn, retention, timeout, updates, probes,
         )));
     }
-    let client = redis::Client::open(url).map_err(unavailable)?;
-    let config = redis::aio::ConnectionManagerConfig::new()
-        .set_connection_timeout(Some(timeout))
-        .set_response_timeout(Some(timeout))
-        .set_number_of_retries(1)
-        .set_max_delay(Duration::from_millis(500));
-    let conn = redis::aio::ConnectionManager::new_lazy_with_config(client, config).map_err(unavailable)?;
+    let conn = manager(url, timeout)?;
     let updates = Updates::connect(url, timeout)?;
     Ok(std::sync::Arc::new(RedisStore::new(
-        conn, retention, timeout, updates,
+        conn.clone(),
+        retention,
+        timeout,
+        updates,
+        vec![conn],
     )))
 }
 
@@ -377,6 +602,21 @@ mod tests {
     use roadie_engine::{AnyGame, RULESETS};
 
     use super::*;
+
+    #[test]
+    fn an_idempotency_record_round_trips_in_few_bytes() {
+        let record = IdempotentRecord {
+            fingerprint: u64::MAX - 3,
+            revision: Revision::first().next(),
+            first_event: 1_234,
+            events: 3,
+            finished: true,
+            to_act: vec![0, 2],
+        };
+        let bytes = encode_record(&record).expect("encodes");
+        assert!(bytes.len() <= 64, "{} bytes", bytes.len());
+        assert_eq!(decode_record(&bytes).expect("decodes"), record);
+    }
 
     #[test]
     fn every_ruleset_state_round_trips_through_messagepack_mid_game() {
@@ -392,14 +632,31 @@ mod tests {
             }
             let stored = StoredGame {
                 id: "g".into(),
-                version: 41,
+                revision: Revision::first().next(),
                 events: 7,
                 seed: 11,
+                salt: "00ff".into(),
                 game,
             };
             let back = decode_state(&encode_state(&stored).expect("encodes")).expect("decodes");
             assert_eq!(back.game, stored.game, "{}", ruleset.slug);
-            assert_eq!((back.version, back.events, back.seed), (41, 7, 11));
+            assert_eq!(
+                (back.revision, back.events, back.seed, back.salt.as_str()),
+                (stored.revision, 7, 11, "00ff")
+            );
         }
+    }
+}
+
+#[cfg(test)]
+mod info {
+    use super::info_field;
+
+    #[test]
+    fn memory_figures_are_read_from_info() {
+        let info = "# Memory\r\nused_memory:1048576\r\nused_memory_human:1.00M\r\nmaxmemory:0\r\n";
+        assert_eq!(info_field(info, "used_memory"), Some(1_048_576));
+        assert_eq!(info_field(info, "maxmemory"), Some(0));
+        assert_eq!(info_field(info, "used_memory_peak"), None);
     }
 }

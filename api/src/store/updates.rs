@@ -1,8 +1,8 @@
-//! Waiting for a game to change: each write publishes the game's new version on
+//! Waiting for a game to change: each write publishes the game's new revision on
 //! `roadie:{<id>}:updates`, and a process with clients waiting on a game subscribes to it.
 //!
 //! One RESP3 connection per process carries every subscription; a task routes each published
-//! version to the game's waiters. A channel is subscribed while somebody waits on it and dropped
+//! revision to the game's waiters. A channel is subscribed while somebody waits on it and dropped
 //! by a sweep once nobody has for a while. Subscribing and unsubscribing go one at a time, so an
 //! old unsubscribe never overtakes a new subscribe.
 
@@ -20,7 +20,8 @@ use super::StoreError;
 const SWEEP_EVERY: Duration = Duration::from_secs(30);
 
 struct Channel {
-    latest: watch::Sender<u64>,
+    /// The last revision published.
+    latest: watch::Sender<String>,
     waiting: usize,
     subscribed: bool,
 }
@@ -79,22 +80,15 @@ impl Updates {
                 else {
                     continue;
                 };
-                let (Ok(channel), Some(version)) = (
-                    std::str::from_utf8(channel),
-                    std::str::from_utf8(version)
-                        .ok()
-                        .and_then(|v| v.parse::<u64>().ok()),
-                ) else {
+                let (Ok(channel), Ok(revision)) =
+                    (std::str::from_utf8(channel), std::str::from_utf8(version))
+                else {
                     continue;
                 };
                 if let Ok(channels) = channels.lock()
                     && let Some(entry) = channels.get(channel)
                 {
-                    entry.latest.send_if_modified(|latest| {
-                        let newer = version > *latest;
-                        *latest = (*latest).max(version);
-                        newer
-                    });
+                    entry.latest.send_replace(revision.to_owned());
                 }
             }
         });
@@ -136,23 +130,23 @@ impl Updates {
         }
     }
 
-    /// Returns once `channel` publishes a version above `known`, or after `within`. `current`
-    /// reads the game's version once the subscription stands, so a write that came just before
-    /// it is not missed.
+    /// Returns once `channel` publishes a revision other than `known`, or after `within`.
+    /// `current` reads the game's revision once the subscription stands, so a write that came
+    /// just before it is not missed.
     pub async fn wait<F>(
         &self,
         channel: String,
-        known: u64,
+        known: String,
         within: Duration,
         current: F,
     ) -> Result<(), StoreError>
     where
-        F: AsyncFnOnce() -> Result<u64, StoreError>,
+        F: AsyncFnOnce() -> Result<Option<String>, StoreError>,
     {
         let mut latest = {
             let mut channels = self.channels.lock().map_err(|_| unavailable("poisoned"))?;
             let entry = channels.entry(channel.clone()).or_insert_with(|| Channel {
-                latest: watch::channel(known).0,
+                latest: watch::channel(known.clone()).0,
                 waiting: 0,
                 subscribed: false,
             });
@@ -184,10 +178,17 @@ impl Updates {
                 }
             }
         }
-        if current().await? != known {
+        if current().await?.as_deref() != Some(known.as_str()) {
             return Ok(());
         }
-        let _ = tokio::time::timeout(within, latest.wait_for(|v| *v > known)).await;
+        let _ = tokio::time::timeout(within, async {
+            while latest.changed().await.is_ok() {
+                if *latest.borrow_and_update() != known {
+                    return;
+                }
+            }
+        })
+        .await;
         Ok(())
     }
 }

@@ -58,7 +58,10 @@ fn client(
             .json(&json!({ "action": action }));
         let pinned = me.is_multiple_of(4);
         if pinned {
-            request = request.header("If-Match", format!("\"{}\"", actions.json["version"]));
+            request = request.header(
+                "If-Match",
+                format!("\"{}\"", actions.json["revision"].as_str().unwrap_or_default()),
+            );
         }
         let reply = send(request);
         statuses.push(reply.status);

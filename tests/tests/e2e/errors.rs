@@ -161,18 +161,38 @@ fn every_error_status_is_a_problem_with_its_code_and_changes_nothing() {
         turn.body
     );
 
-    // 412: If-Match naming another version.
+    // 412: If-Match naming another revision, even one with the current number; 400 for one
+    // that is not an entity tag.
     let version = before.json["version"].as_u64().expect("version");
-    let stale = roadie.request(
-        roadie
-            .http
-            .post(roadie.url(&actions_path))
-            .bearer_auth(&game.tokens[actor])
-            .header("If-Match", format!("\"{}\"", version - 1))
-            .json(&json!({"action": legal[0]})),
-    );
-    stale.assert_problem(412, "version_mismatch");
-    assert_eq!(stale.json["current_version"], version);
+    let revision = before.json["revision"].as_str().expect("revision");
+    for tag in [
+        format!("\"{}.{}\"", version - 1, "0".repeat(32)),
+        format!("\"{version}.{}\"", "0".repeat(32)),
+        format!("\"{version}\""),
+    ] {
+        let stale = roadie.request(
+            roadie
+                .http
+                .post(roadie.url(&actions_path))
+                .bearer_auth(&game.tokens[actor])
+                .header("If-Match", tag)
+                .json(&json!({"action": legal[0]})),
+        );
+        stale.assert_problem(412, "version_mismatch");
+        assert_eq!(stale.json["current_version"], version);
+        assert_eq!(stale.json["current_revision"], revision);
+        assert_eq!(stale.header("etag"), Some(format!("\"{revision}\"").as_str()));
+    }
+    roadie
+        .request(
+            roadie
+                .http
+                .post(roadie.url(&actions_path))
+                .bearer_auth(&game.tokens[actor])
+                .header("If-Match", "7")
+                .json(&json!({"action": legal[0]})),
+        )
+        .assert_problem(400, "malformed_precondition");
 
     // 413: a body over the limit, on both posts.
     let huge = format!("{{\"action\": {{\"type\": \"{}\"}}}}", "x".repeat(4096));
@@ -236,9 +256,23 @@ fn an_idempotency_key_makes_a_retried_post_return_the_first_answer() {
     assert_eq!(first.status, 200, "{}", first.body);
     let again = post("retry-1", &action);
     assert_eq!(again.status, 200);
-    assert_eq!(again.body, first.body, "the retry returns the first answer");
+    let mut expected = first.json.clone();
+    expected.as_object_mut().expect("an object").remove("game");
+    assert_eq!(
+        again.json, expected,
+        "the retry returns the first answer, without the game"
+    );
     assert_eq!(again.header("idempotent-replayed"), Some("true"));
     assert_eq!(again.header("etag"), first.header("etag"));
+    // The same action with its keys in another order is the same action.
+    let mut reordered = serde_json::Map::new();
+    let fields = action.as_object().expect("an action is an object");
+    for (key, value) in fields.iter().rev() {
+        reordered.insert(key.clone(), value.clone());
+    }
+    let reordered_reply = post("retry-1", &Value::Object(reordered));
+    assert_eq!(reordered_reply.status, 200, "{}", reordered_reply.body);
+    assert_eq!(reordered_reply.json, expected);
     assert_eq!(
         roadie.game(&game, None).json["version"],
         2,

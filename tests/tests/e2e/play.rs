@@ -96,10 +96,12 @@ impl<'a> Table<'a> {
             reply.body
         );
         assert_eq!(reply.json["version"], version_before + 1);
-        assert_eq!(
-            reply.header("etag"),
-            Some(format!("\"{}\"", version_before + 1).as_str())
+        let revision = reply.json["revision"].as_str().expect("a revision");
+        assert!(
+            revision.starts_with(&format!("{}.", version_before + 1)),
+            "{revision}"
         );
+        assert_eq!(reply.header("etag"), Some(format!("\"{revision}\"").as_str()));
         let events = self
             .local
             .apply(seat, &action.to_string())
@@ -221,7 +223,10 @@ impl<'a> Table<'a> {
         );
         assert_eq!(game.json["to_act"], serde_json::json!([]));
         assert_eq!(game.json["seed"], self.seed, "the seed is revealed at the end");
-        let commitment = hex::encode(Sha256::digest(self.seed.to_string().as_bytes()));
+        let salt = game.json["seed_salt"]
+            .as_str()
+            .expect("the salt is revealed at the end");
+        let commitment = hex::encode(Sha256::digest(format!("{salt}:{}", self.seed).as_bytes()));
         assert_eq!(commitment, self.created.seed_commitment);
         assert_eq!(game.json["seed_commitment"], commitment);
         let outcome = serde_json::to_value(self.local.outcome()).expect("outcome");

@@ -30,6 +30,8 @@ fn posts_alternating_between_two_processes_always_meet_the_current_game() {
         assert_eq!(server.game(&created, None).status, 200);
     }
     let mut version = 1;
+    let mut revision = created.revision.clone();
+    let mut previous = String::new();
     let mut steps = 0;
     let mut applied_through = [0u64; 2];
     while !local.is_over() {
@@ -58,12 +60,12 @@ fn posts_alternating_between_two_processes_always_meet_the_current_game() {
                         .header("If-None-Match", tag),
                 )
             };
-            let current = format!("\"{version}\"");
-            let unchanged = held(format!("\"{}\", {current}", version - 1));
+            let current = format!("\"{revision}\"");
+            let unchanged = held(format!("\"{previous}\", {current}"));
             assert_eq!(unchanged.status, 304, "{}", unchanged.body);
             assert!(unchanged.body.is_empty());
             assert_eq!(unchanged.header("etag"), Some(current.as_str()));
-            let changed = held(format!("\"{}\"", version - 1));
+            let changed = held(format!("\"{previous}\""));
             assert_eq!(changed.status, 200, "{}", changed.body);
             assert_eq!(changed.json["version"], version);
         }
@@ -91,6 +93,10 @@ fn posts_alternating_between_two_processes_always_meet_the_current_game() {
             .expect("the engine accepts it too");
         version += 1;
         assert_eq!(reply.json["version"], version, "{}", reply.body);
+        previous = std::mem::replace(
+            &mut revision,
+            reply.json["revision"].as_str().expect("a revision").to_owned(),
+        );
         assert_eq!(reply.json["to_act"], json!(local.to_act()));
         let status = if local.is_over() { "finished" } else { "active" };
         assert_eq!(reply.json["status"], status);
@@ -165,8 +171,8 @@ fn long_poll_sees_a_write(server: &Roadie, writer: &Roadie) {
                 .header("If-None-Match", tag),
         )
     };
-    std::thread::scope(|scope| {
-        let waiting = scope.spawn(|| poll("\"1\""));
+    let tag = std::thread::scope(|scope| {
+        let waiting = scope.spawn(|| poll(&format!("\"{}\"", created.revision)));
         std::thread::sleep(std::time::Duration::from_millis(500));
         let posted = writer.act(&created, seat, &action);
         assert_eq!(posted.status, 200, "{}", posted.body);
@@ -177,13 +183,15 @@ fn long_poll_sees_a_write(server: &Roadie, writer: &Roadie) {
             woken.body
         );
         assert_eq!(woken.json["version"], 2);
-        assert_eq!(woken.header("etag"), Some("\"2\""));
+        let tag = format!("\"{}\"", woken.json["revision"].as_str().expect("a revision"));
+        assert_eq!(woken.header("etag"), Some(tag.as_str()));
+        tag
     });
     let quick = server.request(
         server
             .http
             .get(server.url(&format!("/v1/games/{}?wait=1", created.id)))
-            .header("If-None-Match", "\"2\""),
+            .header("If-None-Match", tag),
     );
     assert_eq!(quick.status, 304, "{}", quick.body);
     let bad = server.get(&format!("/v1/games/{}?wait=soon", created.id), None);

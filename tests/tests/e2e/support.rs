@@ -93,7 +93,18 @@ impl Redis {
         }
     }
 
-    /// Stops it (its data is gone: nothing is saved).
+    /// Runs one command with `redis-cli` and returns what it printed.
+    pub fn cli(&self, args: &[&str]) -> String {
+        let out = Command::new("redis-cli")
+            .args(["-h", "127.0.0.1", "-p", &self.port.to_string()])
+            .args(args)
+            .output()
+            .expect("run redis-cli");
+        assert!(out.status.success(), "redis-cli {args:?} failed");
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    }
+
+    /// Stops it with SIGKILL: what it did not save is lost.
     pub fn stop(&mut self) {
         if let Some(mut child) = self.child.take() {
             let _ = child.kill();
@@ -164,6 +175,9 @@ impl Roadie {
             ("ROADIE_JWT_SECRET".to_owned(), SECRET.to_owned()),
             ("ROADIE_WORKERS".to_owned(), "2".to_owned()),
             ("ROADIE_STORE_TIMEOUT_MS".to_owned(), "500".to_owned()),
+            // The tests play many games fast from one address; the limits have tests of their own.
+            ("ROADIE_CREATE_RATE".to_owned(), "0".to_owned()),
+            ("ROADIE_TOKEN_RATE".to_owned(), "0".to_owned()),
             ("RUST_LOG".to_owned(), "info".to_owned()),
         ];
         if let Some(redis) = redis {
@@ -408,6 +422,7 @@ pub struct Created {
     pub tokens: Vec<String>,
     pub host_token: String,
     pub seed_commitment: String,
+    pub revision: String,
 }
 
 impl From<&Value> for Created {
@@ -427,6 +442,7 @@ impl From<&Value> for Created {
             tokens,
             host_token: v["host_token"].as_str().expect("host token").to_owned(),
             seed_commitment: v["seed_commitment"].as_str().expect("commitment").to_owned(),
+            revision: v["revision"].as_str().expect("revision").to_owned(),
         }
     }
 }

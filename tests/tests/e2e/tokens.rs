@@ -84,7 +84,7 @@ fn a_seat_token_opens_only_its_own_seat_of_its_own_game() {
     let stranger = Roadie::start(
         "tokens_stranger",
         None,
-        &[("ROADIE_JWT_SECRET", "another secret")],
+        &[("ROADIE_JWT_SECRET", "another secret, also at least 32 bytes long")],
     );
     let foreign = stranger.create(&slug, max, Some(1));
     roadie
@@ -103,4 +103,50 @@ fn an_expired_token_is_refused() {
     roadie
         .get(&format!("/v1/games/{}/actions", game.id), Some(&game.tokens[0]))
         .assert_problem(401, "token_expired");
+}
+
+#[test]
+fn a_secret_a_player_could_guess_is_refused_at_start() {
+    for secret in ["s", "change-me", "abababababababababababababababababab"] {
+        let out = std::process::Command::new(crate::support::roadie_binary())
+            .env("ROADIE_ADDR", "127.0.0.1:0")
+            .env("ROADIE_JWT_SECRET", secret)
+            .output()
+            .expect("run roadie");
+        assert!(!out.status.success(), "{secret:?} was accepted");
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(said.contains("ROADIE_JWT_SECRET"), "{said}");
+        assert!(said.contains("openssl rand -hex 32"), "{said}");
+    }
+}
+
+#[test]
+fn a_chosen_seed_cannot_be_found_from_its_commitment_and_big_seeds_are_refused() {
+    use sha2::{Digest, Sha256};
+    let roadie = Roadie::start("seeds", None, &[]);
+    let game = roadie.create("shrewd-producer", 3, Some(42));
+    let commitment = game.seed_commitment.clone();
+    let found = (0u64..100_000).find(|s| hex::encode(Sha256::digest(s.to_string().as_bytes())) == commitment);
+    assert_eq!(found, None, "the seed was found by trying small numbers");
+    let other = roadie.create("shrewd-producer", 3, Some(42));
+    assert_ne!(
+        other.seed_commitment, commitment,
+        "the same seed commits differently each time"
+    );
+    roadie
+        .post(
+            "/v1/games",
+            None,
+            &serde_json::json!({"ruleset": "shrewd-producer", "seats": 3, "seed": 9_007_199_254_740_992u64}),
+        )
+        .assert_problem(422, "invalid_seed");
+    for _ in 0..20 {
+        let drawn = roadie.create("shrewd-producer", 3, None);
+        let state = roadie.game(&drawn, None);
+        assert_eq!(state.status, 200);
+        assert!(
+            state.json.get("seed").is_none(),
+            "the seed stays secret while the game runs"
+        );
+    }
 }

@@ -1,0 +1,121 @@
+//! Idempotency records live and die with their game and cost about as much as it does.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::support::{Created, Redis, Reply, Roadie, rulesets};
+
+fn post(roadie: &Roadie, game: &Created, seat: usize, action: &Value, key: Option<&str>) -> Reply {
+    let mut request = roadie
+        .http
+        .post(roadie.url(&format!("/v1/games/{}/actions", game.id)))
+        .bearer_auth(&game.tokens[seat])
+        .header("Prefer", "return=minimal")
+        .json(&json!({ "action": action }));
+    if let Some(key) = key {
+        request = request.header("Idempotency-Key", key);
+    }
+    roadie.request(request)
+}
+
+/// Plays one step (the first seat to act, its first action), with `key` if given.
+fn step(roadie: &Roadie, game: &Created, key: Option<&str>) -> Option<(usize, Value, Reply)> {
+    let state = roadie.game(game, None);
+    let seat = state.json["to_act"][0].as_u64()? as usize;
+    let action = roadie.actions(game, seat)[0].clone();
+    let reply = post(roadie, game, seat, &action, key);
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    Some((seat, action, reply))
+}
+
+fn keys_of(redis: &Redis, game: &Created) -> Vec<String> {
+    let pattern = format!("roadie:{{{}}}:*", game.id);
+    let listed = redis.cli(&["--scan", "--pattern", &pattern]);
+    let mut keys: Vec<String> = listed
+        .lines()
+        .map(str::to_owned)
+        .filter(|l| !l.is_empty())
+        .collect();
+    keys.sort();
+    keys
+}
+
+fn ttl(redis: &Redis, key: &str) -> i64 {
+    redis.cli(&["TTL", key]).parse().expect("a TTL")
+}
+
+#[test]
+fn a_record_lives_as_long_as_its_running_game_and_goes_with_it() {
+    let redis = Redis::start();
+    let roadie = Roadie::start("idem_lifetime", Some(&redis), &[("ROADIE_GAME_TTL_SECS", "3")]);
+    let game = roadie.create("shrewd-producer", 3, Some(12));
+    let (seat, action, first) = step(&roadie, &game, Some("first")).expect("a first step");
+    // The game is kept alive by play for longer than its idle lifetime.
+    for _ in 0..5 {
+        std::thread::sleep(Duration::from_secs(1));
+        step(&roadie, &game, None).expect("the game goes on");
+    }
+    let again = post(&roadie, &game, seat, &action, Some("first"));
+    assert_eq!(again.status, 200, "{}", again.body);
+    assert_eq!(
+        again.header("idempotent-replayed"),
+        Some("true"),
+        "{}",
+        again.body
+    );
+    assert_eq!(again.json, first.json);
+
+    let idem = format!("roadie:{{{}}}:idem", game.id);
+    assert!(keys_of(&redis, &game).contains(&idem));
+    let deleted = roadie.request(
+        roadie
+            .http
+            .delete(roadie.url(&format!("/v1/games/{}", game.id)))
+            .bearer_auth(&game.host_token),
+    );
+    assert_eq!(deleted.status, 204);
+    assert_eq!(
+        keys_of(&redis, &game),
+        Vec::<String>::new(),
+        "delete leaves nothing behind"
+    );
+}
+
+#[test]
+fn records_of_a_finished_game_expire_with_it_and_cost_about_what_it_does() {
+    let redis = Redis::start();
+    let roadie = Roadie::start("idem_size", Some(&redis), &[("ROADIE_FINISHED_TTL_SECS", "100")]);
+    let mut report = Vec::new();
+    for (slug, _, max) in rulesets(&roadie) {
+        let game = roadie.create(&slug, max, Some(21));
+        let mut posts = 0;
+        while step(&roadie, &game, Some(&format!("k{posts}"))).is_some() {
+            posts += 1;
+            assert!(posts < 5_000, "{slug} did not end");
+        }
+        let bytes = |what: &str| -> u64 {
+            redis
+                .cli(&["MEMORY", "USAGE", &format!("roadie:{{{}}}:{what}", game.id)])
+                .parse()
+                .unwrap_or(0)
+        };
+        let (idem, state, events) = (bytes("idem"), bytes("state"), bytes("events"));
+        report.push(format!(
+            "{slug}: {posts} posts, idempotency records {idem} bytes, state {state} bytes, events {events} bytes"
+        ));
+        assert!(idem > 0, "{slug}: no records were kept");
+        assert!(
+            idem <= state + events,
+            "{slug}: records ({idem} bytes) cost more than the game ({state} + {events} bytes)"
+        );
+        for key in keys_of(&redis, &game) {
+            let left = ttl(&redis, &key);
+            assert!(
+                (1..=100).contains(&left),
+                "{key} keeps {left} s after the game finished"
+            );
+        }
+    }
+    eprintln!("{}", report.join("\n"));
+}
