@@ -15,7 +15,7 @@ use quick_cache::sync::Cache;
 use roadie_engine::{Seat as SeatNo, Viewer as EngineViewer};
 use serde::{Deserialize, Serialize};
 
-use crate::error::ApiError;
+use crate::error::{ApiError, Code};
 
 /// What a token grants, as signed into it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -50,10 +50,7 @@ fn now_secs() -> u64 {
 }
 
 fn expired() -> ApiError {
-    ApiError::Unauthorized {
-        code: "token_expired",
-        detail: "the token has expired".into(),
-    }
+    ApiError::new(Code::TokenExpired, "the token has expired")
 }
 
 /// A secret that cannot sign (empty).
@@ -88,7 +85,7 @@ impl Keys {
         };
         jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding).map_err(|e| {
             tracing::error!(error = %e, "could not sign a token");
-            ApiError::Internal
+            ApiError::internal()
         })
     }
 
@@ -106,10 +103,7 @@ impl Keys {
             .map(|data| data.claims)
             .map_err(|e| match e.kind() {
                 ErrorKind::ExpiredSignature => expired(),
-                _ => ApiError::Unauthorized {
-                    code: "token_invalid",
-                    detail: "the token is not one this service signed".into(),
-                },
+                _ => ApiError::new(Code::TokenInvalid, "the token is not one this service signed"),
             })?;
         if let Some(cache) = &self.verified {
             cache.insert(token.into(), claims.clone());
@@ -128,18 +122,20 @@ fn claims_of(req: &HttpRequest) -> Result<Option<Claims>, ApiError> {
         .ok()
         .and_then(|v| v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")))
         .map(str::trim)
-        .ok_or_else(|| ApiError::Unauthorized {
-            code: "token_invalid",
-            detail: "the Authorization header must be `Bearer <token>`".into(),
+        .ok_or_else(|| {
+            ApiError::new(
+                Code::TokenInvalid,
+                "the Authorization header must be `Bearer <token>`",
+            )
         })?;
-    let keys = req.app_data::<web::Data<Keys>>().ok_or(ApiError::Internal)?;
+    let keys = req.app_data::<web::Data<Keys>>().ok_or(ApiError::internal())?;
     let claims = keys.verify(token)?;
     let game = req.match_info().get("id").unwrap_or_default();
     if claims.game != game {
-        return Err(ApiError::Forbidden {
-            code: "wrong_game",
-            detail: "the token belongs to another game".into(),
-        });
+        return Err(ApiError::new(
+            Code::WrongGame,
+            "the token belongs to another game",
+        ));
     }
     if let (Some(limits), Some(metrics)) = (
         req.app_data::<web::Data<crate::limits::Limits>>(),
@@ -151,10 +147,10 @@ fn claims_of(req: &HttpRequest) -> Result<Option<Claims>, ApiError> {
 }
 
 fn missing() -> ApiError {
-    ApiError::Unauthorized {
-        code: "token_missing",
-        detail: "this call needs a bearer token (`Authorization: Bearer <token>`)".into(),
-    }
+    ApiError::new(
+        Code::TokenMissing,
+        "this call needs a bearer token (`Authorization: Bearer <token>`)",
+    )
 }
 
 /// A seat of the game in the path, proven by its token. Required.
@@ -168,10 +164,10 @@ impl FromRequest for Seat {
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         ready(match claims_of(req) {
             Ok(Some(Claims { seat: Some(seat), .. })) => Ok(Seat(seat)),
-            Ok(Some(_)) => Err(ApiError::Forbidden {
-                code: "seat_required",
-                detail: "this call needs a seat token; the host token has no seat".into(),
-            }),
+            Ok(Some(_)) => Err(ApiError::new(
+                Code::SeatRequired,
+                "this call needs a seat token; the host token has no seat",
+            )),
             Ok(None) => Err(missing()),
             Err(e) => Err(e),
         })
@@ -208,10 +204,10 @@ impl FromRequest for Host {
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         ready(match claims_of(req) {
             Ok(Some(Claims { seat: None, .. })) => Ok(Host),
-            Ok(Some(_)) => Err(ApiError::Forbidden {
-                code: "host_required",
-                detail: "only the host token may do this".into(),
-            }),
+            Ok(Some(_)) => Err(ApiError::new(
+                Code::HostRequired,
+                "only the host token may do this",
+            )),
             Ok(None) => Err(missing()),
             Err(e) => Err(e),
         })
@@ -238,7 +234,7 @@ mod tests {
         let theirs = Keys::new(b"theirs", Duration::from_secs(60), 16).expect("keys");
         let token = theirs.issue("g1", None).expect("signed");
         let err = ours.verify(&token).expect_err("refused");
-        assert_eq!(err.code(), "token_invalid");
+        assert_eq!(err.code(), Code::TokenInvalid);
     }
 
     #[test]
@@ -252,7 +248,10 @@ mod tests {
         };
         let token =
             jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &keys.encoding).expect("signed");
-        assert_eq!(keys.verify(&token).expect_err("refused").code(), "token_expired");
+        assert_eq!(
+            keys.verify(&token).expect_err("refused").code(),
+            Code::TokenExpired
+        );
     }
 
     #[test]
@@ -274,7 +273,7 @@ mod tests {
         }
         assert_eq!(
             keys.verify("remembered").expect_err("refused").code(),
-            "token_expired"
+            Code::TokenExpired
         );
     }
 
@@ -286,7 +285,10 @@ mod tests {
         let mut forged = token.clone();
         forged.pop();
         forged.push(if token.ends_with('A') { 'B' } else { 'A' });
-        assert_eq!(keys.verify(&forged).expect_err("refused").code(), "token_invalid");
+        assert_eq!(
+            keys.verify(&forged).expect_err("refused").code(),
+            Code::TokenInvalid
+        );
         assert_eq!(keys.verify(&token).expect("still good").seat, Some(1));
     }
 }

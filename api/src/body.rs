@@ -12,7 +12,7 @@ use actix_web::{FromRequest, HttpRequest, web};
 use futures_core::future::LocalBoxFuture;
 use serde::de::DeserializeOwned;
 
-use crate::error::ApiError;
+use crate::error::{ApiError, Code};
 use crate::metrics::Metrics;
 
 /// How large a body may be and how long it may take.
@@ -37,32 +37,36 @@ impl<T: DeserializeOwned + 'static> FromRequest for JsonBody<T> {
         let metrics = req.app_data::<web::Data<Metrics>>().cloned();
         let payload = web::Payload::from_request(req, payload).into_inner();
         Box::pin(async move {
-            let limits = limits.ok_or(ApiError::Internal)?;
-            let payload = payload.map_err(|_| ApiError::Internal)?;
+            let limits = limits.ok_or(ApiError::internal())?;
+            let payload = payload.map_err(|_| ApiError::internal())?;
             let read = tokio::time::timeout(limits.deadline, payload.to_bytes_limited(limits.max_bytes));
             let bytes = match read.await {
                 Err(_) => {
                     if let Some(metrics) = metrics {
                         metrics.body_timed_out();
                     }
-                    return Err(ApiError::BodyTimeout(limits.deadline.as_millis() as u64));
+                    return Err(ApiError::new(
+                        Code::BodyTimeout,
+                        format!(
+                            "the body did not arrive within {} ms",
+                            limits.deadline.as_millis()
+                        ),
+                    ));
                 }
                 Ok(Err(_)) => {
-                    return Err(ApiError::PayloadTooLarge {
-                        limit: limits.max_bytes,
-                    });
+                    return Err(ApiError::payload_too_large(limits.max_bytes));
                 }
                 Ok(Ok(Err(e))) => {
-                    return Err(ApiError::bad_request(
-                        "bad_request",
+                    return Err(ApiError::new(
+                        Code::UnreadableBody,
                         format!("the body could not be read: {e}"),
                     ));
                 }
                 Ok(Ok(Ok(bytes))) => bytes,
             };
-            serde_json::from_slice(&bytes).map(JsonBody).map_err(|e| {
-                ApiError::bad_request("malformed_json", format!("the body is not accepted: {e}"))
-            })
+            serde_json::from_slice(&bytes)
+                .map(JsonBody)
+                .map_err(|e| ApiError::new(Code::MalformedJson, format!("the body is not accepted: {e}")))
         })
     }
 }

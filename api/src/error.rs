@@ -1,6 +1,9 @@
 //! The one error type of the service, and the one place it becomes HTTP.
 //!
-//! Every error leaves as `application/problem+json` (RFC 9457) with a stable `code`.
+//! Every error leaves as `application/problem+json` (RFC 9457) with a stable `code` from the
+//! closed list [`Code`], which owns each code's status and says what a client should do.
+
+use std::borrow::Cow;
 
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
@@ -8,121 +11,183 @@ use actix_web::{HttpResponse, ResponseError, error};
 use roadie_engine::{Rejection, RejectionCode};
 use serde::Serialize;
 use serde_json::value::RawValue;
-use utoipa::ToSchema;
+use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
+use utoipa::openapi::{RefOr, Response, ResponseBuilder};
+use utoipa::{PartialSchema, ToResponse, ToSchema};
 
 use crate::store::{Revision, StoreError};
 
-/// Everything a request can fail with. Each variant says the status it is sent with.
+macro_rules! codes {
+    ($($(#[$doc:meta])* $variant:ident = $text:literal, $status:ident, $advice:literal;)+) => {
+        /// Every problem the service reports. Each code has one status, and a client can act on
+        /// the code alone; `detail` says more, for a person.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Code {
+            $($(#[$doc])* #[doc = $advice] $variant,)+
+        }
+
+        impl Code {
+            /// Every code, in the order the document lists them.
+            pub const ALL: &'static [Code] = &[$(Code::$variant),+];
+
+            /// The code as sent in `code` and `type`.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Code::$variant => $text,)+
+                }
+            }
+
+            /// The status every problem with this code is sent with.
+            pub fn status(self) -> StatusCode {
+                match self {
+                    $(Code::$variant => StatusCode::$status,)+
+                }
+            }
+
+            /// What the code means and what the client should do.
+            pub fn advice(self) -> &'static str {
+                match self {
+                    $(Code::$variant => $advice,)+
+                }
+            }
+        }
+    };
+}
+
+codes! {
+    MalformedJson = "malformed_json", BAD_REQUEST,
+        "The body is not JSON of the expected shape, or has unknown fields. Fix the request.";
+    MalformedAction = "malformed_action", BAD_REQUEST,
+        "The action is not one of the ruleset's actions; `legal_actions` lists what the seat may post.";
+    MalformedQuery = "malformed_query", BAD_REQUEST,
+        "A query parameter is not of its documented type. Fix the request.";
+    MalformedHeader = "malformed_header", BAD_REQUEST,
+        "A header is not visible ASCII. Fix the request.";
+    MalformedPrecondition = "malformed_precondition", BAD_REQUEST,
+        "`If-Match` or `If-None-Match` is not `*` or entity tags. Send the `ETag` as it was given.";
+    MalformedIdempotencyKey = "malformed_idempotency_key", BAD_REQUEST,
+        "`Idempotency-Key` is not 1 to 200 visible ASCII characters.";
+    UnreadableBody = "unreadable_body", BAD_REQUEST,
+        "The body could not be read (the connection broke while it was sent). Send it again.";
+    TokenMissing = "token_missing", UNAUTHORIZED,
+        "The call needs `Authorization: Bearer <token>`.";
+    TokenInvalid = "token_invalid", UNAUTHORIZED,
+        "The token is not one this service signed, or the header is not `Bearer <token>`.";
+    TokenExpired = "token_expired", UNAUTHORIZED,
+        "The token has expired.";
+    WrongGame = "wrong_game", FORBIDDEN,
+        "The token belongs to another game.";
+    SeatRequired = "seat_required", FORBIDDEN,
+        "The call needs a seat's token; the host token has no seat.";
+    HostRequired = "host_required", FORBIDDEN,
+        "Only the host token may do this.";
+    NoSuchSeat = "no_such_seat", FORBIDDEN,
+        "The token names a seat the game does not have.";
+    GameNotFound = "game_not_found", NOT_FOUND,
+        "No game has this id (it never existed, was deleted, or expired).";
+    RulesetNotFound = "ruleset_not_found", NOT_FOUND,
+        "No ruleset has this slug; `GET /v1/rulesets` lists them.";
+    RouteNotFound = "route_not_found", NOT_FOUND,
+        "No route has this path.";
+    MethodNotAllowed = "method_not_allowed", METHOD_NOT_ALLOWED,
+        "The route does not take this method; `Allow` lists those it takes.";
+    BodyTimeout = "body_timeout", REQUEST_TIMEOUT,
+        "The body did not arrive within the server's time; the connection is closed. Send it whole, faster.";
+    NotYourTurn = "not_your_turn", CONFLICT,
+        "The seat may not act now; `to_act` lists who may. Wait for the game to change.";
+    GameOver = "game_over", CONFLICT,
+        "The game is over: nothing more can be posted.";
+    Contention = "contention", CONFLICT,
+        "The game kept changing while the action was applied. Retry.";
+    IdempotencyKeyReused = "idempotency_key_reused", CONFLICT,
+        "This `Idempotency-Key` was used for another action. Use a new key for a new action.";
+    VersionMismatch = "version_mismatch", PRECONDITION_FAILED,
+        "`If-Match` does not name the game's revision; `current_revision` does. Read the game again.";
+    PayloadTooLarge = "payload_too_large", PAYLOAD_TOO_LARGE,
+        "The body is larger than the server accepts.";
+    IllegalAction = "illegal_action", UNPROCESSABLE_ENTITY,
+        "The rules refuse the action now; `legal_actions` lists what the seat may post.";
+    InvalidSeats = "invalid_seats", UNPROCESSABLE_ENTITY,
+        "The ruleset does not allow this many seats; `GET /v1/rulesets` says how many it does.";
+    InvalidOptions = "invalid_options", UNPROCESSABLE_ENTITY,
+        "The ruleset refuses these options; `GET /v1/rulesets/{ruleset}` lists them.";
+    InvalidSeed = "invalid_seed", UNPROCESSABLE_ENTITY,
+        "A seed is at most 2^53 - 1.";
+    RateLimited = "rate_limited", TOO_MANY_REQUESTS,
+        "Too many requests (games created by this address, or calls by this token). Retry after `Retry-After` seconds.";
+    TooManyConnections = "too_many_connections", TOO_MANY_REQUESTS,
+        "This address holds as many connections as it may; this one is closed. Reuse the others.";
+    StoreUnavailable = "store_unavailable", SERVICE_UNAVAILABLE,
+        "The game store did not answer and nothing was changed. Retry after `Retry-After` seconds.";
+    OutcomeUnknown = "outcome_unknown", SERVICE_UNAVAILABLE,
+        "The store did not confirm a write that may have been applied. Retry only with the same `Idempotency-Key` (it answers with the first outcome), or read the game first.";
+    StoreFull = "store_full", SERVICE_UNAVAILABLE,
+        "The store is nearly full: running games go on, new ones are refused. Retry later.";
+    Internal = "internal", INTERNAL_SERVER_ERROR,
+        "A fault of the server, never of the request; it is logged.";
+}
+
+impl Serialize for Code {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl PartialSchema for Code {
+    fn schema() -> RefOr<Schema> {
+        let lines: Vec<String> = Code::ALL
+            .iter()
+            .map(|code| {
+                format!(
+                    "- `{}` ({}): {}",
+                    code.as_str(),
+                    code.status().as_u16(),
+                    code.advice()
+                )
+            })
+            .collect();
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .enum_values(Some(Code::ALL.iter().map(|c| c.as_str())))
+            .description(Some(format!(
+                "Every problem code, with its status and what to do:\n\n{}",
+                lines.join("\n")
+            )))
+            .into()
+    }
+}
+
+impl ToSchema for Code {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("ProblemCode")
+    }
+}
+
+/// What some problems carry besides their code and detail.
+#[derive(Debug, Default)]
+enum Extra {
+    #[default]
+    Nothing,
+    /// The seat's legal actions (`malformed_action`, `illegal_action`).
+    LegalActions(Box<RawValue>),
+    /// The seats that may act (`not_your_turn`).
+    ToAct(Vec<usize>),
+    /// The game's revision (`version_mismatch`).
+    Current(Revision),
+    /// Seconds until the client may try again (`rate_limited`).
+    RetryAfter(u64),
+    /// The methods the route takes (`method_not_allowed`).
+    Allow(String),
+}
+
+/// Everything a request can fail with: a [`Code`], a detail for a person, and what some codes
+/// carry.
 #[derive(Debug, thiserror::Error)]
-pub enum ApiError {
-    /// 400: the body is not valid JSON, has unknown fields, or the action is not one of the
-    /// ruleset's (`malformed_json`, `malformed_action`, `bad_request`, ...).
-    #[error("{detail}")]
-    BadRequest {
-        /// Stable code.
-        code: &'static str,
-        /// What was wrong.
-        detail: String,
-        /// The seat's legal actions, for a malformed action.
-        legal_actions: Option<Box<RawValue>>,
-    },
-    /// 401: no token where one is needed, or one that is forged, garbled or expired.
-    #[error("{detail}")]
-    Unauthorized {
-        /// `token_missing`, `token_invalid` or `token_expired`.
-        code: &'static str,
-        /// What was wrong.
-        detail: String,
-    },
-    /// 403: a valid token that does not open this door (another game, not a seat, not the host).
-    #[error("{detail}")]
-    Forbidden {
-        /// `wrong_game`, `seat_required`, `host_required`, `no_such_seat`.
-        code: &'static str,
-        /// What was wrong.
-        detail: String,
-    },
-    /// 404: no such game, ruleset or route.
-    #[error("{detail}")]
-    NotFound {
-        /// `game_not_found`, `ruleset_not_found`, `route_not_found`.
-        code: &'static str,
-        /// What was not found.
-        detail: String,
-    },
-    /// 405: the route exists but not with this method.
-    #[error("this route does not take {0}")]
-    MethodNotAllowed(String),
-    /// 409: the action cannot be taken now (`not_your_turn`, `game_over`), the post kept losing
-    /// races (`contention`), or an `Idempotency-Key` was reused for another action.
-    #[error("{detail}")]
-    Conflict {
-        /// Stable code.
-        code: &'static str,
-        /// Why.
-        detail: String,
-        /// The seats that may act now, when that helps.
-        to_act: Option<Vec<usize>>,
-    },
-    /// 408: the request's body did not arrive within `ROADIE_BODY_TIMEOUT_MS`; the connection
-    /// is closed.
-    #[error("the body did not arrive within {0} ms")]
-    BodyTimeout(u64),
-    /// 412: `If-Match` names none of the game's revisions (nor any revision the game will have:
-    /// revisions never recur).
-    #[error("If-Match does not name the game's revision; the game is at revision {current}")]
-    PreconditionFailed {
-        /// The game's revision.
-        current: Revision,
-    },
-    /// 413: the body is larger than the configured limit.
-    #[error("the body is larger than {limit} bytes")]
-    PayloadTooLarge {
-        /// The limit in bytes.
-        limit: usize,
-    },
-    /// 422: valid JSON that the rules refuse (`illegal_action`, `invalid_seats`, `invalid_options`).
-    #[error("{detail}")]
-    Unprocessable {
-        /// Stable code.
-        code: &'static str,
-        /// Why, in words that reveal nothing hidden.
-        detail: String,
-        /// The seat's legal actions, for an illegal action.
-        legal_actions: Option<Box<RawValue>>,
-    },
-    /// 429: the client went over a rate limit; `Retry-After` says when it may go on.
-    #[error("{detail}")]
-    TooManyRequests {
-        /// Seconds until the client may go on.
-        retry_after: u64,
-        /// Which limit.
-        detail: String,
-    },
-    /// 429: the client's address holds as many connections as it may; this one is closed.
-    #[error("this address already holds {limit} connections; reuse one of them")]
-    TooManyConnections {
-        /// Connections per address.
-        limit: usize,
-    },
-    /// 503: the store did not answer, and nothing was changed; retry after a moment.
-    #[error("the game store is unavailable; nothing was changed")]
-    StoreUnavailable,
-    /// 503: the store took the write but its answer was lost, and whether it was applied cannot
-    /// be told now. Retry with the same `Idempotency-Key`: it answers with the first outcome.
-    #[error(
-        "the store did not confirm the write and it may have been applied; retry with the same \
-         Idempotency-Key (or read the game) to learn the outcome"
-    )]
-    OutcomeUnknown,
-    /// 503: the store is near its memory limit: no new game is stored, so that running games
-    /// keep room to finish.
-    #[error("the game store is nearly full: no new game is created until room is freed")]
-    StoreFull,
-    /// 500: something on the server's side (a stored game that does not read back). Never
-    /// caused by client input; the cause is logged, not sent.
-    #[error("internal error")]
-    Internal,
+#[error("{detail}")]
+pub struct ApiError {
+    code: Code,
+    detail: String,
+    extra: Extra,
 }
 
 /// The body of every error response (`application/problem+json`).
@@ -138,7 +203,7 @@ pub struct Problem<'a> {
     /// What went wrong, for a person.
     pub detail: String,
     /// Stable machine-readable code.
-    pub code: &'a str,
+    pub code: Code,
     /// The caller's legal actions now (with `illegal_action` and `malformed_action`).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Vec<crate::openapi::AnyAction>>)]
@@ -147,82 +212,167 @@ pub struct Problem<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Vec<usize>>)]
     pub to_act: Option<&'a [usize]>,
-    /// The game's current version (with `412`).
+    /// The game's current version (with `version_mismatch`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub current_version: Option<u64>,
-    /// The game's current revision, its `ETag` (with `412`).
+    /// The game's current revision, its `ETag` (with `version_mismatch`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub current_revision: Option<String>,
 }
 
-impl ApiError {
-    /// The stable code sent as `code`.
-    pub fn code(&self) -> &'static str {
-        match self {
-            ApiError::BadRequest { code, .. }
-            | ApiError::Unauthorized { code, .. }
-            | ApiError::Forbidden { code, .. }
-            | ApiError::NotFound { code, .. }
-            | ApiError::Conflict { code, .. }
-            | ApiError::Unprocessable { code, .. } => code,
-            ApiError::MethodNotAllowed(_) => "method_not_allowed",
-            ApiError::PreconditionFailed { .. } => "version_mismatch",
-            ApiError::PayloadTooLarge { .. } => "payload_too_large",
-            ApiError::BodyTimeout(_) => "body_timeout",
-            ApiError::TooManyRequests { .. } => "rate_limited",
-            ApiError::TooManyConnections { .. } => "too_many_connections",
-            ApiError::StoreUnavailable => "store_unavailable",
-            ApiError::OutcomeUnknown => "outcome_unknown",
-            ApiError::StoreFull => "store_full",
-            ApiError::Internal => "internal",
-        }
-    }
+macro_rules! responses {
+    ($($name:ident = $status:ident;)+) => {
+        $(
+            /// A problem response of this status, with the codes it may carry.
+            pub struct $name;
 
-    /// 400 with a code.
-    pub fn bad_request(code: &'static str, detail: impl Into<String>) -> Self {
-        ApiError::BadRequest {
+            impl<'s> ToResponse<'s> for $name {
+                fn response() -> (&'s str, RefOr<Response>) {
+                    (stringify!($name), problem_response(StatusCode::$status))
+                }
+            }
+        )+
+    };
+}
+
+responses! {
+    BadRequest = BAD_REQUEST;
+    Unauthorized = UNAUTHORIZED;
+    Forbidden = FORBIDDEN;
+    NotFound = NOT_FOUND;
+    RequestTimeout = REQUEST_TIMEOUT;
+    Conflict = CONFLICT;
+    PreconditionFailed = PRECONDITION_FAILED;
+    PayloadTooLarge = PAYLOAD_TOO_LARGE;
+    Unprocessable = UNPROCESSABLE_ENTITY;
+    TooManyRequests = TOO_MANY_REQUESTS;
+    ServiceUnavailable = SERVICE_UNAVAILABLE;
+}
+
+/// The shared response of `status`: a [`Problem`] whose description lists the codes sent with it.
+fn problem_response(status: StatusCode) -> RefOr<Response> {
+    let codes: Vec<String> = Code::ALL
+        .iter()
+        .filter(|c| c.status() == status)
+        .map(|c| format!("`{}`", c.as_str()))
+        .collect();
+    ResponseBuilder::new()
+        .description(format!(
+            "{}: a problem with code {}",
+            status.canonical_reason().unwrap_or("Error"),
+            codes.join(", ")
+        ))
+        .content(
+            "application/problem+json",
+            utoipa::openapi::ContentBuilder::new()
+                .schema(Some(utoipa::openapi::Ref::from_schema_name("Problem")))
+                .build(),
+        )
+        .into()
+}
+
+impl ApiError {
+    /// A problem with `code`, explained by `detail`.
+    pub fn new(code: Code, detail: impl Into<String>) -> Self {
+        Self {
             code,
             detail: detail.into(),
-            legal_actions: None,
+            extra: Extra::Nothing,
         }
     }
 
-    /// 404 for a game id that names no game.
+    /// The code sent.
+    pub fn code(&self) -> Code {
+        self.code
+    }
+
+    /// With the seat's legal actions.
+    pub fn with_legal_actions(mut self, legal_actions: Box<RawValue>) -> Self {
+        self.extra = Extra::LegalActions(legal_actions);
+        self
+    }
+
+    /// With the seats that may act.
+    pub fn with_to_act(mut self, to_act: Vec<usize>) -> Self {
+        self.extra = Extra::ToAct(to_act);
+        self
+    }
+
+    /// `404 game_not_found` for a game id that names no game.
     pub fn game_not_found(id: &str) -> Self {
-        ApiError::NotFound {
-            code: "game_not_found",
-            detail: format!("no game has the id {id:?}"),
-        }
+        Self::new(Code::GameNotFound, format!("no game has the id {id:?}"))
+    }
+
+    /// `412`: `If-Match` does not name the game's revision.
+    pub fn version_mismatch(current: Revision) -> Self {
+        let mut error = Self::new(
+            Code::VersionMismatch,
+            format!("If-Match does not name the game's revision; the game is at revision {current}"),
+        );
+        error.extra = Extra::Current(current);
+        error
+    }
+
+    /// `405`: the route takes only `allow` (methods separated by commas).
+    pub fn method_not_allowed(method: &str, allow: &str) -> Self {
+        let mut error = Self::new(
+            Code::MethodNotAllowed,
+            format!("this route does not take {method}; it takes {allow}"),
+        );
+        error.extra = Extra::Allow(allow.to_owned());
+        error
+    }
+
+    /// `429`: over a rate limit, for `retry_after` seconds.
+    pub fn rate_limited(retry_after: u64, detail: impl Into<String>) -> Self {
+        let mut error = Self::new(Code::RateLimited, detail);
+        error.extra = Extra::RetryAfter(retry_after.max(1));
+        error
+    }
+
+    /// `413`: a body over `limit` bytes.
+    pub fn payload_too_large(limit: usize) -> Self {
+        Self::new(
+            Code::PayloadTooLarge,
+            format!("the body is larger than {limit} bytes"),
+        )
+    }
+
+    /// `503 store_unavailable`: nothing was changed.
+    pub fn store_unavailable() -> Self {
+        Self::new(
+            Code::StoreUnavailable,
+            "the game store is unavailable; nothing was changed",
+        )
+    }
+
+    /// `503 outcome_unknown`: a write may have been applied.
+    pub fn outcome_unknown() -> Self {
+        Self::new(
+            Code::OutcomeUnknown,
+            "the store did not confirm the write and it may have been applied; retry with the same \
+             Idempotency-Key (or read the game) to learn the outcome",
+        )
+    }
+
+    /// `500`: a fault of the server; the cause is logged where it is known, never sent.
+    pub fn internal() -> Self {
+        Self::new(Code::Internal, "internal error")
     }
 
     /// Maps an engine rejection, with what the seat may do instead.
     pub fn from_rejection(rejection: Rejection, legal_actions: Box<RawValue>, to_act: Vec<usize>) -> Self {
         let detail = rejection.reason;
         match rejection.code {
-            RejectionCode::NotYourTurn => ApiError::Conflict {
-                code: "not_your_turn",
-                detail,
-                to_act: Some(to_act),
-            },
-            RejectionCode::GameOver => ApiError::Conflict {
-                code: "game_over",
-                detail,
-                to_act: None,
-            },
-            RejectionCode::IllegalAction => ApiError::Unprocessable {
-                code: "illegal_action",
-                detail,
-                legal_actions: Some(legal_actions),
-            },
-            RejectionCode::MalformedAction => ApiError::BadRequest {
-                code: "malformed_action",
-                detail,
-                legal_actions: Some(legal_actions),
-            },
-            RejectionCode::NoSuchSeat => ApiError::Forbidden {
-                code: "no_such_seat",
-                detail,
-            },
+            RejectionCode::NotYourTurn => Self::new(Code::NotYourTurn, detail).with_to_act(to_act),
+            RejectionCode::GameOver => Self::new(Code::GameOver, detail),
+            RejectionCode::IllegalAction => {
+                Self::new(Code::IllegalAction, detail).with_legal_actions(legal_actions)
+            }
+            RejectionCode::MalformedAction => {
+                Self::new(Code::MalformedAction, detail).with_legal_actions(legal_actions)
+            }
+            RejectionCode::NoSuchSeat => Self::new(Code::NoSuchSeat, detail),
         }
     }
 }
@@ -232,11 +382,11 @@ impl From<StoreError> for ApiError {
         match err {
             StoreError::Unavailable(cause) | StoreError::Refused(cause) => {
                 tracing::warn!(%cause, "store unavailable");
-                ApiError::StoreUnavailable
+                ApiError::store_unavailable()
             }
             StoreError::Corrupt(cause) => {
                 tracing::error!(%cause, "stored game does not read back");
-                ApiError::Internal
+                ApiError::internal()
             }
         }
     }
@@ -244,43 +394,23 @@ impl From<StoreError> for ApiError {
 
 impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {
-        match self {
-            ApiError::BadRequest { .. } => StatusCode::BAD_REQUEST,
-            ApiError::Unauthorized { .. } => StatusCode::UNAUTHORIZED,
-            ApiError::Forbidden { .. } => StatusCode::FORBIDDEN,
-            ApiError::NotFound { .. } => StatusCode::NOT_FOUND,
-            ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
-            ApiError::Conflict { .. } => StatusCode::CONFLICT,
-            ApiError::PreconditionFailed { .. } => StatusCode::PRECONDITION_FAILED,
-            ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::BodyTimeout(_) => StatusCode::REQUEST_TIMEOUT,
-            ApiError::Unprocessable { .. } => StatusCode::UNPROCESSABLE_ENTITY,
-            ApiError::TooManyRequests { .. } | ApiError::TooManyConnections { .. } => {
-                StatusCode::TOO_MANY_REQUESTS
-            }
-            ApiError::StoreUnavailable | ApiError::OutcomeUnknown | ApiError::StoreFull => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
-            ApiError::Internal => StatusCode::INTERNAL_SERVER_ERROR,
-        }
+        self.code.status()
     }
 
     fn error_response(&self) -> HttpResponse {
-        let status = self.status_code();
-        let code = self.code();
-        let (legal_actions, to_act, current) = match self {
-            ApiError::BadRequest { legal_actions, .. } | ApiError::Unprocessable { legal_actions, .. } => {
-                (legal_actions.as_deref(), None, None)
-            }
-            ApiError::Conflict { to_act, .. } => (None, to_act.as_deref(), None),
-            ApiError::PreconditionFailed { current } => (None, None, Some(*current)),
+        let status = self.code.status();
+        let code = self.code;
+        let (legal_actions, to_act, current) = match &self.extra {
+            Extra::LegalActions(legal) => (Some(&**legal), None, None),
+            Extra::ToAct(to_act) => (None, Some(to_act.as_slice()), None),
+            Extra::Current(current) => (None, None, Some(*current)),
             _ => (None, None, None),
         };
         let problem = Problem {
-            kind: format!("urn:roadie:problem:{code}"),
+            kind: format!("urn:roadie:problem:{}", code.as_str()),
             title: status.canonical_reason().unwrap_or("Error"),
             status: status.as_u16(),
-            detail: self.to_string(),
+            detail: self.detail.clone(),
             code,
             legal_actions,
             to_act,
@@ -293,29 +423,37 @@ impl ResponseError for ApiError {
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/problem+json"),
         ));
-        match self {
-            ApiError::StoreUnavailable | ApiError::OutcomeUnknown => {
+        match code {
+            Code::StoreUnavailable | Code::OutcomeUnknown => {
                 response.insert_header((header::RETRY_AFTER, HeaderValue::from_static("1")));
             }
-            ApiError::StoreFull => {
+            Code::StoreFull => {
                 response.insert_header((header::RETRY_AFTER, HeaderValue::from_static("30")));
             }
-            ApiError::TooManyRequests { retry_after, .. } => {
-                response.insert_header((header::RETRY_AFTER, HeaderValue::from(*retry_after)));
-            }
-            ApiError::TooManyConnections { .. } => {
+            Code::TooManyConnections => {
                 response.insert_header((header::RETRY_AFTER, HeaderValue::from_static("1")));
                 response.force_close();
             }
-            ApiError::BodyTimeout(_) => {
+            Code::BodyTimeout => {
                 response.force_close();
             }
-            ApiError::Unauthorized { .. } => {
+            Code::TokenMissing | Code::TokenInvalid | Code::TokenExpired => {
                 response.insert_header((header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer")));
             }
-            ApiError::PreconditionFailed { current } => {
+            _ => {}
+        }
+        match &self.extra {
+            Extra::RetryAfter(seconds) => {
+                response.insert_header((header::RETRY_AFTER, HeaderValue::from(*seconds)));
+            }
+            Extra::Current(current) => {
                 if let Ok(etag) = HeaderValue::from_str(&format!("\"{current}\"")) {
                     response.insert_header((header::ETAG, etag));
+                }
+            }
+            Extra::Allow(allow) => {
+                if let Ok(allow) = HeaderValue::from_str(allow) {
+                    response.insert_header((header::ALLOW, allow));
                 }
             }
             _ => {}
@@ -328,36 +466,63 @@ impl ResponseError for ApiError {
 pub fn json_error(err: error::JsonPayloadError, limit: usize) -> ApiError {
     use error::JsonPayloadError as E;
     match err {
-        E::Overflow { .. } | E::OverflowKnownLength { .. } => ApiError::PayloadTooLarge { limit },
-        E::Payload(error::PayloadError::Overflow) => ApiError::PayloadTooLarge { limit },
-        E::Deserialize(e) => {
-            ApiError::bad_request("malformed_json", format!("the body is not accepted: {e}"))
-        }
-        E::ContentType => ApiError::bad_request("malformed_json", "the body must be JSON"),
-        other => ApiError::bad_request("malformed_json", format!("the body could not be read: {other}")),
-    }
-}
-
-/// actix's raw body extractor errors, as problems.
-pub fn payload_error(err: error::PayloadError, limit: usize) -> ApiError {
-    match err {
-        error::PayloadError::Overflow => ApiError::PayloadTooLarge { limit },
-        other => ApiError::bad_request("bad_request", format!("the body could not be read: {other}")),
+        E::Overflow { .. } | E::OverflowKnownLength { .. } => ApiError::payload_too_large(limit),
+        E::Payload(error::PayloadError::Overflow) => ApiError::payload_too_large(limit),
+        E::Deserialize(e) => ApiError::new(Code::MalformedJson, format!("the body is not accepted: {e}")),
+        E::ContentType => ApiError::new(Code::MalformedJson, "the body must be JSON"),
+        other => ApiError::new(
+            Code::UnreadableBody,
+            format!("the body could not be read: {other}"),
+        ),
     }
 }
 
 /// actix's query-string extractor errors, as problems.
 pub fn query_error(err: error::QueryPayloadError) -> ApiError {
-    ApiError::bad_request(
-        "malformed_query",
+    ApiError::new(
+        Code::MalformedQuery,
         format!("the query string is not accepted: {err}"),
     )
 }
 
 /// actix's path extractor errors, as problems.
 pub fn path_error(err: error::PathError) -> ApiError {
-    ApiError::NotFound {
-        code: "route_not_found",
-        detail: format!("the path is not accepted: {err}"),
+    ApiError::new(Code::RouteNotFound, format!("the path is not accepted: {err}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::*;
+
+    #[test]
+    fn every_code_is_spelled_once_and_owns_a_client_or_server_error_status() {
+        let mut seen = HashSet::new();
+        for code in Code::ALL {
+            assert!(seen.insert(code.as_str()), "{} twice", code.as_str());
+            assert!(code.status().is_client_error() || code.status().is_server_error());
+            assert!(!code.advice().is_empty());
+        }
+    }
+
+    #[test]
+    fn a_problem_carries_its_code_status_and_extras() {
+        let current = Revision::first();
+        let response = ApiError::version_mismatch(current).error_response();
+        assert_eq!(response.status(), StatusCode::PRECONDITION_FAILED);
+        assert_eq!(
+            response.headers().get(header::ETAG).and_then(|v| v.to_str().ok()),
+            Some(format!("\"{current}\"").as_str())
+        );
+        let limited = ApiError::rate_limited(7, "slow down").error_response();
+        assert_eq!(limited.status(), StatusCode::TOO_MANY_REQUESTS);
+        assert_eq!(
+            limited
+                .headers()
+                .get(header::RETRY_AFTER)
+                .and_then(|v| v.to_str().ok()),
+            Some("7")
+        );
     }
 }

@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 
 use crate::auth::Keys;
 use crate::cache::GameCache;
-use crate::error::ApiError;
+use crate::error::{ApiError, Code};
 use crate::headroom::Headroom;
 use crate::metrics::{CacheRead, Metrics};
 use crate::model::{
@@ -122,7 +122,7 @@ fn fingerprint(action: &str) -> Result<u64, ApiError> {
         }
     }
     let value: serde_json::Value = serde_json::from_str(action)
-        .map_err(|_| ApiError::bad_request("malformed_action", "the action is not JSON"))?;
+        .map_err(|_| ApiError::new(Code::MalformedAction, "the action is not JSON"))?;
     let mut text = String::new();
     canonical(&value, &mut text);
     let digest = Sha256::digest(text.as_bytes());
@@ -144,10 +144,10 @@ fn valid_id(id: &str) -> bool {
 /// set up with fewer seats, say).
 fn seated(game: &AnyGame, viewer: Viewer) -> Result<(), ApiError> {
     match viewer {
-        Viewer::Seat(seat) if seat >= game.seat_count() => Err(ApiError::Forbidden {
-            code: "no_such_seat",
-            detail: format!("seat {seat} does not exist in this game"),
-        }),
+        Viewer::Seat(seat) if seat >= game.seat_count() => Err(ApiError::new(
+            Code::NoSuchSeat,
+            format!("seat {seat} does not exist in this game"),
+        )),
         _ => Ok(()),
     }
 }
@@ -205,7 +205,7 @@ pub enum Seen {
 fn serialize<T: serde::Serialize>(value: &T) -> Result<String, ApiError> {
     serde_json::to_string(value).map_err(|e| {
         tracing::error!(error = %e, "could not serialize an answer");
-        ApiError::Internal
+        ApiError::internal()
     })
 }
 
@@ -275,8 +275,8 @@ impl Games {
                 tracing::warn!(game = %id, %cause, "a write's answer was lost; asking whether it happened");
                 match self.resolve(id, revision).await {
                     WriteOutcome::Applied => Ok(()),
-                    WriteOutcome::NotApplied => Err(ApiError::StoreUnavailable),
-                    WriteOutcome::Unknown => Err(ApiError::OutcomeUnknown),
+                    WriteOutcome::NotApplied => Err(ApiError::store_unavailable()),
+                    WriteOutcome::Unknown => Err(ApiError::outcome_unknown()),
                 }
             }
             refused @ StoreError::Refused(_) => Err(ApiError::from(refused)),
@@ -333,41 +333,34 @@ impl Games {
 
     /// Sets up a game and stores it; returns its id and tokens.
     pub async fn create(&self, request: CreateGame) -> Result<CreatedGame, ApiError> {
-        let ruleset = Ruleset::find(&request.ruleset).ok_or_else(|| ApiError::NotFound {
-            code: "ruleset_not_found",
-            detail: format!("no ruleset is called {:?}; see GET /v1/rulesets", request.ruleset),
+        let ruleset = Ruleset::find(&request.ruleset).ok_or_else(|| {
+            ApiError::new(
+                Code::RulesetNotFound,
+                format!("no ruleset is called {:?}; see GET /v1/rulesets", request.ruleset),
+            )
         })?;
         if let Some(seed) = request.seed
             && seed > MAX_SEED
         {
-            return Err(ApiError::Unprocessable {
-                code: "invalid_seed",
-                detail: format!("a seed is at most {MAX_SEED} (2^53 - 1)"),
-                legal_actions: None,
-            });
+            return Err(ApiError::new(
+                Code::InvalidSeed,
+                format!("a seed is at most {MAX_SEED} (2^53 - 1)"),
+            ));
         }
         if !self.headroom.creation_allowed() {
-            return Err(ApiError::StoreFull);
+            return Err(ApiError::new(
+                Code::StoreFull,
+                "the game store is nearly full: no new game is created until room is freed",
+            ));
         }
         let seed = request
             .seed
             .unwrap_or_else(|| rand::rng().random_range(0..=MAX_SEED));
         let (game, events) = AnyGame::setup(ruleset.slug, request.options.as_ref(), request.seats, seed)
             .map_err(|e| match e {
-                SetupError::Seats { .. } => ApiError::Unprocessable {
-                    code: "invalid_seats",
-                    detail: e.to_string(),
-                    legal_actions: None,
-                },
-                SetupError::Options(_) => ApiError::Unprocessable {
-                    code: "invalid_options",
-                    detail: e.to_string(),
-                    legal_actions: None,
-                },
-                SetupError::UnknownRuleset(_) => ApiError::NotFound {
-                    code: "ruleset_not_found",
-                    detail: e.to_string(),
-                },
+                SetupError::Seats { .. } => ApiError::new(Code::InvalidSeats, e.to_string()),
+                SetupError::Options(_) => ApiError::new(Code::InvalidOptions, e.to_string()),
+                SetupError::UnknownRuleset(_) => ApiError::new(Code::RulesetNotFound, e.to_string()),
             })?;
         let events: Vec<StoredEvent> = events.into_iter().map(StoredEvent::from).collect();
         let mut salt = [0u8; SALT_BYTES];
@@ -397,7 +390,7 @@ impl Games {
         }
         if !created {
             tracing::error!("four random game ids were all taken");
-            return Err(ApiError::Internal);
+            return Err(ApiError::internal());
         }
         let seats = (0..stored.game.seat_count())
             .map(|seat| {
@@ -471,11 +464,10 @@ impl Games {
         record: IdempotentRecord,
     ) -> Result<ActionReply, ApiError> {
         if Some(record.fingerprint) != fingerprint {
-            return Err(ApiError::Conflict {
-                code: "idempotency_key_reused",
-                detail: "this Idempotency-Key was used for another action".into(),
-                to_act: None,
-            });
+            return Err(ApiError::new(
+                Code::IdempotencyKeyReused,
+                "this Idempotency-Key was used for another action",
+            ));
         }
         let after = record.first_event.saturating_sub(1);
         let events = self.counted(self.store.events(id, after, record.events).await)?;
@@ -540,9 +532,7 @@ impl Games {
                 if from_copy {
                     continue;
                 }
-                return Err(ApiError::PreconditionFailed {
-                    current: stored.revision,
-                });
+                return Err(ApiError::version_mismatch(stored.revision));
             }
             let ruleset = stored.game.ruleset().slug;
             let mut game = stored.game.clone();
@@ -552,7 +542,7 @@ impl Games {
             let events = match applied {
                 Err(_) => {
                     tracing::error!(game = %id, ruleset, "the rules panicked applying an action");
-                    return Err(ApiError::Internal);
+                    return Err(ApiError::internal());
                 }
                 Ok(Ok(events)) => events,
                 // The copy may be behind the store: only the current game may refuse.
@@ -628,7 +618,7 @@ impl Games {
                     });
                 }
                 Saved::Replayed(record) => return self.replay(id, seat, fingerprint, record).await,
-                Saved::Fenced => return Err(ApiError::StoreUnavailable),
+                Saved::Fenced => return Err(ApiError::store_unavailable()),
                 Saved::Conflict { current: None } => {
                     if let Some(cache) = &self.cache {
                         cache.forget(id);
@@ -642,16 +632,13 @@ impl Games {
                 } => {
                     self.metrics.cas_conflict();
                     if if_match.is_some() {
-                        return Err(ApiError::PreconditionFailed { current });
+                        return Err(ApiError::version_mismatch(current));
                     }
                     if attempt >= self.cas_retries {
-                        return Err(ApiError::Conflict {
-                            code: "contention",
-                            detail: format!(
-                                "the game changed {attempt} times while this action was applied; retry"
-                            ),
-                            to_act: None,
-                        });
+                        return Err(ApiError::new(
+                            Code::Contention,
+                            format!("the game changed {attempt} times while this action was applied; retry"),
+                        ));
                     }
                     attempt += 1;
                     self.metrics.cas_retry();

@@ -14,7 +14,7 @@ use actix_web::HttpRequest;
 use actix_web::dev::Extensions;
 use governor::{DefaultKeyedRateLimiter, Quota as GovernorQuota, RateLimiter};
 
-use crate::error::ApiError;
+use crate::error::{ApiError, Code};
 use crate::metrics::Metrics;
 use crate::store::{GameStore, Quota};
 
@@ -69,10 +69,7 @@ impl Drop for ConnectionSlot {
 }
 
 fn rate_limited(retry_after: Duration, detail: String) -> ApiError {
-    ApiError::TooManyRequests {
-        retry_after: retry_after.as_secs().max(1),
-        detail,
-    }
+    ApiError::rate_limited(retry_after.as_secs_f64().ceil() as u64, detail)
 }
 
 impl Limits {
@@ -187,9 +184,13 @@ impl Limits {
     /// address's limit.
     pub fn admit_connection(&self, req: &actix_web::dev::ServiceRequest) -> Result<(), ApiError> {
         match req.conn_data::<ConnectionSlot>() {
-            Some(slot) if slot.over_limit => Err(ApiError::TooManyConnections {
-                limit: self.config.connections_per_address,
-            }),
+            Some(slot) if slot.over_limit => Err(ApiError::new(
+                Code::TooManyConnections,
+                format!(
+                    "this address already holds {} connections; reuse one of them",
+                    self.config.connections_per_address
+                ),
+            )),
             _ => Ok(()),
         }
     }
@@ -216,7 +217,7 @@ mod tests {
         }
         assert!(matches!(
             limits.admit_token("g", Some(0), &metrics),
-            Err(ApiError::TooManyRequests { .. })
+            Err(e) if e.code() == Code::RateLimited
         ));
         assert!(
             limits.admit_token("g", Some(1), &metrics).is_ok(),

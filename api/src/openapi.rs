@@ -87,27 +87,21 @@ any_schema!(
         description = "A rules server for turn-based board games: create a game, see what your seat may do, do it.\n\n\
             Each seat has its own bearer token (`Authorization: Bearer <token>`), returned when the game is created. \
             Errors are `application/problem+json` with a stable `code`.\n\n\
-            Auditable randomness: a game publishes `seed_commitment` = hex(SHA-256(decimal seed)) at creation; \
-            when it ends, the seed is revealed and every event (shuffles and rolls included) becomes public."
+            Auditable randomness: a game publishes `seed_commitment` = hex(SHA-256(`<seed_salt>:<seed>`)) at creation; \
+            when it ends, the seed and its salt are revealed and every event (shuffles and rolls included) becomes public."
     ),
-    paths(
-        routes::rulesets::list_rulesets,
-        routes::rulesets::get_ruleset,
-        routes::games::create_game,
-        routes::games::get_game,
-        routes::games::delete_game,
-        routes::games::list_actions,
-        routes::games::post_action,
-        routes::games::list_events,
-        routes::health::healthz,
-        routes::health::readyz,
-        routes::health::metrics,
-    ),
-    components(schemas(
-        AnyAction, AnyEvent, AnyView, AnyOptions, error::Problem, model::CreateGame, model::CreatedGame,
+    components(
+        schemas(
+        AnyAction, AnyEvent, AnyView, AnyOptions, error::Problem, error::Code, model::CreateGame, model::CreatedGame,
         model::GameState, model::LegalActions, model::PostAction, model::ActionResult, model::EventLog,
         model::RulesetList, model::RulesetDetail, model::Health,
-    )),
+        ),
+        responses(
+            error::BadRequest, error::Unauthorized, error::Forbidden, error::NotFound,
+            error::RequestTimeout, error::Conflict, error::PreconditionFailed, error::PayloadTooLarge,
+            error::Unprocessable, error::TooManyRequests, error::ServiceUnavailable,
+        ),
+    ),
     tags(
         (name = "games", description = "Create games and play them, one seat token each"),
         (name = "rulesets", description = "The games Roadie hosts, their options and phase machines"),
@@ -239,9 +233,10 @@ fn add_discriminators(components: &mut Components) {
     }
 }
 
-/// The finished document.
+/// The finished document: the skeleton with the operations of every mounted route.
 pub fn document() -> Document {
-    let doc = ApiDoc::openapi();
+    let mut doc = ApiDoc::openapi();
+    doc.merge(routes::Documented::openapi());
     match serde_json::to_value(&doc) {
         Ok(mut value) => {
             name_seats(&mut value);

@@ -215,9 +215,7 @@ impl Application {
                         response
                     }
                 })
-                .configure(routes::rulesets::configure)
-                .configure(routes::games::configure)
-                .configure(routes::health::configure)
+                .configure(routes::configure)
                 .service(
                     SwaggerUi::new("/swagger-ui/{_:.*}").url("/api-docs/openapi.json", openapi::document()),
                 )

@@ -388,8 +388,8 @@ fn accept(game: &mut Game, m: Move, status: u16, body: &Value) {
         game.version
     );
     game.version = version;
-    game.to_act = serde_json::from_value(body["game"]["to_act"].clone()).expect("to_act");
-    game.finished = body["game"]["status"] == "finished";
+    game.to_act = serde_json::from_value(body["to_act"].clone()).expect("to_act");
+    game.finished = body["status"] == "finished";
     game.accepted.push((m.seat, m.action));
 }
 

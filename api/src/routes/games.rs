@@ -9,7 +9,7 @@ use utoipa::IntoParams;
 
 use crate::auth::{Host, Seat, Viewer};
 use crate::body::JsonBody;
-use crate::error::ApiError;
+use crate::error::{ApiError, Code};
 use crate::games::{Games, MAX_WAIT, Precondition, Seen};
 use crate::limits::Limits;
 use crate::metrics::Metrics;
@@ -19,30 +19,13 @@ use crate::store::Revision;
 /// The longest `Idempotency-Key` accepted.
 const MAX_IDEMPOTENCY_KEY: usize = 200;
 
-/// Mounts the game routes.
-pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(super::resource("/v1/games").route(web::post().to(create_game)))
-        .service(
-            super::resource("/v1/games/{id}")
-                .route(web::get().to(get_game))
-                .route(web::delete().to(delete_game)),
-        )
-        .service(
-            super::resource("/v1/games/{id}/actions")
-                .route(web::get().to(list_actions))
-                .route(web::post().to(post_action)),
-        )
-        .service(super::resource("/v1/games/{id}/events").route(web::get().to(list_events)));
-}
-
 /// A request header's text, or `400 malformed_header` when it is not visible ASCII.
 fn header_text<'r>(req: &'r HttpRequest, name: &str) -> Result<Option<&'r str>, ApiError> {
     req.headers()
         .get(name)
         .map(|v| {
-            v.to_str().map_err(|_| {
-                ApiError::bad_request("malformed_header", format!("{name} is not visible ASCII"))
-            })
+            v.to_str()
+                .map_err(|_| ApiError::new(Code::MalformedHeader, format!("{name} is not visible ASCII")))
         })
         .transpose()
 }
@@ -62,8 +45,8 @@ fn precondition(req: &HttpRequest, name: &str) -> Result<Option<Precondition>, A
         return Ok(None);
     };
     let malformed = || {
-        ApiError::bad_request(
-            "malformed_precondition",
+        ApiError::new(
+            Code::MalformedPrecondition,
             format!("{name} is `*` or entity tags such as \"7.0123456789abcdef0123456789abcdef\""),
         )
     };
@@ -96,8 +79,8 @@ fn idempotency_key(req: &HttpRequest) -> Result<Option<&str>, ApiError> {
         {
             Ok(Some(key))
         }
-        Some(_) => Err(ApiError::bad_request(
-            "malformed_idempotency_key",
+        Some(_) => Err(ApiError::new(
+            Code::MalformedIdempotencyKey,
             format!("an Idempotency-Key is 1 to {MAX_IDEMPOTENCY_KEY} visible ASCII characters"),
         )),
     }
@@ -110,13 +93,13 @@ fn idempotency_key(req: &HttpRequest) -> Result<Option<&str>, ApiError> {
     responses(
         (status = 201, description = "The game was created; `Location` names it.", body = CreatedGame,
             headers(("Location" = String, description = "The game's URL"))),
-        (status = 400, description = "Malformed JSON or unknown fields", body = crate::error::Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such ruleset", body = crate::error::Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body over the limit", body = crate::error::Problem, content_type = "application/problem+json"),
-        (status = 408, description = "`body_timeout`: the body did not arrive in time", body = crate::error::Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Seats, options or a seed the ruleset refuses", body = crate::error::Problem, content_type = "application/problem+json"),
-        (status = 429, description = "`rate_limited`: this address created too many games; see `Retry-After`", body = crate::error::Problem, content_type = "application/problem+json"),
-        (status = 503, description = "`store_unavailable` (nothing was created), `store_full` (no new game until room is freed) or `outcome_unknown` (the game may exist; create another)", body = crate::error::Problem, content_type = "application/problem+json"),
+        (status = 400, response = crate::error::BadRequest),
+        (status = 404, response = crate::error::NotFound),
+        (status = 413, response = crate::error::PayloadTooLarge),
+        (status = 408, response = crate::error::RequestTimeout),
+        (status = 422, response = crate::error::Unprocessable),
+        (status = 429, response = crate::error::TooManyRequests),
+        (status = 503, response = crate::error::ServiceUnavailable),
     )
 )]
 pub async fn create_game(
@@ -157,11 +140,11 @@ pub struct GameQuery {
     responses(
         (status = 200, description = "The game", body = GameState, headers(("ETag" = String, description = "The revision"))),
         (status = 304, description = "Still at the revision named by `If-None-Match`", headers(("ETag" = String, description = "The revision"))),
-        (status = 400, description = "`malformed_precondition`: `If-None-Match` is not entity tags", body = crate::error::Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Invalid or expired token", body = crate::error::Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Token of another game", body = crate::error::Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game", body = crate::error::Problem, content_type = "application/problem+json"),
-        (status = 503, description = "Store unavailable", body = crate::error::Problem, content_type = "application/problem+json"),
+        (status = 400, response = crate::error::BadRequest),
+        (status = 401, response = crate::error::Unauthorized),
+        (status = 403, response = crate::error::Forbidden),
+        (status = 404, response = crate::error::NotFound),
+        (status = 503, response = crate::error::ServiceUnavailable),
     )
 )]
 pub async fn get_game(
@@ -192,9 +175,9 @@ pub async fn get_game(
     security(("host_token" = [])),
     responses(
         (status = 204, description = "Deleted"),
-        (status = 401, description = "No, invalid or expired token", body = crate::error::Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Not this game's host token", body = crate::error::Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game", body = crate::error::Problem, content_type = "application/problem+json"),
+        (status = 401, response = crate::error::Unauthorized),
+        (status = 403, response = crate::error::Forbidden),
+        (status = 404, response = crate::error::NotFound),
     )
 )]
 pub async fn delete_game(
@@ -213,9 +196,9 @@ pub async fn delete_game(
     security(("seat_token" = [])),
     responses(
         (status = 200, description = "The legal actions", body = LegalActions),
-        (status = 401, description = "No, invalid or expired token", body = crate::error::Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Not a seat token of this game", body = crate::error::Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game", body = crate::error::Problem, content_type = "application/problem+json"),
+        (status = 401, response = crate::error::Unauthorized),
+        (status = 403, response = crate::error::Forbidden),
+        (status = 404, response = crate::error::NotFound),
     )
 )]
 pub async fn list_actions(
@@ -253,17 +236,17 @@ pub async fn list_actions(
     request_body = PostAction,
     responses(
         (status = 200, description = "Applied", body = ActionResult, headers(("ETag" = String, description = "The new revision"))),
-        (status = 400, description = "Malformed JSON, unknown fields or an action not of this ruleset", body = crate::error::Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No, invalid or expired token", body = crate::error::Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Not a seat token of this game", body = crate::error::Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game", body = crate::error::Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`not_your_turn`, `game_over`, `contention`, `idempotency_key_reused`", body = crate::error::Problem, content_type = "application/problem+json"),
-        (status = 408, description = "`body_timeout`: the body did not arrive in time", body = crate::error::Problem, content_type = "application/problem+json"),
-        (status = 412, description = "`If-Match` names another revision", body = crate::error::Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body over the limit", body = crate::error::Problem, content_type = "application/problem+json"),
-        (status = 422, description = "`illegal_action`, with the legal actions", body = crate::error::Problem, content_type = "application/problem+json"),
-        (status = 429, description = "`rate_limited`: this token is making requests too fast; see `Retry-After`", body = crate::error::Problem, content_type = "application/problem+json"),
-        (status = 503, description = "`store_unavailable`: not applied, safe to retry; `outcome_unknown`: may have been applied, retry only with the same `Idempotency-Key`", body = crate::error::Problem, content_type = "application/problem+json"),
+        (status = 400, response = crate::error::BadRequest),
+        (status = 401, response = crate::error::Unauthorized),
+        (status = 403, response = crate::error::Forbidden),
+        (status = 404, response = crate::error::NotFound),
+        (status = 409, response = crate::error::Conflict),
+        (status = 408, response = crate::error::RequestTimeout),
+        (status = 412, response = crate::error::PreconditionFailed),
+        (status = 413, response = crate::error::PayloadTooLarge),
+        (status = 422, response = crate::error::Unprocessable),
+        (status = 429, response = crate::error::TooManyRequests),
+        (status = 503, response = crate::error::ServiceUnavailable),
     )
 )]
 pub async fn post_action(
@@ -329,10 +312,10 @@ pub struct EventsQuery {
     security((), ("seat_token" = [])),
     responses(
         (status = 200, description = "The events", body = EventLog),
-        (status = 400, description = "Malformed query", body = crate::error::Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Invalid or expired token", body = crate::error::Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Token of another game", body = crate::error::Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game", body = crate::error::Problem, content_type = "application/problem+json"),
+        (status = 400, response = crate::error::BadRequest),
+        (status = 401, response = crate::error::Unauthorized),
+        (status = 403, response = crate::error::Forbidden),
+        (status = 404, response = crate::error::NotFound),
     )
 )]
 pub async fn list_events(
@@ -378,10 +361,7 @@ mod tests {
             assert!(
                 matches!(
                     precondition(&req, "if-match"),
-                    Err(ApiError::BadRequest {
-                        code: "malformed_precondition",
-                        ..
-                    })
+                    Err(e) if e.code() == Code::MalformedPrecondition
                 ),
                 "{garbage}"
             );

@@ -7,13 +7,6 @@ use crate::headroom::Headroom;
 use crate::metrics::Metrics;
 use crate::model::Health;
 
-/// Mounts `/healthz`, `/readyz` and `/metrics`.
-pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(super::resource("/healthz").route(web::get().to(healthz)))
-        .service(super::resource("/readyz").route(web::get().to(readyz)))
-        .service(super::resource("/metrics").route(web::get().to(metrics)));
-}
-
 /// Liveness: the process answers.
 #[utoipa::path(get, path = "/healthz", tag = "operations",
     responses((status = 200, description = "Alive", body = Health)))]
@@ -32,7 +25,7 @@ pub async fn healthz() -> HttpResponse {
 #[utoipa::path(get, path = "/readyz", tag = "operations",
     responses(
         (status = 200, description = "Ready", body = Health),
-        (status = 503, description = "The store does not answer", body = crate::error::Problem, content_type = "application/problem+json"),
+        (status = 503, response = crate::error::ServiceUnavailable),
     ))]
 pub async fn readyz(
     games: web::Data<Games>,

@@ -3,14 +3,8 @@
 use actix_web::{HttpResponse, web};
 use roadie_engine::{RULESETS, Ruleset};
 
-use crate::error::ApiError;
+use crate::error::{ApiError, Code};
 use crate::model::{RulesetDetail, RulesetList, RulesetSchemaNames, RulesetSummary, SeatRange};
-
-/// Mounts the ruleset routes.
-pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(super::resource("/v1/rulesets").route(web::get().to(list_rulesets)))
-        .service(super::resource("/v1/rulesets/{ruleset}").route(web::get().to(get_ruleset)));
-}
 
 fn seats(ruleset: &Ruleset) -> SeatRange {
     SeatRange {
@@ -41,12 +35,14 @@ pub async fn list_rulesets() -> HttpResponse {
     params(("ruleset" = String, Path, description = "The ruleset's slug")),
     responses(
         (status = 200, description = "The ruleset", body = RulesetDetail),
-        (status = 404, description = "No such ruleset", body = crate::error::Problem, content_type = "application/problem+json"),
+        (status = 404, response = crate::error::NotFound),
     ))]
 pub async fn get_ruleset(slug: web::Path<String>) -> Result<HttpResponse, ApiError> {
-    let ruleset = Ruleset::find(&slug).ok_or_else(|| ApiError::NotFound {
-        code: "ruleset_not_found",
-        detail: format!("no ruleset is called {:?}; see GET /v1/rulesets", slug.as_str()),
+    let ruleset = Ruleset::find(&slug).ok_or_else(|| {
+        ApiError::new(
+            Code::RulesetNotFound,
+            format!("no ruleset is called {:?}; see GET /v1/rulesets", slug.as_str()),
+        )
     })?;
     let machine = (ruleset.machine)();
     let schemas = (ruleset.schemas)();

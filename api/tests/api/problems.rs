@@ -1,0 +1,363 @@
+//! Every problem code the service can send, each provoked in process: a code added to
+//! `Code` without a test here fails `every_problem_code_is_provoked`.
+
+use std::collections::BTreeSet;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use jsonwebtoken::{EncodingKey, Header};
+use roadie_api::auth::Claims;
+use roadie_api::error::Code;
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+use crate::helpers::{Game, Reply, SECRET, TestApp};
+
+/// Codes only a failing, full or lagging store can cause, tested end to end with a real Redis
+/// (`tests/tests/e2e/readiness.rs`, `integrity.rs`, `limits.rs`), and codes no request can cause.
+const NOT_IN_PROCESS: &[(&str, &str)] = &[
+    ("store_unavailable", "a Redis that is down: e2e readiness"),
+    ("outcome_unknown", "a Redis that holds writes: e2e integrity"),
+    ("store_full", "a Redis at its maxmemory: e2e limits"),
+    (
+        "contention",
+        "posts racing through two processes: e2e concurrency",
+    ),
+    (
+        "unreadable_body",
+        "a connection that breaks mid-body, which leaves no one to answer",
+    ),
+    ("internal", "a fault of the server; no request causes it"),
+];
+
+fn token(claims: &Claims) -> String {
+    jsonwebtoken::encode(
+        &Header::default(),
+        claims,
+        &EncodingKey::from_secret(SECRET.as_bytes()).expect("a key"),
+    )
+    .expect("a token")
+}
+
+fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
+}
+
+/// Records the code of `reply`, checking that it is the one expected.
+fn saw(seen: &mut BTreeSet<String>, reply: Reply, expected: &str) -> Reply {
+    assert_eq!(reply.code(), expected, "{}", reply.body);
+    seen.insert(expected.to_owned());
+    reply
+}
+
+async fn raw(app: &TestApp, request: &str, pause: Option<Duration>) -> String {
+    let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", app.port))
+        .await
+        .expect("connect");
+    stream.write_all(request.as_bytes()).await.expect("write");
+    if let Some(pause) = pause {
+        tokio::time::sleep(pause).await;
+    }
+    let mut answer = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut answer)).await;
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+async fn play_to_the_end(app: &TestApp, game: &Game) -> (usize, Value) {
+    let mut last = None;
+    while let Some((seat, actions)) = app.turn(game).await {
+        let reply = app.act(game, seat, &actions[0]).await;
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        last = Some((seat, actions[0].clone()));
+    }
+    last.expect("at least one action")
+}
+
+#[actix_web::test]
+async fn every_problem_code_is_provoked() {
+    let app = TestApp::spawn(&[("ROADIE_BODY_LIMIT", "2048"), ("ROADIE_BODY_TIMEOUT_MS", "500")]).await;
+    let mut seen = BTreeSet::new();
+    let game = app.create("shrewd-producer", 3, 11).await;
+    let path = format!("/v1/games/{}", game.id);
+    let actions_path = format!("{path}/actions");
+    let (actor, legal) = app.turn(&game).await.expect("someone acts");
+    let state = app.get(&path, Some(&game.tokens[actor])).await;
+    let revision = state.json["revision"].as_str().expect("revision").to_owned();
+
+    // 400
+    let body = |text: &str| {
+        app.http
+            .post(app.url("/v1/games"))
+            .header("content-type", "application/json")
+            .body(text.to_owned())
+    };
+    saw(&mut seen, app.send(body("{not json")).await, "malformed_json");
+    saw(
+        &mut seen,
+        app.send(body(r#"{"ruleset": "shrewd-producer", "seats": 3, "colour": 1}"#))
+            .await,
+        "malformed_json",
+    );
+    let malformed = saw(
+        &mut seen,
+        app.act(&game, actor, &json!({"type": "no_such_action"})).await,
+        "malformed_action",
+    );
+    assert!(malformed.json["legal_actions"].is_array());
+    saw(
+        &mut seen,
+        app.get(&format!("{path}/events?after=soon"), None).await,
+        "malformed_query",
+    );
+    let latin1 = reqwest::header::HeaderValue::from_bytes(b"\xe9t\xe9").expect("a header value");
+    saw(
+        &mut seen,
+        app.send(app.http.get(app.url(&path)).header("If-None-Match", latin1))
+            .await,
+        "malformed_header",
+    );
+    saw(
+        &mut seen,
+        app.send(app.http.get(app.url(&path)).header("If-None-Match", "7"))
+            .await,
+        "malformed_precondition",
+    );
+    saw(
+        &mut seen,
+        app.send(
+            app.http
+                .post(app.url(&actions_path))
+                .bearer_auth(&game.tokens[actor])
+                .header("Idempotency-Key", "has spaces")
+                .json(&json!({"action": legal[0]})),
+        )
+        .await,
+        "malformed_idempotency_key",
+    );
+
+    // 401
+    saw(&mut seen, app.get(&actions_path, None).await, "token_missing");
+    saw(
+        &mut seen,
+        app.get(&actions_path, Some("not.a.token")).await,
+        "token_invalid",
+    );
+    let expired = token(&Claims {
+        game: game.id.clone(),
+        seat: Some(0),
+        iat: now() - 1_000,
+        exp: now() - 500,
+    });
+    let reply = saw(
+        &mut seen,
+        app.get(&actions_path, Some(&expired)).await,
+        "token_expired",
+    );
+    assert_eq!(reply.header("www-authenticate"), Some("Bearer"));
+
+    // 403
+    let other = app.create("shrewd-producer", 3, 12).await;
+    saw(
+        &mut seen,
+        app.get(&actions_path, Some(&other.tokens[0])).await,
+        "wrong_game",
+    );
+    saw(
+        &mut seen,
+        app.get(&actions_path, Some(&game.host)).await,
+        "seat_required",
+    );
+    saw(
+        &mut seen,
+        app.send(app.http.delete(app.url(&path)).bearer_auth(&game.tokens[0]))
+            .await,
+        "host_required",
+    );
+    let ghost = token(&Claims {
+        game: game.id.clone(),
+        seat: Some(7),
+        iat: now(),
+        exp: now() + 600,
+    });
+    saw(
+        &mut seen,
+        app.get(&actions_path, Some(&ghost)).await,
+        "no_such_seat",
+    );
+
+    // 404, 405
+    saw(
+        &mut seen,
+        app.get("/v1/games/0123456789abcdef01234567", None).await,
+        "game_not_found",
+    );
+    saw(
+        &mut seen,
+        app.get("/v1/games/not-an-id", None).await,
+        "game_not_found",
+    );
+    saw(
+        &mut seen,
+        app.get("/v1/rulesets/chess", None).await,
+        "ruleset_not_found",
+    );
+    saw(&mut seen, app.get("/v2/anything", None).await, "route_not_found");
+    let reply = saw(
+        &mut seen,
+        app.send(app.http.put(app.url(&path))).await,
+        "method_not_allowed",
+    );
+    assert_eq!(reply.header("allow"), Some("GET, DELETE"));
+
+    // 408: headers, then a body that never comes whole.
+    let answer = raw(
+        &app,
+        "POST /v1/games HTTP/1.1\r\nHost: roadie\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{",
+        None,
+    )
+    .await;
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("body_timeout"), "{answer}");
+    seen.insert("body_timeout".into());
+
+    // 409
+    // A seat that may not act: play `other` until somebody waits.
+    for _ in 0..200 {
+        let state = app.get(&format!("/v1/games/{}", other.id), None).await;
+        let to_act: Vec<u64> = serde_json::from_value(state.json["to_act"].clone()).expect("to_act");
+        if let Some(waiting) = (0..3u64).find(|s| !to_act.contains(s)) {
+            let (seat, actions) = app.turn(&other).await.expect("someone acts");
+            let reply = saw(
+                &mut seen,
+                app.act(&other, waiting as usize, &actions[0]).await,
+                "not_your_turn",
+            );
+            assert!(
+                reply.json["to_act"]
+                    .as_array()
+                    .is_some_and(|a| a.contains(&json!(seat)))
+            );
+            break;
+        }
+        let (seat, actions) = app.turn(&other).await.expect("someone acts");
+        assert_eq!(app.act(&other, seat, &actions[0]).await.status, 200);
+    }
+    let keyed = |key: &str, action: &Value| {
+        app.http
+            .post(app.url(&actions_path))
+            .bearer_auth(&game.tokens[actor])
+            .header("Idempotency-Key", key.to_owned())
+            .json(&json!({ "action": action }))
+    };
+    // 412 before anything moves the game, then the keyed post.
+    let stale = format!("\"{}.{}\"", 1, "0".repeat(32));
+    let reply = saw(
+        &mut seen,
+        app.send(
+            app.http
+                .post(app.url(&actions_path))
+                .bearer_auth(&game.tokens[actor])
+                .header("If-Match", stale)
+                .json(&json!({"action": legal[0]})),
+        )
+        .await,
+        "version_mismatch",
+    );
+    assert_eq!(reply.json["current_revision"], revision.as_str());
+    assert_eq!(app.send(keyed("k", &legal[0])).await.status, 200);
+    saw(
+        &mut seen,
+        app.send(keyed("k", &json!({"type": "pass"}))).await,
+        "idempotency_key_reused",
+    );
+    let finished = app.create("shrewd-producer", 3, 13).await;
+    let (last_seat, last_action) = play_to_the_end(&app, &finished).await;
+    saw(
+        &mut seen,
+        app.act(&finished, last_seat, &last_action).await,
+        "game_over",
+    );
+
+    // 413
+    let huge = format!("{{\"ruleset\": \"{}\", \"seats\": 3}}", "x".repeat(4096));
+    saw(&mut seen, app.send(body(&huge)).await, "payload_too_large");
+
+    // 422
+    let (seat, now_legal) = app.turn(&game).await.expect("the game goes on");
+    let offered_before = legal.iter().find(|a| !now_legal.contains(a)).cloned();
+    if let Some(unlisted) = offered_before {
+        let reply = saw(&mut seen, app.act(&game, seat, &unlisted).await, "illegal_action");
+        assert_eq!(reply.json["legal_actions"], Value::Array(now_legal.clone()));
+    }
+    saw(
+        &mut seen,
+        app.post(
+            "/v1/games",
+            None,
+            &json!({"ruleset": "shrewd-producer", "seats": 9}),
+        )
+        .await,
+        "invalid_seats",
+    );
+    saw(
+        &mut seen,
+        app.post(
+            "/v1/games",
+            None,
+            &json!({"ruleset": "shrewd-producer", "seats": 3, "options": {"nope": 1}}),
+        )
+        .await,
+        "invalid_options",
+    );
+    saw(
+        &mut seen,
+        app.post(
+            "/v1/games",
+            None,
+            &json!({"ruleset": "shrewd-producer", "seats": 3, "seed": 9_007_199_254_740_992u64}),
+        )
+        .await,
+        "invalid_seed",
+    );
+
+    // 429: a second service with tight limits.
+    let strict = TestApp::spawn(&[
+        ("ROADIE_CREATE_RATE", "0.1"),
+        ("ROADIE_CREATE_BURST", "1"),
+        ("ROADIE_MAX_CONNECTIONS_PER_ADDRESS", "1"),
+    ])
+    .await;
+    let held = tokio::net::TcpStream::connect(("127.0.0.1", strict.port))
+        .await
+        .expect("connect");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let answer = raw(&strict, "GET /healthz HTTP/1.1\r\nHost: roadie\r\n\r\n", None).await;
+    assert!(answer.starts_with("HTTP/1.1 429"), "{answer}");
+    assert!(answer.contains("too_many_connections"), "{answer}");
+    seen.insert("too_many_connections".into());
+    drop(held);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let create = json!({"ruleset": "shrewd-producer", "seats": 3});
+    assert_eq!(strict.post("/v1/games", None, &create).await.status, 201);
+    let reply = saw(
+        &mut seen,
+        strict.post("/v1/games", None, &create).await,
+        "rate_limited",
+    );
+    assert!(reply.header("retry-after").is_some());
+
+    let expected: BTreeSet<String> = Code::ALL
+        .iter()
+        .map(|c| c.as_str().to_owned())
+        .filter(|c| !NOT_IN_PROCESS.iter().any(|(code, _)| code == c))
+        .collect();
+    assert_eq!(seen, expected, "codes provoked in process");
+    for (code, _) in NOT_IN_PROCESS {
+        assert!(
+            Code::ALL.iter().any(|c| c.as_str() == *code),
+            "{code} is not a code"
+        );
+    }
+}

@@ -1,0 +1,102 @@
+//! Every mounted route is documented, every documented operation is mounted, and each answers.
+
+use std::collections::BTreeSet;
+
+use roadie_api::routes::ROUTES;
+use serde_json::json;
+
+use crate::helpers::TestApp;
+
+/// A concrete path for a route pattern.
+fn concrete(pattern: &str, game: &str) -> String {
+    pattern
+        .replace("{ruleset}", "shrewd-producer")
+        .replace("{id}", game)
+}
+
+#[actix_web::test]
+async fn the_document_lists_exactly_the_mounted_routes_and_methods() {
+    let app = TestApp::spawn(&[]).await;
+    let game = app.create("shrewd-producer", 3, 1).await;
+    let document = app.get("/api-docs/openapi.json", None).await;
+    assert_eq!(document.status, 200);
+    let documented: BTreeSet<(String, String)> = document.json["paths"]
+        .as_object()
+        .expect("paths")
+        .iter()
+        .flat_map(|(path, operations)| {
+            operations
+                .as_object()
+                .expect("operations")
+                .keys()
+                .map(|method| (path.clone(), method.to_uppercase()))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let mounted: BTreeSet<(String, String)> = ROUTES
+        .iter()
+        .flat_map(|(path, methods)| methods.iter().map(|m| ((*path).to_owned(), (*m).to_owned())))
+        .collect();
+    assert_eq!(documented, mounted);
+    for (pattern, methods) in ROUTES {
+        let path = concrete(pattern, &game.id);
+        // Each route is really mounted: another method gets 405 naming exactly its methods.
+        let wrong = app.send(app.http.patch(app.url(&path))).await;
+        assert_eq!(wrong.status, 405, "{path}: {}", wrong.body);
+        assert_eq!(wrong.code(), "method_not_allowed");
+        assert_eq!(wrong.header("allow"), Some(methods.join(", ").as_str()), "{path}");
+    }
+}
+
+#[actix_web::test]
+async fn every_route_answers_its_documented_success() {
+    let app = TestApp::spawn(&[]).await;
+    let list = app.get("/v1/rulesets", None).await;
+    assert_eq!(list.status, 200);
+    for ruleset in list.json["rulesets"].as_array().expect("rulesets") {
+        let slug = ruleset["slug"].as_str().expect("slug");
+        let detail = app.get(&format!("/v1/rulesets/{slug}"), None).await;
+        assert_eq!(detail.status, 200, "{}", detail.body);
+        assert_eq!(detail.json["slug"], slug);
+    }
+    let game = app.create("shrewd-producer", 3, 7).await;
+    let path = format!("/v1/games/{}", game.id);
+    let state = app.get(&path, Some(&game.tokens[0])).await;
+    assert_eq!(state.status, 200);
+    let etag = state.header("etag").expect("an ETag").to_owned();
+    let unchanged = app
+        .send(
+            app.http
+                .get(app.url(&path))
+                .bearer_auth(&game.tokens[0])
+                .header("If-None-Match", &etag),
+        )
+        .await;
+    assert_eq!(unchanged.status, 304);
+    let (seat, actions) = app.turn(&game).await.expect("someone acts");
+    let posted = app
+        .send(
+            app.http
+                .post(app.url(&format!("{path}/actions")))
+                .bearer_auth(&game.tokens[seat])
+                .header("If-Match", &etag)
+                .header("Idempotency-Key", "one")
+                .header("Prefer", "return=minimal")
+                .json(&json!({ "action": actions[0] })),
+        )
+        .await;
+    assert_eq!(posted.status, 200, "{}", posted.body);
+    assert_eq!(posted.json["version"], 2);
+    assert_eq!(posted.header("preference-applied"), Some("return=minimal"));
+    let events = app.get(&format!("{path}/events?after=0&limit=3"), None).await;
+    assert_eq!(events.status, 200);
+    assert!(events.json["events"].as_array().is_some_and(|e| e.len() <= 3));
+    for probe in ["/healthz", "/readyz", "/metrics"] {
+        assert_eq!(app.get(probe, None).await.status, 200, "{probe}");
+    }
+    let deleted = app
+        .send(app.http.delete(app.url(&path)).bearer_auth(&game.host))
+        .await;
+    assert_eq!(deleted.status, 204);
+    assert_eq!(app.get(&path, None).await.status, 404);
+}
