@@ -4,8 +4,8 @@
 //! version, event log and outcome must be exactly what a local replay of the accepted actions
 //! gives: no action lost, none applied twice.
 //!
-//! Needs `redis-server` and `redis-cli` (installed with `apt-get` when missing) and builds the
-//! `roadie` binary with the same cargo and profile as this test.
+//! Needs `redis-server` and `redis-cli` (`scripts/test` installs them) and the `roadie` binary
+//! cargo builds for this test.
 
 use std::fs;
 use std::net::TcpListener;
@@ -120,51 +120,17 @@ fn has(program: &str) -> bool {
         .is_ok_and(|s| s.success())
 }
 
-/// `redis-server` and `redis-cli`, installed from the distribution when missing.
+/// `redis-server` and `redis-cli` must be installed (`scripts/test` installs them).
 fn ensure_redis() {
-    if has("redis-server") && has("redis-cli") {
-        return;
-    }
-    let installed = Command::new("apt-get")
-        .args(["install", "-y", "-qq", "redis-server"])
-        .env("DEBIAN_FRONTEND", "noninteractive")
-        .status()
-        .is_ok_and(|s| s.success());
     assert!(
-        installed && has("redis-server") && has("redis-cli"),
-        "redis-server and redis-cli are needed (apt-get install redis-server)"
+        has("redis-server") && has("redis-cli"),
+        "redis-server and redis-cli are missing: run scripts/test, which installs them"
     );
 }
 
-/// The `roadie` binary, built by the cargo running this test, in this test's profile. The build
-/// selects what `cargo test --workspace` builds, so the dependencies it built (with the same
-/// features) are reused rather than rebuilt.
+/// The `roadie` binary cargo built for this test.
 fn roadie_binary() -> PathBuf {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let mut command = Command::new(cargo);
-    command.current_dir(env!("CARGO_MANIFEST_DIR")).args([
-        "build",
-        "--workspace",
-        "--bins",
-        "--tests",
-        "--message-format=json-render-diagnostics",
-    ]);
-    if !cfg!(debug_assertions) {
-        command.arg("--release");
-    }
-    let output = command.stderr(Stdio::inherit()).output().expect("cargo runs");
-    assert!(output.status.success(), "cargo build of the roadie binary failed");
-    String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-        .filter(|m| {
-            m["reason"] == "compiler-artifact"
-                && m["target"]["name"] == "roadie"
-                && m["target"]["kind"][0] == "bin"
-                && m["profile"]["test"] == false
-        })
-        .find_map(|m| m["executable"].as_str().map(PathBuf::from))
-        .expect("cargo reports the roadie executable")
+    PathBuf::from(env!("CARGO_BIN_EXE_roadie"))
 }
 
 fn redis_cli(port: u16, args: &[&str]) -> String {

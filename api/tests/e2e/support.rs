@@ -1,10 +1,11 @@
 //! The test harness: a throwaway Redis, the real `roadie` binary, and a typed HTTP client.
+//! The load generator's test (`tests/tests/loadtest.rs`) shares it.
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::{Mutex, OnceLock};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use reqwest::blocking::{Client, RequestBuilder, Response};
@@ -26,24 +27,12 @@ pub fn free_port() -> u16 {
         .expect("a free port")
 }
 
-static APT: Mutex<()> = Mutex::new(());
-
-/// Installs a Debian package with apt-get unless `binary` is already on the machine.
+/// Fails with what to do unless `binary` (from Debian's `package`) is on the machine:
+/// `scripts/test` installs every package the tests start.
 pub fn ensure_installed(binary: &str, package: &str) {
-    let _guard = APT.lock().unwrap_or_else(|e| e.into_inner());
-    if Path::new(binary).exists() {
-        return;
-    }
-    eprintln!("{binary} is missing: installing {package} with apt-get");
-    let update = Command::new("apt-get").arg("update").status();
-    assert!(update.is_ok_and(|s| s.success()), "apt-get update failed");
-    let status = Command::new("apt-get")
-        .args(["install", "-y", "--no-install-recommends", package])
-        .env("DEBIAN_FRONTEND", "noninteractive")
-        .status();
     assert!(
-        status.is_ok_and(|s| s.success()),
-        "apt-get install {package} failed"
+        Path::new(binary).exists(),
+        "{binary} is missing: run scripts/test, which installs {package}"
     );
 }
 
@@ -128,30 +117,25 @@ impl Drop for Redis {
     }
 }
 
-/// The `roadie` binary, built once by cargo into this workspace's target directory.
-pub fn roadie_binary() -> &'static Path {
-    static BINARY: OnceLock<PathBuf> = OnceLock::new();
-    BINARY.get_or_init(|| {
-        // This test binary is target/<profile>/deps/e2e-<hash>.
-        let exe = std::env::current_exe().expect("current exe");
-        let profile_dir = exe.parent().and_then(Path::parent).expect("target/<profile>");
-        let target_dir = profile_dir.parent().expect("target");
-        let mut build = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-        build
-            // The same package and target selection as `cargo test --workspace`, so the
-            // dependencies it built (with the same features) are reused, not rebuilt.
-            .args(["build", "--quiet", "--workspace", "--bins", "--tests"])
-            .env("CARGO_TARGET_DIR", target_dir)
-            .current_dir(env!("CARGO_MANIFEST_DIR"));
-        if profile_dir.file_name().is_some_and(|n| n == "release") {
-            build.arg("--release");
-        }
-        let status = build.status().expect("run cargo build");
-        assert!(status.success(), "cargo build of roadie failed");
-        let binary = profile_dir.join(format!("roadie{}", std::env::consts::EXE_SUFFIX));
-        assert!(binary.exists(), "{} was not built", binary.display());
-        binary
-    })
+/// The `roadie` binary: the one cargo built for this test, or, for tests of another package of
+/// the workspace, the one `cargo test --workspace` built beside them.
+pub fn roadie_binary() -> PathBuf {
+    if let Some(path) = option_env!("CARGO_BIN_EXE_roadie") {
+        return PathBuf::from(path);
+    }
+    // This test binary is target/<profile>/deps/<name>-<hash>.
+    let exe = std::env::current_exe().expect("current exe");
+    let binary = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("target/<profile>")
+        .join(format!("roadie{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        binary.exists(),
+        "{} is missing: run the tests with `cargo test --workspace`",
+        binary.display()
+    );
+    binary
 }
 
 /// A running `roadie` process, stopped when dropped.

@@ -13,7 +13,6 @@ mod games;
 mod idempotency;
 mod integrity;
 mod limits;
-mod loadtest;
 mod play;
 mod processes;
 mod readiness;

@@ -5,7 +5,11 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use crate::support::{Redis, Roadie};
+#[allow(dead_code)]
+#[path = "../../api/tests/e2e/support.rs"]
+mod support;
+
+use support::{Redis, Roadie};
 
 fn run_loadtest(roadie: &Roadie, flow: &str, ruleset: &str, seats: &str) -> Value {
     let output = Command::new(env!("CARGO_BIN_EXE_loadtest"))
