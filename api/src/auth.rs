@@ -12,7 +12,7 @@ use actix_web::{FromRequest, HttpRequest, web};
 use jsonwebtoken::errors::ErrorKind;
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use quick_cache::sync::Cache;
-use roadie_engine::{Seat as SeatNo, Viewer as EngineViewer};
+use roadie_engine::{Seat, Viewer};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{ApiError, Code};
@@ -24,7 +24,7 @@ pub struct Claims {
     pub game: String,
     /// The seat it plays, or absent for the host token.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub seat: Option<SeatNo>,
+    pub seat: Option<Seat>,
     /// Issued at (seconds since the epoch).
     pub iat: u64,
     /// Expires at (seconds since the epoch).
@@ -75,7 +75,7 @@ impl Keys {
     }
 
     /// Signs a token for `seat` of `game` (`None`: the host).
-    pub fn issue(&self, game: &str, seat: Option<SeatNo>) -> Result<String, ApiError> {
+    pub fn issue(&self, game: &str, seat: Option<Seat>) -> Result<String, ApiError> {
         let now = now_secs();
         let claims = Claims {
             game: game.to_owned(),
@@ -155,15 +155,15 @@ fn missing() -> ApiError {
 
 /// A seat of the game in the path, proven by its token. Required.
 #[derive(Clone, Copy, Debug)]
-pub struct Seat(pub SeatNo);
+pub struct SeatCaller(pub Seat);
 
-impl FromRequest for Seat {
+impl FromRequest for SeatCaller {
     type Error = ApiError;
     type Future = Ready<Result<Self, ApiError>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         ready(match claims_of(req) {
-            Ok(Some(Claims { seat: Some(seat), .. })) => Ok(Seat(seat)),
+            Ok(Some(Claims { seat: Some(seat), .. })) => Ok(SeatCaller(seat)),
             Ok(Some(_)) => Err(ApiError::new(
                 Code::SeatRequired,
                 "this call needs a seat token; the host token has no seat",
@@ -177,17 +177,17 @@ impl FromRequest for Seat {
 /// Whoever looks at the game in the path: a seat by its token, or a spectator without one
 /// (the host token sees what a spectator sees).
 #[derive(Clone, Copy, Debug)]
-pub struct Viewer(pub EngineViewer);
+pub struct ViewerCaller(pub Viewer);
 
-impl FromRequest for Viewer {
+impl FromRequest for ViewerCaller {
     type Error = ApiError;
     type Future = Ready<Result<Self, ApiError>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         ready(claims_of(req).map(|claims| {
-            Viewer(match claims.and_then(|c| c.seat) {
-                Some(seat) => EngineViewer::Seat(seat),
-                None => EngineViewer::Spectator,
+            ViewerCaller(match claims.and_then(|c| c.seat) {
+                Some(seat) => Viewer::Seat(seat),
+                None => Viewer::Spectator,
             })
         }))
     }
@@ -195,15 +195,15 @@ impl FromRequest for Viewer {
 
 /// The host of the game in the path, proven by the host token. Required.
 #[derive(Clone, Copy, Debug)]
-pub struct Host;
+pub struct HostCaller;
 
-impl FromRequest for Host {
+impl FromRequest for HostCaller {
     type Error = ApiError;
     type Future = Ready<Result<Self, ApiError>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         ready(match claims_of(req) {
-            Ok(Some(Claims { seat: None, .. })) => Ok(Host),
+            Ok(Some(Claims { seat: None, .. })) => Ok(HostCaller),
             Ok(Some(_)) => Err(ApiError::new(
                 Code::HostRequired,
                 "only the host token may do this",

@@ -206,7 +206,7 @@ pub struct Problem<'a> {
     pub code: Code,
     /// The caller's legal actions now (with `illegal_action` and `malformed_action`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<Vec<crate::openapi::AnyAction>>)]
+    #[schema(value_type = Option<Vec<crate::model::AnyAction>>)]
     pub legal_actions: Option<&'a RawValue>,
     /// The seats that may act now (with `not_your_turn`).
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -1,6 +1,6 @@
 //! Roadie's HTTP service: the engine's games over a REST API.
 //!
-//! Handlers in [`routes`] parse, call one verb of [`games::Games`] and map the result; errors
+//! Handlers in [`routes`] parse, call one verb of [`domain::Games`] and map the result; errors
 //! are [`error::ApiError`], turned into `application/problem+json` in one place. Games live in
 //! a [`store::GameStore`] (Redis, or memory when no Redis is configured).
 #![deny(missing_docs)]
@@ -9,13 +9,14 @@ pub mod auth;
 pub mod body;
 pub mod cache;
 pub mod config;
+pub mod domain;
 pub mod error;
-pub mod games;
 pub mod headroom;
 pub mod limits;
 pub mod metrics;
 pub mod model;
 pub mod openapi;
+pub mod request;
 pub mod routes;
 pub mod startup;
 pub mod store;

@@ -1,11 +1,14 @@
 //! What goes over the wire: request and response bodies, as named OpenAPI schemas.
 
-use roadie_engine::{Audience, Outcome};
+use std::borrow::Cow;
+
+use roadie_engine::registry::RulesetSchemas;
+use roadie_engine::{Audience, Outcome, RULESETS};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
-use utoipa::ToSchema;
-
-use crate::openapi::{AnyAction, AnyEvent, AnyOptions, AnyView};
+use utoipa::openapi::schema::{OneOf, Schema};
+use utoipa::openapi::{Ref, RefOr};
+use utoipa::{PartialSchema, ToSchema};
 
 /// Create a game.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -258,3 +261,65 @@ pub struct Health {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub creating: Option<bool>,
 }
+
+// The placeholders for what each ruleset defines: `oneOf` the rulesets' own schemas.
+
+fn one_of(pick: fn(&RulesetSchemas) -> &String, description: &str) -> RefOr<Schema> {
+    let mut one = OneOf::new();
+    for ruleset in RULESETS {
+        one.items
+            .push(Ref::from_schema_name(pick(&(ruleset.schemas)())).into());
+    }
+    one.description = Some(description.to_owned());
+    Schema::OneOf(one).into()
+}
+
+fn all_ruleset_schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+    for ruleset in RULESETS {
+        schemas.extend((ruleset.schemas)().all);
+    }
+}
+
+macro_rules! any_schema {
+    ($name:ident, $field:ident, $doc:literal) => {
+        #[doc = $doc]
+        pub struct $name;
+
+        impl PartialSchema for $name {
+            fn schema() -> RefOr<Schema> {
+                one_of(|s| &s.$field, $doc)
+            }
+        }
+
+        impl ToSchema for $name {
+            fn name() -> Cow<'static, str> {
+                Cow::Borrowed(stringify!($name))
+            }
+
+            fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+                all_ruleset_schemas(schemas);
+            }
+        }
+    };
+}
+
+any_schema!(
+    AnyAction,
+    action,
+    "An action of the game's ruleset: one of the rulesets' action schemas."
+);
+any_schema!(
+    AnyEvent,
+    event,
+    "An event of the game's ruleset: one of the rulesets' event schemas."
+);
+any_schema!(
+    AnyView,
+    view,
+    "What the caller may see of a game: one of the rulesets' view schemas."
+);
+any_schema!(
+    AnyOptions,
+    options,
+    "Options of a ruleset: one of the rulesets' option schemas."
+);

@@ -1,83 +1,21 @@
 //! The OpenAPI document, generated from the code.
 //!
 //! Paths and wire types come from the utoipa annotations. Each ruleset brings its own named
-//! schemas (options, actions, events, views); the placeholders [`AnyAction`], [`AnyEvent`],
-//! [`AnyView`] and [`AnyOptions`] are `oneOf` them. [`RulesetDocs`] adds every ruleset's
+//! schemas (options, actions, events, views); the wire model's placeholders [`AnyAction`],
+//! [`AnyEvent`], [`AnyView`] and [`AnyOptions`] are `oneOf` them. [`RulesetDocs`] adds every ruleset's
 //! schemas, its phase machine as the `x-roadie-rulesets` extension, the discriminators utoipa
 //! leaves out of tagged enums, and the bearer security schemes.
 
-use std::borrow::Cow;
-
 use roadie_engine::RULESETS;
-use roadie_engine::registry::RulesetSchemas;
 use serde_json::json;
 use utoipa::openapi::extensions::Extensions;
-use utoipa::openapi::schema::{Discriminator, OneOf, Schema};
+use utoipa::openapi::schema::{Discriminator, Schema};
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
-use utoipa::openapi::{Components, OpenApi as Document, Ref, RefOr};
-use utoipa::{Modify, OpenApi, PartialSchema, ToSchema};
+use utoipa::openapi::{Components, OpenApi as Document, RefOr};
+use utoipa::{Modify, OpenApi};
 
+use crate::model::{AnyAction, AnyEvent, AnyOptions, AnyView};
 use crate::{error, model, routes};
-
-fn one_of(pick: fn(&RulesetSchemas) -> &String, description: &str) -> RefOr<Schema> {
-    let mut one = OneOf::new();
-    for ruleset in RULESETS {
-        one.items
-            .push(Ref::from_schema_name(pick(&(ruleset.schemas)())).into());
-    }
-    one.description = Some(description.to_owned());
-    Schema::OneOf(one).into()
-}
-
-fn all_ruleset_schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-    for ruleset in RULESETS {
-        schemas.extend((ruleset.schemas)().all);
-    }
-}
-
-macro_rules! any_schema {
-    ($name:ident, $field:ident, $doc:literal) => {
-        #[doc = $doc]
-        pub struct $name;
-
-        impl PartialSchema for $name {
-            fn schema() -> RefOr<Schema> {
-                one_of(|s| &s.$field, $doc)
-            }
-        }
-
-        impl ToSchema for $name {
-            fn name() -> Cow<'static, str> {
-                Cow::Borrowed(stringify!($name))
-            }
-
-            fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-                all_ruleset_schemas(schemas);
-            }
-        }
-    };
-}
-
-any_schema!(
-    AnyAction,
-    action,
-    "An action of the game's ruleset: one of the rulesets' action schemas."
-);
-any_schema!(
-    AnyEvent,
-    event,
-    "An event of the game's ruleset: one of the rulesets' event schemas."
-);
-any_schema!(
-    AnyView,
-    view,
-    "What the caller may see of a game: one of the rulesets' view schemas."
-);
-any_schema!(
-    AnyOptions,
-    options,
-    "Options of a ruleset: one of the rulesets' option schemas."
-);
 
 /// The document's skeleton; [`document`] gives the finished one.
 #[derive(OpenApi)]

@@ -7,83 +7,20 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use crate::auth::{Host, Seat, Viewer};
+use crate::auth::{HostCaller, SeatCaller, ViewerCaller};
 use crate::body::JsonBody;
-use crate::error::{ApiError, Code};
-use crate::games::{Games, MAX_WAIT, Precondition, Seen};
+use crate::domain::{ActionCommand, Games, MAX_WAIT, Seen};
+use crate::error::ApiError;
 use crate::limits::Limits;
 use crate::metrics::Metrics;
 use crate::model::{ActionResult, CreateGame, CreatedGame, EventLog, GameState, LegalActions, PostAction};
-use crate::store::Revision;
-
-/// The longest `Idempotency-Key` accepted.
-const MAX_IDEMPOTENCY_KEY: usize = 200;
-
-/// A request header's text, or `400 malformed_header` when it is not visible ASCII.
-fn header_text<'r>(req: &'r HttpRequest, name: &str) -> Result<Option<&'r str>, ApiError> {
-    req.headers()
-        .get(name)
-        .map(|v| {
-            v.to_str()
-                .map_err(|_| ApiError::new(Code::MalformedHeader, format!("{name} is not visible ASCII")))
-        })
-        .transpose()
-}
+use crate::request::{GameId, IdempotencyKey, IfMatch, IfNoneMatch, Representation};
 
 fn etag(revision: impl std::fmt::Display) -> (header::HeaderName, HeaderValue) {
     (
         header::ETAG,
         HeaderValue::from_str(&format!("\"{revision}\"")).unwrap_or(HeaderValue::from_static("\"0\"")),
     )
-}
-
-/// An `If-Match` or `If-None-Match` header (RFC 9110: `*`, or entity tags separated by commas,
-/// each `"..."` or `W/"..."`), or `400 malformed_precondition`. Tags that name no revision of
-/// ours are kept out: they match nothing.
-fn precondition(req: &HttpRequest, name: &str) -> Result<Option<Precondition>, ApiError> {
-    let Some(value) = header_text(req, name)? else {
-        return Ok(None);
-    };
-    let malformed = || {
-        ApiError::new(
-            Code::MalformedPrecondition,
-            format!("{name} is `*` or entity tags such as \"7.0123456789abcdef0123456789abcdef\""),
-        )
-    };
-    if value.trim() == "*" {
-        return Ok(Some(Precondition::Any));
-    }
-    let mut revisions = Vec::new();
-    for tag in value.split(',').map(str::trim).filter(|t| !t.is_empty()) {
-        let opaque = tag.strip_prefix("W/").unwrap_or(tag);
-        let inner = opaque
-            .strip_prefix('"')
-            .and_then(|t| t.strip_suffix('"'))
-            .filter(|t| !t.contains('"'))
-            .ok_or_else(malformed)?;
-        if let Ok(revision) = inner.parse::<Revision>() {
-            revisions.push(revision);
-        }
-    }
-    Ok(Some(Precondition::Revisions(revisions)))
-}
-
-/// The `Idempotency-Key` header: 1 to 200 visible ASCII characters, or `400`.
-fn idempotency_key(req: &HttpRequest) -> Result<Option<&str>, ApiError> {
-    match header_text(req, "idempotency-key")? {
-        None => Ok(None),
-        Some(key)
-            if !key.is_empty()
-                && key.len() <= MAX_IDEMPOTENCY_KEY
-                && key.bytes().all(|b| b.is_ascii_graphic()) =>
-        {
-            Ok(Some(key))
-        }
-        Some(_) => Err(ApiError::new(
-            Code::MalformedIdempotencyKey,
-            format!("an Idempotency-Key is 1 to {MAX_IDEMPOTENCY_KEY} visible ASCII characters"),
-        )),
-    }
 }
 
 /// Create a game. Returns one token per seat and the host's token.
@@ -149,14 +86,13 @@ pub struct GameQuery {
 )]
 pub async fn get_game(
     games: web::Data<Games>,
-    req: HttpRequest,
-    id: web::Path<String>,
+    id: GameId,
     query: web::Query<GameQuery>,
-    viewer: Viewer,
+    viewer: ViewerCaller,
+    known: IfNoneMatch,
 ) -> Result<HttpResponse, ApiError> {
-    let known = precondition(&req, "if-none-match")?;
     let wait = Duration::from_secs(query.wait.unwrap_or(0)).min(MAX_WAIT);
-    Ok(match games.get(&id, viewer.0, known.as_ref(), wait).await? {
+    Ok(match games.get(&id, viewer.0, known.0.as_ref(), wait).await? {
         Seen::Changed(state) => HttpResponse::Ok()
             .insert_header(etag(&state.revision))
             .insert_header((header::VARY, "Authorization"))
@@ -182,8 +118,8 @@ pub async fn get_game(
 )]
 pub async fn delete_game(
     games: web::Data<Games>,
-    id: web::Path<String>,
-    _host: Host,
+    id: GameId,
+    _host: HostCaller,
 ) -> Result<HttpResponse, ApiError> {
     games.delete(&id).await?;
     Ok(HttpResponse::NoContent().finish())
@@ -203,8 +139,8 @@ pub async fn delete_game(
 )]
 pub async fn list_actions(
     games: web::Data<Games>,
-    id: web::Path<String>,
-    seat: Seat,
+    id: GameId,
+    seat: SeatCaller,
 ) -> Result<HttpResponse, ApiError> {
     let actions = games.actions(&id, seat.0).await?;
     Ok(HttpResponse::Ok()
@@ -251,23 +187,22 @@ pub async fn list_actions(
 )]
 pub async fn post_action(
     games: web::Data<Games>,
-    req: HttpRequest,
-    id: web::Path<String>,
-    seat: Seat,
+    game: GameId,
+    seat: SeatCaller,
+    precondition: IfMatch,
+    idempotency_key: IdempotencyKey,
+    representation: Representation,
     body: JsonBody<PostAction>,
 ) -> Result<HttpResponse, ApiError> {
-    let if_match = precondition(&req, "if-match")?;
-    let idempotency_key = idempotency_key(&req)?;
-    let minimal = header_text(&req, "prefer")?.is_some_and(prefers_minimal);
     let reply = games
-        .post(
-            &id,
-            seat.0,
-            body.0.action.get(),
-            if_match.as_ref(),
-            idempotency_key,
-            minimal,
-        )
+        .post(ActionCommand {
+            game,
+            seat: seat.0,
+            action: body.0.action,
+            precondition: precondition.0,
+            idempotency_key: idempotency_key.0,
+            representation,
+        })
         .await?;
     let mut response = HttpResponse::Ok();
     response
@@ -275,22 +210,10 @@ pub async fn post_action(
         .content_type("application/json");
     if reply.replayed {
         response.insert_header(("Idempotent-Replayed", "true"));
-    } else if minimal {
+    } else if representation == Representation::Minimal {
         response.insert_header(("Preference-Applied", "return=minimal"));
     }
     Ok(response.body(reply.body))
-}
-
-/// Whether a `Prefer` header (RFC 7240: preferences separated by commas, each with optional
-/// `;` parameters) asks for `return=minimal`.
-fn prefers_minimal(prefer: &str) -> bool {
-    prefer.split(',').any(|preference| {
-        let token = preference.split(';').next().unwrap_or_default();
-        let mut parts = token.splitn(2, '=');
-        let name = parts.next().unwrap_or_default().trim();
-        let value = parts.next().unwrap_or_default().trim().trim_matches('"');
-        name.eq_ignore_ascii_case("return") && value.eq_ignore_ascii_case("minimal")
-    })
 }
 
 /// Where to read the log from.
@@ -320,60 +243,13 @@ pub struct EventsQuery {
 )]
 pub async fn list_events(
     games: web::Data<Games>,
-    id: web::Path<String>,
-    viewer: Viewer,
+    id: GameId,
+    viewer: ViewerCaller,
     query: web::Query<EventsQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let limit = query.limit.unwrap_or(crate::games::MAX_EVENTS_PER_READ);
+    let limit = query.limit.unwrap_or(crate::domain::MAX_EVENTS_PER_READ);
     let log = games.events(&id, viewer.0, query.after, limit).await?;
     Ok(HttpResponse::Ok()
         .insert_header((header::VARY, "Authorization"))
         .json(log))
-}
-
-#[cfg(test)]
-mod tests {
-    use actix_web::test::TestRequest;
-
-    use super::*;
-
-    #[test]
-    fn preconditions_keep_only_the_revisions_they_name() {
-        let revision = Revision::first();
-        let req = TestRequest::default()
-            .insert_header(("if-match", format!("\"7\", W/\"{revision}\"")))
-            .to_http_request();
-        assert_eq!(
-            precondition(&req, "if-match").ok().flatten(),
-            Some(Precondition::Revisions(vec![revision]))
-        );
-        let star = TestRequest::default()
-            .insert_header(("if-match", "*"))
-            .to_http_request();
-        assert_eq!(
-            precondition(&star, "if-match").ok().flatten(),
-            Some(Precondition::Any)
-        );
-        for garbage in ["7", "\"7", "abc, \"7\""] {
-            let req = TestRequest::default()
-                .insert_header(("if-match", garbage))
-                .to_http_request();
-            assert!(
-                matches!(
-                    precondition(&req, "if-match"),
-                    Err(e) if e.code() == Code::MalformedPrecondition
-                ),
-                "{garbage}"
-            );
-        }
-    }
-
-    #[test]
-    fn prefer_return_minimal_is_found_among_other_preferences() {
-        assert!(prefers_minimal("return=minimal"));
-        assert!(prefers_minimal("respond-async, Return = \"minimal\"; foo=bar"));
-        assert!(!prefers_minimal("return=representation"));
-        assert!(!prefers_minimal("handling=lenient"));
-        assert!(!prefers_minimal(""));
-    }
 }

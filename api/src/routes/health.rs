@@ -2,7 +2,7 @@
 
 use actix_web::{HttpResponse, web};
 
-use crate::games::Games;
+use crate::domain::Games;
 use crate::headroom::Headroom;
 use crate::metrics::Metrics;
 use crate::model::Health;
