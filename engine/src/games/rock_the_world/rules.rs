@@ -471,10 +471,11 @@ impl RockTheWorld {
         out
     }
 
-    /// R25/R43: reports every Lead that turned since `before`.
+    /// R25/R43: reports every Lead that turned since `before`, the eliminated rocker's included
+    /// ("it flips back at once when a family character leaves the band").
     fn report_leads(&self, before: [bool; 4], events: &mut Events) {
         let after = self.leads();
-        for seat in self.in_game() {
+        for seat in 0..self.seats() {
             if before[seat] != after[seat] {
                 events.push(Event::public(GameEvent::LeadTurned {
                     seat,
@@ -587,21 +588,22 @@ impl RockTheWorld {
         }
     }
 
-    /// R27/R32-R34: the rocker could not pay `by` in full.
+    /// R27/R32-R34: the rocker could not pay `by` in full. R33/R39 (friendly): "The game ends at
+    /// once" and "the table is left as it stands": the rocker keeps his band and the star chip.
     fn eliminate(&mut self, rocker: Seat, by: Seat, events: &mut Events) {
         self.players[rocker].out = true;
         self.eliminated.push(rocker);
-        self.rocker = None;
         events.push(Event::public(GameEvent::Eliminated { seat: rocker, by }));
         if self.options.variant == Variant::Friendly {
             self.finish(End::RockerEliminated { rocker }, events);
             return;
         }
+        self.rocker = None;
         let characters: Vec<CharacterId> = self.band(rocker).collect();
         let tokens = std::mem::take(&mut self.players[rocker].tokens);
+        let before = self.leads();
         match self.options.variant {
             Variant::ModifiedFriendly => {
-                let before = self.leads();
                 let mut receiver = by;
                 let items = characters.iter().map(|&c| DealtItem::Character(c)).chain(
                     Token::ALL
@@ -616,7 +618,6 @@ impl RockTheWorld {
                     events.push(Event::public(GameEvent::Dealt { seat: receiver, item }));
                     receiver = self.left_of(receiver);
                 }
-                self.report_leads(before, events);
             }
             _ => {
                 for &c in &characters {
@@ -630,6 +631,7 @@ impl RockTheWorld {
                 }));
             }
         }
+        self.report_leads(before, events);
         self.spent = Tokens::default();
         events.push(Event::public(GameEvent::PhaseOneResumed));
         let last = match self.in_game().count() {

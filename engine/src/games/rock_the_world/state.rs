@@ -121,6 +121,12 @@ impl RockTheWorld {
             .is_some_and(|c| c.corner || c.character.is_some_and(|ch| self.holders[ch.index()].is_some()))
     }
 
+    /// R32: an eliminated player's cutout is removed; R39: a friendly elimination leaves the table
+    /// as it stands, the rocker's cutout included.
+    pub(super) fn cutout_on_board(&self, seat: Seat) -> bool {
+        !self.players[seat].out || self.end() == Some(End::RockerEliminated { rocker: seat })
+    }
+
     /// Characters held by `seat`, ascending.
     pub(super) fn band(&self, seat: Seat) -> impl Iterator<Item = CharacterId> + '_ {
         CharacterId::ALL
@@ -227,7 +233,8 @@ impl RockTheWorld {
             }
         }
         if let Some(r) = self.rocker {
-            if self.players.0.get(r).is_none_or(|p| p.out) {
+            let kept = self.end() == Some(End::RockerEliminated { rocker: r });
+            if self.players.0.get(r).is_none_or(|p| p.out && !kept) {
                 return Err("the rocker is not in the game".into());
             }
             if self.spent.total() != 0 {

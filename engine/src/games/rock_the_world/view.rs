@@ -38,8 +38,8 @@ pub struct PlayerView {
     pub lead: &'static str,
     /// The Lead's colour.
     pub colour: Colour,
-    /// The space of the cutout (1 to 20).
-    pub space: u8,
+    /// The space of the cutout (1 to 20); `null` once R32 has removed it.
+    pub space: Option<u8>,
     /// Cash in whole dollars (R37).
     pub cash: u64,
     /// Travel tokens held.
@@ -136,7 +136,7 @@ impl RockTheWorld {
                 seat,
                 lead: LEADS[p.colour.index()].name,
                 colour: p.colour,
-                space: p.space,
+                space: self.cutout_on_board(seat).then_some(p.space),
                 cash: p.cash,
                 tokens: p.tokens,
                 band: self
@@ -168,8 +168,10 @@ impl RockTheWorld {
                 character: self.board_character(c.space),
                 open: self.is_open(c.space),
                 cutouts: self
-                    .in_game()
-                    .filter(|&s| self.players[s].space == c.space)
+                    .players
+                    .seats()
+                    .filter(|&(s, p)| p.space == c.space && self.cutout_on_board(s))
+                    .map(|(s, _)| s)
                     .collect(),
             })
             .collect();
