@@ -124,12 +124,10 @@ impl<G: Game> Erased for G {
     }
 
     fn apply(&mut self, seat: Seat, action: &str) -> Result<Vec<Event<Json>>, Rejection> {
-        if seat >= Game::seat_count(self) {
-            return Err(Rejection::no_such_seat(seat, Game::seat_count(self)));
-        }
-        let action: G::Action = serde_json::from_str(action)
-            .map_err(|e| Rejection::malformed(format!("not a {} action: {e}", G::SLUG)))?;
-        let events = Game::apply(self, seat, &action)?;
+        let events = crate::contract::play(self, seat, || {
+            serde_json::from_str::<G::Action>(action)
+                .map_err(|e| Rejection::malformed(format!("not a {} action: {e}", G::SLUG)))
+        })?;
         Ok(erase_events(events))
     }
 
@@ -226,13 +224,6 @@ fn setup_typed<G: Game>(
         None | Some(serde_json::Value::Null) => G::Options::default(),
         Some(value) => G::Options::deserialize(value).map_err(|e| SetupError::Options(e.to_string()))?,
     };
-    if !G::SEATS.contains(&seats) {
-        return Err(SetupError::Seats {
-            asked: seats,
-            min: *G::SEATS.start(),
-            max: *G::SEATS.end(),
-        });
-    }
     G::setup(options, seats, seed)
 }
 

@@ -18,7 +18,7 @@ pub use actions::{Action, GameEvent, Options, Token, Tokens, Variant};
 pub use state::RockTheWorld;
 pub use view::View;
 
-use crate::{Event, Game, Machine, Outcome, Phase, Rejection, Seat, SetupError, Started, Transition, Viewer};
+use crate::{Event, Game, Machine, Outcome, Phase, Seat, SetupError, Started, Transition, Viewer};
 
 use components::card_id;
 
@@ -32,7 +32,7 @@ impl Game for RockTheWorld {
     type Event = GameEvent;
     type View = View;
 
-    fn setup(options: Options, seats: usize, seed: u64) -> Result<Started<Self>, SetupError> {
+    fn new_game(options: Options, seats: usize, seed: u64) -> Result<Started<Self>, SetupError> {
         RockTheWorld::new_game(options, seats, seed)
     }
 
@@ -47,11 +47,15 @@ impl Game for RockTheWorld {
         }
     }
 
-    fn legal_actions(&self, seat: Seat) -> Vec<Action> {
+    fn actions_for(&self, seat: Seat) -> Vec<Action> {
         self.legal(seat)
     }
 
-    fn apply(&mut self, seat: Seat, action: &Action) -> Result<Vec<Event<GameEvent>>, Rejection> {
+    fn check_legal(&self, seat: Seat, action: &Action) -> Result<(), String> {
+        self.check(seat, action)
+    }
+
+    fn apply_legal(&mut self, seat: Seat, action: &Action) -> Vec<Event<GameEvent>> {
         self.play(seat, action)
     }
 

@@ -10,7 +10,7 @@ use super::components::{
 };
 use super::state::{Player, RockTheWorld, Step};
 use crate::rng::GameRng;
-use crate::{BySeat, Event, Rejection, Seat, SetupError};
+use crate::{BySeat, Event, Seat, SetupError};
 
 type Events = Vec<Event<GameEvent>>;
 
@@ -60,13 +60,6 @@ fn roll_die(rng: &mut GameRng, seat: Seat, purpose: RollPurpose, events: &mut Ev
 impl RockTheWorld {
     /// R11/R13: the first seat, the shuffled deck, every cutout on New York with $100,000.
     pub(super) fn new_game(options: Options, seats: usize, seed: u64) -> Result<(Self, Events), SetupError> {
-        if !(2..=4).contains(&seats) {
-            return Err(SetupError::Seats {
-                asked: seats,
-                min: 2,
-                max: 4,
-            });
-        }
         if options.colours.len() < seats {
             return Err(SetupError::Options(format!(
                 "colours lists {} colours for {seats} seats",
@@ -274,9 +267,6 @@ impl RockTheWorld {
 
     /// Every action `seat` may post now.
     pub(super) fn legal(&self, seat: Seat) -> Vec<Action> {
-        if seat != self.active || self.end().is_some() {
-            return Vec::new();
-        }
         match self.step {
             Step::Roll => vec![Action::Roll],
             Step::Main { .. } => {
@@ -322,27 +312,15 @@ impl RockTheWorld {
         }
     }
 
-    /// Refuses anything that is not in [`RockTheWorld::legal`], with the reason.
-    fn check(&self, seat: Seat, action: &Action) -> Result<(), Rejection> {
-        if self.end().is_some() {
-            return Err(Rejection::game_over());
-        }
-        if seat >= self.seats() {
-            return Err(Rejection::no_such_seat(seat, self.seats()));
-        }
-        if seat != self.active {
-            return Err(Rejection::not_your_turn(format!(
-                "it is seat {}'s turn",
-                self.active
-            )));
-        }
+    /// Why `action` is not in [`RockTheWorld::legal`] for the active seat, or `Ok`.
+    pub(super) fn check(&self, seat: Seat, action: &Action) -> Result<(), String> {
         let in_main = matches!(self.step, Step::Main { .. });
-        let illegal = |reason: &str| Err(Rejection::illegal(reason));
+        let illegal = |reason: &str| Err(reason.to_owned());
         match action {
             Action::Roll if self.step == Step::Roll => Ok(()),
             Action::Roll => illegal("the die is rolled once, at the start of the turn"),
             _ if self.step == Step::Roll => illegal("a turn begins with the roll"),
-            Action::Buy { token } => self.can_buy(seat, *token).map_err(Rejection::illegal),
+            Action::Buy { token } => self.can_buy(seat, *token).map_err(String::from),
             Action::Use { .. } | Action::Declare | Action::Claim { .. } if !in_main => {
                 illegal("after the claim only a gig or the end of the turn remain")
             }
@@ -363,15 +341,14 @@ impl RockTheWorld {
                 illegal("someone is already attempting to Rock the World")
             }
             Action::Declare => Ok(()),
-            Action::Claim { take } => self.check_claim(seat, take).map_err(Rejection::illegal),
-            Action::Gig => self.can_gig(seat).map_err(Rejection::illegal),
+            Action::Claim { take } => self.check_claim(seat, take),
+            Action::Gig => self.can_gig(seat).map_err(String::from),
             Action::EndTurn => Ok(()),
         }
     }
 
-    /// Plays one action: checks it, then carries it out.
-    pub(super) fn play(&mut self, seat: Seat, action: &Action) -> Result<Events, Rejection> {
-        self.check(seat, action)?;
+    /// Carries out a legal action.
+    pub(super) fn play(&mut self, seat: Seat, action: &Action) -> Events {
         let mut events = Vec::new();
         match action {
             Action::Roll => self.roll(seat, &mut events),
@@ -382,7 +359,7 @@ impl RockTheWorld {
             Action::Gig => self.gig(seat, &mut events),
             Action::EndTurn => self.end_turn(&mut events),
         }
-        Ok(events)
+        events
     }
 
     /// R16: 1d6, moved clockwise.

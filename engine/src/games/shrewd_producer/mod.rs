@@ -44,7 +44,7 @@ pub use rulings::Options;
 pub use state::ShrewdProducer;
 pub use view::View;
 
-use crate::{Event, Game, Machine, Outcome, Rejection, Seat, SetupError, Started, Viewer};
+use crate::{Event, Game, Machine, Outcome, Seat, SetupError, Started, Viewer};
 
 impl Game for ShrewdProducer {
     const SLUG: &'static str = "shrewd-producer";
@@ -55,7 +55,7 @@ impl Game for ShrewdProducer {
     type Event = GameEvent;
     type View = View;
 
-    fn setup(options: Options, seats: usize, seed: u64) -> Result<Started<Self>, SetupError> {
+    fn new_game(options: Options, seats: usize, seed: u64) -> Result<Started<Self>, SetupError> {
         Self::new(options, seats, seed)
     }
 
@@ -67,11 +67,15 @@ impl Game for ShrewdProducer {
         self.seats_to_act()
     }
 
-    fn legal_actions(&self, seat: Seat) -> Vec<Action> {
+    fn actions_for(&self, seat: Seat) -> Vec<Action> {
         self.legal(seat)
     }
 
-    fn apply(&mut self, seat: Seat, action: &Action) -> Result<Vec<Event<GameEvent>>, Rejection> {
+    fn check_legal(&self, seat: Seat, action: &Action) -> Result<(), String> {
+        self.check(seat, action)
+    }
+
+    fn apply_legal(&mut self, seat: Seat, action: &Action) -> Vec<Event<GameEvent>> {
         self.play(seat, action)
     }
 

@@ -9,20 +9,13 @@ use super::rulings::*;
 use super::scoring::best_assignment;
 use super::state::{Player, ScoutBid, ShrewdProducer, Stage};
 use crate::rng::GameRng;
-use crate::{BySeat, Event, Rejection, Seat, SetupError, Started};
+use crate::{BySeat, Event, Seat, SetupError, Started};
 
 type Events = Vec<Event<GameEvent>>;
 
 impl ShrewdProducer {
-    /// Game setup, 3 or 4 players.
+    /// Game setup, for 3 or 4 players (the contract checks the count).
     pub(crate) fn new(options: Options, seats: usize, seed: u64) -> Result<Started<Self>, SetupError> {
-        if !(3..=4).contains(&seats) {
-            return Err(SetupError::Seats {
-                asked: seats,
-                min: 3,
-                max: 4,
-            });
-        }
         if let Some(lead) = options.starting_lead
             && lead >= seats
         {
@@ -289,24 +282,17 @@ impl ShrewdProducer {
         }
     }
 
-    /// Plays one action; on `Err` nothing changed.
-    pub(crate) fn play(&mut self, seat: Seat, action: &Action) -> Result<Events, Rejection> {
-        if self.stage == Stage::Over {
-            return Err(Rejection::game_over());
+    /// Why `action` is not legal for `seat`, a seat that may act, or `Ok`.
+    pub(crate) fn check(&self, seat: Seat, action: &Action) -> Result<(), String> {
+        if self.legal(seat).contains(action) {
+            Ok(())
+        } else {
+            Err(self.why_illegal(seat, action))
         }
-        if seat >= self.seats() {
-            return Err(Rejection::no_such_seat(seat, self.seats()));
-        }
-        let legal = self.legal(seat);
-        if legal.is_empty() {
-            return Err(Rejection::not_your_turn(format!(
-                "seat {seat} may not act now; waiting for seat(s) {:?}",
-                self.seats_to_act()
-            )));
-        }
-        if !legal.contains(action) {
-            return Err(Rejection::illegal(self.why_illegal(seat, action)));
-        }
+    }
+
+    /// Carries out a legal action.
+    pub(crate) fn play(&mut self, seat: Seat, action: &Action) -> Events {
         let mut events = Vec::with_capacity(8);
         match *action {
             Action::Keep { card } => self.keep(seat, card, &mut events),
@@ -319,7 +305,7 @@ impl ShrewdProducer {
             Action::TakeSong { song } => self.take_song(seat, song, &mut events),
             Action::DeclineSong => self.decline_song(seat, &mut events),
         }
-        Ok(events)
+        events
     }
 
     /// A sentence saying why a well-formed action is not legal for a seat that may act.
