@@ -3,8 +3,8 @@
 //! 3 or 4 producers bid over 12 rounds for two artists a round: Scout Money first (follow the
 //! lead suit to stay in), then Raise Money; the top two bids sign the artists. Completed songs,
 //! leftover Raise Money and debts make the score. `RULEBOOK.txt` wins where it speaks;
-//! `RULINGS.md` (G1-G28) decides the rest, each ruling a constant in [`rulings`] or an
-//! [`Options`] field.
+//! the rulings G1-G28 (`RULES.md` in this folder) decide the rest, each ruling a constant in
+//! [`components`] or an [`Options`] field.
 //!
 //! How the rules become actions (each decision RULINGS.md lists is asked, never taken for a
 //! seat; what the rules make automatic happens without a post):
@@ -27,7 +27,7 @@
 
 pub mod actions;
 pub mod components;
-pub mod rulings;
+pub mod events;
 pub mod scoring;
 pub mod state;
 pub mod view;
@@ -35,12 +35,13 @@ pub mod view;
 mod invariants;
 mod machine;
 mod rules;
+mod setup;
 
 #[cfg(test)]
 mod tests;
 
-pub use actions::{Action, GameEvent};
-pub use rulings::Options;
+pub use actions::{Action, Options};
+pub use events::GameEvent;
 pub use state::ShrewdProducer;
 pub use view::View;
 
@@ -56,7 +57,7 @@ impl Game for ShrewdProducer {
     type View = View;
 
     fn new_game(options: Options, seats: usize, seed: u64) -> Result<Started<Self>, SetupError> {
-        Self::new(options, seats, seed)
+        setup::new_game(options, seats, seed)
     }
 
     fn seat_count(&self) -> usize {
@@ -84,11 +85,11 @@ impl Game for ShrewdProducer {
     }
 
     fn phase(&self) -> &'static str {
-        self.stage_name()
+        self.phase_name()
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        (self.stage == state::Stage::Over).then(|| self.result())
+        self.scored()
     }
 
     fn machine() -> Machine {
