@@ -1,16 +1,14 @@
-//! Setup, the legal actions and how each one plays out.
+//! Who acts, the legal actions and how each one plays out.
 
-use super::actions::{
-    Action, DealtItem, End, GameEvent, MoveBy, Options, Payer, PlayCard, RollPurpose, Token,
-    TokenDestination, Tokens, Variant,
-};
+use super::actions::{Action, Token, Tokens, Variant};
 use super::components::{
-    BUS_REACH, BUY_LIMIT_CORNER, BUY_LIMIT_REGULAR, CardKind, CharacterId, DECK_SIZE, DIE_SIDES, MONEY_UNIT,
-    SPACES, START_CASH, START_SPACE, TOKEN_PRICE, TOKEN_SUPPLY, TRAIN_LINES, card_id, card_kind, city,
+    BUS_REACH, BUY_LIMIT_CORNER, BUY_LIMIT_REGULAR, CardKind, CharacterId, DIE_SIDES, MONEY_UNIT, SPACES,
+    TOKEN_PRICE, TRAIN_LINES, card_id, card_kind, city,
 };
-use super::state::{Player, RockTheWorld, Step};
+use super::events::{DealtItem, End, GameEvent, MoveBy, Payer, PlayCard, RollPurpose, TokenDestination};
+use super::state::{RockTheWorld, Stage};
 use crate::rng::GameRng;
-use crate::{BySeat, Event, Seat, SetupError};
+use crate::{Event, Seat};
 
 type Events = Vec<Event<GameEvent>>;
 
@@ -44,7 +42,7 @@ fn card_of(card: u8) -> PlayCard {
 }
 
 /// The order of a deck (top last), as the sealed shuffle event reports it: top first.
-fn deck_order(deck: &[u8]) -> Vec<String> {
+pub(super) fn deck_order(deck: &[u8]) -> Vec<String> {
     deck.iter().rev().map(|&c| card_id(c)).collect()
 }
 
@@ -58,78 +56,6 @@ fn roll_die(rng: &mut GameRng, seat: Seat, purpose: RollPurpose, events: &mut Ev
 }
 
 impl RockTheWorld {
-    /// R11/R13: the first seat, the shuffled deck, every cutout on New York with $100,000.
-    pub(super) fn new_game(options: Options, seats: usize, seed: u64) -> Result<(Self, Events), SetupError> {
-        if options.colours.len() < seats {
-            return Err(SetupError::Options(format!(
-                "colours lists {} colours for {seats} seats",
-                options.colours.len()
-            )));
-        }
-        for (i, c) in options.colours.iter().enumerate() {
-            if options.colours[..i].contains(c) {
-                return Err(SetupError::Options(format!("colour {c:?} is listed twice")));
-            }
-        }
-        if let Some(first) = options.first_seat
-            && first >= seats
-        {
-            return Err(SetupError::Options(format!(
-                "first_seat {first} does not exist; seats are 0 to {}",
-                seats - 1
-            )));
-        }
-
-        let mut rng = GameRng::new(seed);
-        let mut events = Vec::new();
-        let first = match options.first_seat {
-            Some(seat) => {
-                events.push(Event::public(GameEvent::FirstSeat { seat, drawn: false }));
-                seat
-            }
-            None => {
-                let seat = rng.below(seats);
-                let body = GameEvent::FirstSeat { seat, drawn: true };
-                events.push(Event::sealed(body.clone()));
-                events.push(Event::public(body));
-                seat
-            }
-        };
-        let mut deck: Vec<u8> = (0..DECK_SIZE as u8).collect();
-        rng.shuffle(&mut deck);
-        events.push(Event::sealed(GameEvent::DeckShuffled {
-            order: deck_order(&deck),
-        }));
-
-        let players = BySeat::from_fn(seats, |s| Player {
-            colour: options.colours[s],
-            space: START_SPACE,
-            cash: START_CASH,
-            tokens: Tokens::default(),
-            out: false,
-            turns: u32::from(s == first),
-        });
-        events.push(Event::public(GameEvent::TurnStarted { seat: first, turn: 1 }));
-        let game = Self {
-            options,
-            players,
-            holders: [None; 16],
-            supply: Tokens::each(TOKEN_SUPPLY),
-            spent: Tokens::default(),
-            rocker: None,
-            deck,
-            discard: Vec::new(),
-            active: first,
-            step: Step::Roll,
-            eliminated: Vec::new(),
-            last_roll: None,
-            bank_paid: 0,
-            bank_received: 0,
-            rng,
-        };
-        Ok((game, events))
-    }
-
     /// R2/R18: the purchase limit of the space the cutout stands on.
     fn buy_limit(&self, seat: Seat) -> u8 {
         match city(self.players[seat].space) {
@@ -140,22 +66,22 @@ impl RockTheWorld {
 
     fn can_buy(&self, seat: Seat, token: Token) -> Result<(), &'static str> {
         match self.step {
-            Step::Main { used: true, .. } => Err("tokens can only be bought before the first token is used"),
-            Step::Main { bought, .. } if bought >= self.buy_limit(seat) => {
+            Stage::Main { used: true, .. } => Err("tokens can only be bought before the first token is used"),
+            Stage::Main { bought, .. } if bought >= self.buy_limit(seat) => {
                 Err("the purchase limit of this space is reached for this turn")
             }
-            Step::Main { .. } if self.players[seat].cash < TOKEN_PRICE => Err("a token costs $100,000"),
-            Step::Main { .. } if self.supply.get(token) == 0 => {
+            Stage::Main { .. } if self.players[seat].cash < TOKEN_PRICE => Err("a token costs $100,000"),
+            Stage::Main { .. } if self.supply.get(token) == 0 => {
                 Err("none of that token is left in the supply")
             }
-            Step::Main { .. } => Ok(()),
+            Stage::Main { .. } => Ok(()),
             _ => Err("tokens are bought after the roll, before anything else is done"),
         }
     }
 
     /// R26: any player except the rocker may gig on an open space.
     fn can_gig(&self, seat: Seat) -> Result<(), &'static str> {
-        if !matches!(self.step, Step::Main { .. } | Step::AfterClaim) {
+        if !matches!(self.step, Stage::Main { .. } | Stage::AfterClaim) {
             return Err("a gig is played after the roll");
         }
         if self.rocker == Some(seat) {
@@ -265,11 +191,19 @@ impl RockTheWorld {
         Ok(())
     }
 
+    /// R15: only the active seat ever acts, and nobody once the game is over.
+    pub(super) fn seats_to_act(&self) -> Vec<Seat> {
+        match self.end() {
+            Some(_) => Vec::new(),
+            None => vec![self.active],
+        }
+    }
+
     /// Every action `seat` may post now.
     pub(super) fn legal(&self, seat: Seat) -> Vec<Action> {
         match self.step {
-            Step::Roll => vec![Action::Roll],
-            Step::Main { .. } => {
+            Stage::Roll => vec![Action::Roll],
+            Stage::Main { .. } => {
                 let mut out = Vec::new();
                 for token in Token::ALL {
                     if self.can_buy(seat, token).is_ok() {
@@ -300,7 +234,7 @@ impl RockTheWorld {
                 out.push(Action::EndTurn);
                 out
             }
-            Step::AfterClaim => {
+            Stage::AfterClaim => {
                 let mut out = Vec::new();
                 if self.can_gig(seat).is_ok() {
                     out.push(Action::Gig);
@@ -308,18 +242,18 @@ impl RockTheWorld {
                 out.push(Action::EndTurn);
                 out
             }
-            Step::Over { .. } => Vec::new(),
+            Stage::Over { .. } => Vec::new(),
         }
     }
 
     /// Why `action` is not in [`RockTheWorld::legal`] for the active seat, or `Ok`.
     pub(super) fn check(&self, seat: Seat, action: &Action) -> Result<(), String> {
-        let in_main = matches!(self.step, Step::Main { .. });
+        let in_main = matches!(self.step, Stage::Main { .. });
         let illegal = |reason: &str| Err(reason.to_owned());
         match action {
-            Action::Roll if self.step == Step::Roll => Ok(()),
+            Action::Roll if self.step == Stage::Roll => Ok(()),
             Action::Roll => illegal("the die is rolled once, at the start of the turn"),
-            _ if self.step == Step::Roll => illegal("a turn begins with the roll"),
+            _ if self.step == Stage::Roll => illegal("a turn begins with the roll"),
             Action::Buy { token } => self.can_buy(seat, *token).map_err(String::from),
             Action::Use { .. } | Action::Declare | Action::Claim { .. } if !in_main => {
                 illegal("after the claim only a gig or the end of the turn remain")
@@ -375,7 +309,7 @@ impl RockTheWorld {
             to,
             by: MoveBy::Die,
         }));
-        self.step = Step::Main {
+        self.step = Stage::Main {
             bought: 0,
             used: false,
         };
@@ -388,7 +322,7 @@ impl RockTheWorld {
         *player.tokens.get_mut(token) += 1;
         *self.supply.get_mut(token) -= 1;
         self.bank_received += TOKEN_PRICE;
-        if let Step::Main { bought, .. } = &mut self.step {
+        if let Stage::Main { bought, .. } = &mut self.step {
             *bought += 1;
         }
         events.push(Event::public(GameEvent::TokenBought {
@@ -411,7 +345,7 @@ impl RockTheWorld {
             *self.spent.get_mut(token) += 1;
             TokenDestination::SpentPool
         };
-        if let Step::Main { used, .. } = &mut self.step {
+        if let Stage::Main { used, .. } = &mut self.step {
             *used = true;
         }
         events.push(Event::public(GameEvent::TokenSpent {
@@ -492,7 +426,7 @@ impl RockTheWorld {
         if is_rocker && self.band(seat).count() == CharacterId::ALL.len() {
             self.finish(End::RockedTheWorld { rocker: seat }, events);
         } else if board_taken && !is_rocker && self.options.gig_after_claim {
-            self.step = Step::AfterClaim;
+            self.step = Stage::AfterClaim;
         } else {
             self.end_turn(events);
         }
@@ -632,7 +566,7 @@ impl RockTheWorld {
         }
         self.active = next;
         self.players[next].turns += 1;
-        self.step = Step::Roll;
+        self.step = Stage::Roll;
         events.push(Event::public(GameEvent::TurnStarted {
             seat: next,
             turn: self.players[next].turns,
@@ -640,7 +574,7 @@ impl RockTheWorld {
     }
 
     fn finish(&mut self, end: End, events: &mut Events) {
-        self.step = Step::Over { end };
+        self.step = Stage::Over { end };
         events.push(Event::public(GameEvent::GameOver { end }));
     }
 }

@@ -3,9 +3,10 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::actions::{End, Options, PlayCard, Tokens};
+use super::actions::{Options, Tokens};
 use super::components::{BOARD, CardKind, CharacterId, Colour, LEADS, card_id, card_kind};
-use super::state::{RockTheWorld, Step};
+use super::events::{End, PlayCard};
+use super::state::{RockTheWorld, Stage};
 use crate::{Seat, Viewer};
 
 /// A character in a band.
@@ -104,7 +105,7 @@ pub struct View {
     /// The seat whose turn it is; `null` once the game is over.
     pub active: Option<Seat>,
     /// Where the turn stands.
-    pub step: Step,
+    pub step: Stage,
     /// The last die rolled.
     pub last_roll: Option<u8>,
     /// R8: the seat attempting to Rock the World.
@@ -208,19 +209,5 @@ impl RockTheWorld {
             }
         }
         out
-    }
-
-    /// The phase, one of the machine's.
-    pub(super) fn phase_name(&self) -> &'static str {
-        let final_phase = self.rocker.is_some();
-        match self.step {
-            Step::Over { .. } => "over",
-            Step::Roll if final_phase => "final_roll",
-            Step::Roll => "phase_one_roll",
-            Step::Main { .. } if final_phase => "final_turn",
-            Step::Main { .. } => "phase_one_turn",
-            Step::AfterClaim if final_phase => "final_after_claim",
-            Step::AfterClaim => "phase_one_after_claim",
-        }
     }
 }

@@ -249,18 +249,6 @@ impl ShrewdProducer {
         }
     }
 
-    /// The phase name the machine uses.
-    pub(crate) fn phase_name(&self) -> &'static str {
-        match self.stage {
-            Stage::Draft => "draft",
-            Stage::Scout => "scout",
-            Stage::Raise => "raise",
-            Stage::Signing => "signing",
-            Stage::Songs => "songs",
-            Stage::Over => "over",
-        }
-    }
-
     fn keep(&mut self, seat: Seat, card: ScoutId, events: &mut Events) {
         let p = &mut self.players[seat];
         let Some([a, b]) = p.pair.take() else {

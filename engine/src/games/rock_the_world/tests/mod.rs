@@ -2,6 +2,7 @@
 
 use super::actions::*;
 use super::components::*;
+use super::events::*;
 use super::rules;
 use super::state::*;
 use crate::conformance::{self, Config};
@@ -29,7 +30,7 @@ fn new_game(seats: usize, options: Options) -> RockTheWorld {
 /// `seat` has rolled and its cutout stands on `space`.
 fn after_roll(g: &mut RockTheWorld, seat: Seat, space: u8) {
     g.active = seat;
-    g.step = Step::Main {
+    g.step = Stage::Main {
         bought: 0,
         used: false,
     };
@@ -201,7 +202,7 @@ fn rulebook_claiming_neither_character_ends_the_turn() {
     assert_eq!(g.holders[C01.index()], None);
     assert_eq!(g.holders[C07.index()], Some(1));
     assert_eq!(g.to_act(), vec![1], "the die is passed to the player on the left");
-    assert_eq!(g.step, Step::Roll);
+    assert_eq!(g.step, Stage::Roll);
 }
 
 #[test]
@@ -1147,7 +1148,7 @@ fn r42_gig_after_claim_never_applies_to_the_rocker() {
     rig_roll(&mut g, 6);
     play(&mut g, 0, claim(&[C01]));
     assert_eq!(g.to_act(), vec![1]);
-    assert_eq!(g.step, Step::Roll);
+    assert_eq!(g.step, Stage::Roll);
 }
 
 #[test]
