@@ -1,4 +1,24 @@
-//! The games Roadie ships, one folder each.
+//! The games Roadie ships, one folder each, every folder in the same template so that a reader
+//! who knows one game finds anything in another:
+//!
+//! - `mod.rs`: the module list and `impl Game`, which forwards to the same names in every game
+//!   (`setup::new_game`, `seats`, `seats_to_act`, `legal`, `check`, `play`, `view_for`,
+//!   `phase_name`, `scored`, `machine::machine`, `hidden_from`, `invariants`);
+//! - `state.rs`: the position and its state enum, `Stage`;
+//! - `setup.rs`: `new_game`, the game's setup;
+//! - `actions.rs`: what a seat posts, and the game `Options`;
+//! - `rules.rs` (or `rules/`, one module per decision): who acts, the legal actions, what each does;
+//! - `events.rs`: what a game reports, every change a typed event;
+//! - `view.rs`: what one viewer sees;
+//! - `scoring.rs`: the final score and the `Outcome`;
+//! - `machine.rs`: the phase machine as data, and `phase_name`;
+//! - `invariants.rs`: what must always hold, and the secrets no viewer may see;
+//! - `components.rs`: the cards and tables as data, and each ruling's constant;
+//! - `RULES.md`: one line for every ruling id the code cites;
+//! - `tests/`: one test per rule and ruling.
+//!
+//! A new game is a folder in this shape and one line in the registry: the registry's conformance
+//! test and the benches then cover it.
 
 pub mod rock_the_world;
 pub mod show_business;
