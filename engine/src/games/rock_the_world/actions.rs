@@ -24,7 +24,7 @@ pub enum Variant {
     ModifiedFriendly,
 }
 
-/// Game options. Every default is the value of the rulings (`RULES.md`).
+/// Game options. Every default is the value the rulings fix.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(default, deny_unknown_fields)]
 #[schema(as = RockTheWorldOptions)]
