@@ -379,8 +379,8 @@ pub type Started<G> = (G, Vec<Event<<G as Game>::Event>>);
 /// against [`Game::SEATS`] before [`Game::new_game`] runs, and [`Game::apply`] refuses an action
 /// (in this order: the game is over, the seat does not exist, the seat may not act, the action
 /// is not legal) before [`Game::apply_legal`] runs. A game implements only the required methods;
-/// the provided ones are the contract and are not overridden, except [`Game::check_legal`], which a
-/// game may answer faster than its list does.
+/// the provided ones are the contract and are not overridden, except [`Game::may_act`] and
+/// [`Game::check_legal`], which a game may answer faster than its lists do.
 pub trait Game:
     Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static
 {
@@ -454,8 +454,17 @@ pub trait Game:
         self.outcome().is_some()
     }
 
+    /// Whether `seat` is in [`Game::to_act`]. A game may answer without building the list; the
+    /// conformance suite checks that the answer agrees with it.
+    fn may_act(&self, seat: Seat) -> bool {
+        self.to_act().contains(&seat)
+    }
+
     /// `Ok` when `seat` may act now: the game runs, the seat exists and it is in [`Game::to_act`].
     fn check_seat(&self, seat: Seat) -> Result<(), Rejection> {
+        if self.may_act(seat) {
+            return Ok(());
+        }
         if self.is_over() {
             return Err(Rejection::game_over());
         }
@@ -463,14 +472,11 @@ pub trait Game:
         if seat >= seats {
             return Err(Rejection::no_such_seat(seat, seats));
         }
-        let to_act = self.to_act();
-        if !to_act.contains(&seat) {
-            return Err(Rejection::not_your_turn(format!(
-                "seat {seat} may not act now; waiting for seat(s) {to_act:?} (phase {})",
-                self.phase()
-            )));
-        }
-        Ok(())
+        Err(Rejection::not_your_turn(format!(
+            "seat {seat} may not act now; waiting for seat(s) {:?} (phase {})",
+            self.to_act(),
+            self.phase()
+        )))
     }
 
     /// Why `action` is not legal for `seat`, a seat that may act; `Ok` when it is. By default it

@@ -48,6 +48,10 @@ impl Game for RockTheWorld {
         self.seats_to_act()
     }
 
+    fn may_act(&self, seat: Seat) -> bool {
+        self.is_to_act(seat)
+    }
+
     fn actions_for(&self, seat: Seat) -> Vec<Action> {
         self.legal(seat)
     }

@@ -199,6 +199,11 @@ impl RockTheWorld {
         }
     }
 
+    /// Whether `seat` is in [`RockTheWorld::seats_to_act`].
+    pub(super) fn is_to_act(&self, seat: Seat) -> bool {
+        self.end().is_none() && seat == self.active
+    }
+
     /// Every action `seat` may post now.
     pub(super) fn legal(&self, seat: Seat) -> Vec<Action> {
         match self.step {

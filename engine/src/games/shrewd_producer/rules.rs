@@ -83,6 +83,17 @@ impl ShrewdProducer {
         }
     }
 
+    /// Whether `seat` is in [`ShrewdProducer::seats_to_act`].
+    pub(crate) fn is_to_act(&self, seat: Seat) -> bool {
+        match self.stage {
+            Stage::Draft => self.players.0.get(seat).is_some_and(|p| p.pair.is_some()),
+            Stage::Scout | Stage::Raise => seat == self.turn,
+            Stage::Signing => self.ranking.first() == Some(&seat),
+            Stage::Songs => self.song_queue.first() == Some(&seat),
+            Stage::Over => false,
+        }
+    }
+
     /// DERIVED 4 / G23: a debt needs a free debt mark and $500 in the supply.
     pub(crate) fn may_take_debt(&self, seat: Seat) -> bool {
         self.players[seat].debts < MAX_DEBTS && self.supply >= DEBT_BILLS
