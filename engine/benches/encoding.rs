@@ -17,12 +17,7 @@ use std::hint::black_box;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use roadie_engine::games::rock_the_world::RockTheWorld;
-use roadie_engine::games::show_business::ShowBusiness;
-use roadie_engine::games::shrewd_producer::ShrewdProducer;
-use roadie_engine::{AnyGame, Game, Viewer};
-use serde::Serialize;
-use serde::de::DeserializeOwned;
+use roadie_engine::{AnyGame, EachGame, Game, Viewer, for_each_game};
 
 const SEED: u64 = 7;
 
@@ -50,7 +45,7 @@ fn typed<G: Game>(game: &AnyGame) -> G {
     serde_json::from_value(value["state"].clone()).expect("the state of this ruleset")
 }
 
-fn encoding_of<G: Game + Serialize + DeserializeOwned>(c: &mut Criterion) {
+fn encoding_of<G: Game>(c: &mut Criterion) {
     let seats = *G::SEATS.end();
     let (_, length) = play(G::SLUG, seats, usize::MAX);
     let (game, _) = play(G::SLUG, seats, length / 2);
@@ -151,10 +146,16 @@ fn encoding_of<G: Game + Serialize + DeserializeOwned>(c: &mut Criterion) {
     group.finish();
 }
 
+struct Encoding<'a>(&'a mut Criterion);
+
+impl EachGame for Encoding<'_> {
+    fn visit<G: Game>(&mut self) {
+        encoding_of::<G>(self.0);
+    }
+}
+
 fn encoding(c: &mut Criterion) {
-    encoding_of::<ShrewdProducer>(c);
-    encoding_of::<RockTheWorld>(c);
-    encoding_of::<ShowBusiness>(c);
+    for_each_game(&mut Encoding(c));
 }
 
 criterion_group!(benches, encoding);

@@ -1,16 +1,13 @@
-//! Engine benchmarks, per game: random full games per second, and the cost of one step
-//! (listing the legal actions of a seat to act and applying one of them).
+//! Engine benchmarks, for every registered game: random full games per second, and the cost of
+//! one step (listing the legal actions of a seat to act and applying one of them).
 //!
 //! `cargo bench -p roadie-engine`
 
 use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
-use roadie_engine::Game;
-use roadie_engine::games::rock_the_world::RockTheWorld;
-use roadie_engine::games::show_business::ShowBusiness;
-use roadie_engine::games::shrewd_producer::ShrewdProducer;
 use roadie_engine::rng::GameRng;
+use roadie_engine::{EachGame, Game, for_each_game};
 
 /// Plays one game to the end with random listed actions; returns the actions played.
 fn play<G: Game>(seats: usize, seed: u64, mut visit: impl FnMut(&G)) -> usize {
@@ -63,10 +60,16 @@ fn bench_game<G: Game>(c: &mut Criterion) {
     group.finish();
 }
 
+struct Bench<'a>(&'a mut Criterion);
+
+impl EachGame for Bench<'_> {
+    fn visit<G: Game>(&mut self) {
+        bench_game::<G>(self.0);
+    }
+}
+
 fn engine(c: &mut Criterion) {
-    bench_game::<ShrewdProducer>(c);
-    bench_game::<RockTheWorld>(c);
-    bench_game::<ShowBusiness>(c);
+    for_each_game(&mut Bench(c));
 }
 
 criterion_group!(benches, engine);

@@ -2,7 +2,7 @@
 //! by choosing only listed actions, with the contract checked after every step.
 //!
 //! After each step it checks that
-//! - the game's own invariants hold, and `to_act`, `legal_actions` and `outcome` agree;
+//! - the game's own invariants hold, and `to_act`, `may_act`, `legal_actions` and `outcome` agree;
 //! - every listed action is accepted on a clone;
 //! - unlisted actions (other seats' actions, actions from other phases, listed actions with
 //!   their numbers and strings altered) are refused, with the state unchanged;
@@ -261,6 +261,11 @@ fn check_state<G: Game>(game: &G) -> Result<(), String> {
         let listed = !game.legal_actions(seat).is_empty();
         if listed != to_act.contains(&seat) {
             return Err(format!("seat {seat}: in to_act {to_act:?} but listed={listed}"));
+        }
+        if game.may_act(seat) != to_act.contains(&seat) {
+            return Err(format!(
+                "seat {seat}: in to_act {to_act:?} but may_act says otherwise"
+            ));
         }
     }
     let json = serde_json::to_string(game).map_err(|e| format!("state does not serialize: {e}"))?;
@@ -555,8 +560,8 @@ fn check_finished<G: Game>(game: &G) -> Result<(), String> {
         }
     }
     for seat in 0..game.seat_count() {
-        if !game.legal_actions(seat).is_empty() {
-            return Err(format!("seat {seat} has legal actions after the end"));
+        if !game.legal_actions(seat).is_empty() || game.may_act(seat) {
+            return Err(format!("seat {seat} may act or has legal actions after the end"));
         }
     }
     check_views(game)

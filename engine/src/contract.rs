@@ -373,6 +373,14 @@ pub type Started<G> = (G, Vec<Event<<G as Game>::Event>>);
 ///
 /// The implementing type is the whole position, including its seeded RNG. It is plain data:
 /// clone it, compare it, serialize it. `apply` is the only way it changes.
+///
+/// The contract owns every check a game would otherwise repeat, as shakmaty's `play` checks a
+/// move and then calls the position's `play_unchecked`: [`Game::setup`] checks the seat count
+/// against [`Game::SEATS`] before [`Game::new_game`] runs, and [`Game::apply`] refuses an action
+/// (in this order: the game is over, the seat does not exist, the seat may not act, the action
+/// is not legal) before [`Game::apply_legal`] runs. A game implements only the required methods;
+/// the provided ones are the contract and are not overridden, except [`Game::may_act`] and
+/// [`Game::check_legal`], which a game may answer faster than its lists do.
 pub trait Game:
     Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static
 {
@@ -380,7 +388,7 @@ pub trait Game:
     const SLUG: &'static str;
     /// The game's title.
     const TITLE: &'static str;
-    /// How many seats the rules allow.
+    /// How many seats the rules allow: the only place a game states it.
     const SEATS: RangeInclusive<usize>;
 
     /// Game options, each documented with the ruling it sets; `Default` is the rulebook's game.
@@ -392,9 +400,10 @@ pub trait Game:
     /// What one viewer may see of the game.
     type View: Serialize + ToSchema;
 
-    /// A new game. All randomness comes from `seed`, through an RNG kept in the state; the
-    /// events report every random outcome with [`Audience::Nobody`].
-    fn setup(options: Self::Options, seats: usize, seed: u64) -> Result<Started<Self>, SetupError>;
+    /// The game's own setup, for a seat count within [`Game::SEATS`]. All randomness comes from
+    /// `seed`, through an RNG kept in the state; the events report every random outcome with
+    /// [`Audience::Nobody`].
+    fn new_game(options: Self::Options, seats: usize, seed: u64) -> Result<Started<Self>, SetupError>;
 
     /// How many seats this game has.
     fn seat_count(&self) -> usize;
@@ -402,12 +411,12 @@ pub trait Game:
     /// The seats that may act now, in ascending order. Empty when the game is over.
     fn to_act(&self) -> Vec<Seat>;
 
-    /// Every action `seat` may post now, exactly: each is accepted by [`Game::apply`] and
-    /// nothing else is. Empty for a seat that may not act.
-    fn legal_actions(&self, seat: Seat) -> Vec<Self::Action>;
+    /// Every action `seat` may post now, exactly, for a seat in [`Game::to_act`] of a running game.
+    fn actions_for(&self, seat: Seat) -> Vec<Self::Action>;
 
-    /// Plays one action. On `Err` the state is untouched.
-    fn apply(&mut self, seat: Seat, action: &Self::Action) -> Result<Vec<Event<Self::Event>>, Rejection>;
+    /// What a legal `action` of `seat` does. The contract has checked that the game runs, that
+    /// `seat` may act and that `action` is legal.
+    fn apply_legal(&mut self, seat: Seat, action: &Self::Action) -> Vec<Event<Self::Event>>;
 
     /// What `viewer` may see: other seats' hidden cards, deck order and the RNG never appear.
     fn view(&self, viewer: Viewer) -> Self::View;
@@ -428,10 +437,89 @@ pub trait Game:
     /// The game's own invariants (cards and money conserved, ...); `Err` names the broken one.
     fn check_invariants(&self) -> Result<(), String>;
 
+    /// A new game of `seats` seats, refused unless [`Game::SEATS`] allows that many.
+    fn setup(options: Self::Options, seats: usize, seed: u64) -> Result<Started<Self>, SetupError> {
+        if !Self::SEATS.contains(&seats) {
+            return Err(SetupError::Seats {
+                asked: seats,
+                min: *Self::SEATS.start(),
+                max: *Self::SEATS.end(),
+            });
+        }
+        Self::new_game(options, seats, seed)
+    }
+
     /// True once the game is over.
     fn is_over(&self) -> bool {
         self.outcome().is_some()
     }
+
+    /// Whether `seat` is in [`Game::to_act`]. A game may answer without building the list; the
+    /// conformance suite checks that the answer agrees with it.
+    fn may_act(&self, seat: Seat) -> bool {
+        self.to_act().contains(&seat)
+    }
+
+    /// `Ok` when `seat` may act now: the game runs, the seat exists and it is in [`Game::to_act`].
+    fn check_seat(&self, seat: Seat) -> Result<(), Rejection> {
+        if self.may_act(seat) {
+            return Ok(());
+        }
+        if self.is_over() {
+            return Err(Rejection::game_over());
+        }
+        let seats = self.seat_count();
+        if seat >= seats {
+            return Err(Rejection::no_such_seat(seat, seats));
+        }
+        Err(Rejection::not_your_turn(format!(
+            "seat {seat} may not act now; waiting for seat(s) {:?} (phase {})",
+            self.to_act(),
+            self.phase()
+        )))
+    }
+
+    /// Why `action` is not legal for `seat`, a seat that may act; `Ok` when it is. By default it
+    /// is looked up in [`Game::actions_for`]; a game may answer faster with a better reason, and
+    /// the conformance suite checks that the answer agrees with the list.
+    fn check_legal(&self, seat: Seat, action: &Self::Action) -> Result<(), String> {
+        if self.actions_for(seat).contains(action) {
+            Ok(())
+        } else {
+            Err(format!(
+                "not a legal action of seat {seat} in phase {}",
+                self.phase()
+            ))
+        }
+    }
+
+    /// Every action `seat` may post now, exactly: each is accepted by [`Game::apply`] and
+    /// nothing else is. Empty for a seat that may not act.
+    fn legal_actions(&self, seat: Seat) -> Vec<Self::Action> {
+        match self.check_seat(seat) {
+            Ok(()) => self.actions_for(seat),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    /// Plays one action, after the contract's checks. On `Err` the state is untouched.
+    fn apply(&mut self, seat: Seat, action: &Self::Action) -> Result<Vec<Event<Self::Event>>, Rejection> {
+        play(self, seat, || Ok(action))
+    }
+}
+
+/// The one place an action is checked: the game is over, the seat does not exist, the seat may
+/// not act, `parse` refuses the action, the action is not legal; only then does the game apply it.
+pub(crate) fn play<G: Game, A: std::borrow::Borrow<G::Action>>(
+    game: &mut G,
+    seat: Seat,
+    parse: impl FnOnce() -> Result<A, Rejection>,
+) -> Result<Vec<Event<G::Event>>, Rejection> {
+    game.check_seat(seat)?;
+    let action = parse()?;
+    let action = action.borrow();
+    game.check_legal(seat, action).map_err(Rejection::illegal)?;
+    Ok(game.apply_legal(seat, action))
 }
 
 #[cfg(test)]
@@ -508,6 +596,45 @@ mod tests {
         assert!(diagram.starts_with("stateDiagram-v2\n    [*] --> a\n"));
         assert!(diagram.contains("a --> b: after go - always, even twice\n"));
         assert!(diagram.contains("b --> [*]"));
+    }
+
+    fn code<T>(result: Result<T, Rejection>) -> Option<RejectionCode> {
+        result.err().map(|r| r.code)
+    }
+
+    #[test]
+    fn the_contract_refuses_in_order_game_over_seat_turn_parse_legality() {
+        use RejectionCode::*;
+        let options = serde_json::json!({"first_seat": 0, "max_turns_per_seat": 1});
+        let (mut game, _) = crate::AnyGame::setup("rock-the-world", Some(&options), 2, 1).expect("setup");
+        let garbage = r#"{"type":"nonsense"}"#;
+        assert_eq!(code(game.apply(2, garbage)), Some(NoSuchSeat));
+        assert_eq!(code(game.apply(1, garbage)), Some(NotYourTurn));
+        assert_eq!(code(game.apply(0, garbage)), Some(MalformedAction));
+        assert_eq!(code(game.apply(0, r#"{"type":"gig"}"#)), Some(IllegalAction));
+        for (seat, action) in [(0, "roll"), (0, "end_turn"), (1, "roll"), (1, "end_turn")] {
+            let action = format!(r#"{{"type":"{action}"}}"#);
+            assert_eq!(code(game.apply(seat, &action)), None, "{action}");
+        }
+        assert!(game.is_over());
+        assert_eq!(code(game.apply(2, garbage)), Some(GameOver));
+        assert_eq!(code(game.apply(0, r#"{"type":"roll"}"#)), Some(GameOver));
+    }
+
+    #[test]
+    fn setup_refuses_a_seat_count_outside_the_declared_bounds() {
+        use crate::games::rock_the_world::RockTheWorld;
+        for seats in [0, 1, 5] {
+            assert_eq!(
+                RockTheWorld::setup(Default::default(), seats, 1).err(),
+                Some(SetupError::Seats {
+                    asked: seats,
+                    min: 2,
+                    max: 4
+                })
+            );
+        }
+        assert!(RockTheWorld::setup(Default::default(), 4, 1).is_ok());
     }
 
     #[test]

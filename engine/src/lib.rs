@@ -17,4 +17,4 @@ pub mod rng;
 mod contract;
 
 pub use contract::*;
-pub use registry::{AnyGame, RULESETS, Ruleset};
+pub use registry::{AnyGame, EachGame, RULESETS, Ruleset, for_each_game};

@@ -124,12 +124,10 @@ impl<G: Game> Erased for G {
     }
 
     fn apply(&mut self, seat: Seat, action: &str) -> Result<Vec<Event<Json>>, Rejection> {
-        if seat >= Game::seat_count(self) {
-            return Err(Rejection::no_such_seat(seat, Game::seat_count(self)));
-        }
-        let action: G::Action = serde_json::from_str(action)
-            .map_err(|e| Rejection::malformed(format!("not a {} action: {e}", G::SLUG)))?;
-        let events = Game::apply(self, seat, &action)?;
+        let events = crate::contract::play(self, seat, || {
+            serde_json::from_str::<G::Action>(action)
+                .map_err(|e| Rejection::malformed(format!("not a {} action: {e}", G::SLUG)))
+        })?;
         Ok(erase_events(events))
     }
 
@@ -156,6 +154,13 @@ fn erase_events<E: Serialize>(events: Vec<Event<E>>) -> Vec<Event<Json>> {
         .collect()
 }
 
+/// Something done once for each registered game type: the conformance test and the benches
+/// iterate the registry with it, so a new game is checked and measured with no further wiring.
+pub trait EachGame {
+    /// Called once per registered game, in registry order.
+    fn visit<G: Game>(&mut self);
+}
+
 macro_rules! registry {
     ($($variant:ident => $ty:ty),+ $(,)?) => {
         /// A game of any registered ruleset. Serializes with its ruleset, for storage.
@@ -170,6 +175,11 @@ macro_rules! registry {
 
         /// Every ruleset, in the order they are listed.
         pub static RULESETS: &[Ruleset] = &[$(ruleset_of::<$ty>()),+];
+
+        /// Calls `visitor` once with each registered game type, in the order they are listed.
+        pub fn for_each_game(visitor: &mut impl EachGame) {
+            $(visitor.visit::<$ty>();)+
+        }
 
         impl AnyGame {
             /// Sets up a game of the ruleset `slug`; `options` of `None` are the defaults.
@@ -226,13 +236,6 @@ fn setup_typed<G: Game>(
         None | Some(serde_json::Value::Null) => G::Options::default(),
         Some(value) => G::Options::deserialize(value).map_err(|e| SetupError::Options(e.to_string()))?,
     };
-    if !G::SEATS.contains(&seats) {
-        return Err(SetupError::Seats {
-            asked: seats,
-            min: *G::SEATS.start(),
-            max: *G::SEATS.end(),
-        });
-    }
     G::setup(options, seats, seed)
 }
 
@@ -292,5 +295,50 @@ impl AnyGame {
     /// What `viewer` must not see (see [`Game::secrets`]): for tests that check responses.
     pub fn secrets(&self, viewer: Viewer) -> Vec<String> {
         self.erased().secrets(viewer)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::conformance::{self, Config};
+
+    /// Runs the conformance suite on a game with its default options, every seat count it allows.
+    struct Conformance {
+        games_per_seat_count: usize,
+        checked: Vec<&'static str>,
+        failures: Vec<String>,
+    }
+
+    impl EachGame for Conformance {
+        fn visit<G: Game>(&mut self) {
+            let seats: Vec<usize> = G::SEATS.collect();
+            let config = Config {
+                games: self.games_per_seat_count * seats.len(),
+                seed: 1,
+                max_steps: 50_000,
+                exhaustive: false,
+            };
+            let each = self.games_per_seat_count;
+            match conformance::run::<G>(&config, |i| seats[i % seats.len()], |_| G::Options::default()) {
+                Ok(report) if seats.iter().all(|&n| report.by_seats[n] == each) => {}
+                Ok(report) => self.failures.push(format!("{}: played {report:?}", G::SLUG)),
+                Err(e) => self.failures.push(e),
+            }
+            self.checked.push(G::SLUG);
+        }
+    }
+
+    #[test]
+    fn conformance_of_every_registered_game_at_every_seat_count() {
+        let mut run = Conformance {
+            games_per_seat_count: 6,
+            checked: Vec::new(),
+            failures: Vec::new(),
+        };
+        for_each_game(&mut run);
+        assert!(run.failures.is_empty(), "{:#?}", run.failures);
+        let registered: Vec<&str> = RULESETS.iter().map(|r| r.slug).collect();
+        assert_eq!(run.checked, registered);
     }
 }

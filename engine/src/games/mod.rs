@@ -1,5 +1,111 @@
-//! The games Roadie ships, one folder each.
+//! The games Roadie ships, one folder each, every folder in the same template so that a reader
+//! who knows one game finds anything in another:
+//!
+//! - `mod.rs`: the module list and `impl Game`, which forwards to the same names in every game
+//!   (`setup::new_game`, `seats`, `seats_to_act`, `legal`, `check`, `play`, `view_for`,
+//!   `phase_name`, `scored`, `machine::machine`, `hidden_from`, `invariants`);
+//! - `state.rs`: the position and its state enum, `Stage`;
+//! - `setup.rs`: `new_game`, the game's setup;
+//! - `actions.rs`: what a seat posts, and the game `Options`;
+//! - `rules.rs` (or `rules/`, one module per decision): who acts, the legal actions, what each does;
+//! - `events.rs`: what a game reports, every change a typed event;
+//! - `view.rs`: what one viewer sees;
+//! - `scoring.rs`: the final score and the `Outcome`;
+//! - `machine.rs`: the phase machine as data, and `phase_name`;
+//! - `invariants.rs`: what must always hold, and the secrets no viewer may see;
+//! - `components.rs`: the cards and tables as data, and each ruling's constant;
+//! - `RULES.md`: one line for every ruling id the code cites;
+//! - `tests/`: one test per rule and ruling.
+//!
+//! A new game is a folder in this shape and one line in the registry: the registry's conformance
+//! test and the benches then cover it.
 
 pub mod rock_the_world;
 pub mod show_business;
 pub mod shrewd_producer;
+
+#[cfg(test)]
+mod rules_references {
+    //! Every ruling id a game's code cites (`G9`, `R25`, `S36`) resolves in that game folder's
+    //! `RULES.md`, so a reader never needs a file outside the repository.
+
+    use std::collections::BTreeSet;
+    use std::fs;
+    use std::path::{Path, PathBuf};
+
+    /// The ids cited in `text`: `G`, `R` or `S` and one or two digits, standing alone as a word.
+    fn cited_ids(text: &str) -> BTreeSet<String> {
+        let bytes = text.as_bytes();
+        let word = |i: usize| {
+            bytes
+                .get(i)
+                .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        };
+        let mut out = BTreeSet::new();
+        for (i, &b) in bytes.iter().enumerate() {
+            if !matches!(b, b'G' | b'R' | b'S') || (i > 0 && word(i - 1)) {
+                continue;
+            }
+            let digits = bytes[i + 1..].iter().take_while(|d| d.is_ascii_digit()).count();
+            if (1..=2).contains(&digits) && !word(i + 1 + digits) {
+                out.insert(text[i..i + 1 + digits].to_owned());
+            }
+        }
+        out
+    }
+
+    /// The ids a `RULES.md` explains: each line `- ID: what it decides`.
+    fn listed_ids(text: &str) -> BTreeSet<String> {
+        text.lines()
+            .filter_map(|line| line.strip_prefix("- ")?.split_once(": "))
+            .map(|(id, _)| id.to_owned())
+            .collect()
+    }
+
+    fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in fs::read_dir(dir).expect("a readable folder").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                rust_files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+
+    #[test]
+    fn cited_ids_are_whole_words() {
+        let ids = cited_ids("G9: R25/R43 (S36) but not R200a, GS1, S123 or x_R2");
+        assert_eq!(ids, ["G9", "R25", "R43", "S36"].map(String::from).into());
+    }
+
+    #[test]
+    fn every_ruling_a_game_cites_is_in_its_rules_reference() {
+        let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/games");
+        let mut checked = 0;
+        for entry in fs::read_dir(&games).expect("the games folder").flatten() {
+            let folder = entry.path();
+            if !folder.is_dir() {
+                continue;
+            }
+            let reference = folder.join("RULES.md");
+            let listed = listed_ids(
+                &fs::read_to_string(&reference).unwrap_or_else(|e| panic!("{}: {e}", reference.display())),
+            );
+            let mut files = Vec::new();
+            rust_files(&folder, &mut files);
+            for file in files {
+                let text = fs::read_to_string(&file).expect("a readable source file");
+                let missing: Vec<String> = cited_ids(&text).difference(&listed).cloned().collect();
+                assert!(
+                    missing.is_empty(),
+                    "{} cites {missing:?}, which {} does not explain",
+                    file.display(),
+                    reference.display()
+                );
+            }
+            checked += 1;
+        }
+        assert_eq!(checked, crate::RULESETS.len(), "one folder per registered game");
+    }
+}

@@ -1,16 +1,14 @@
-//! Setup, the legal actions and how each one plays out.
+//! Who acts, the legal actions and how each one plays out.
 
-use super::actions::{
-    Action, DealtItem, End, GameEvent, MoveBy, Options, Payer, PlayCard, RollPurpose, Token,
-    TokenDestination, Tokens, Variant,
-};
+use super::actions::{Action, Token, Tokens, Variant};
 use super::components::{
-    BUS_REACH, BUY_LIMIT_CORNER, BUY_LIMIT_REGULAR, CardKind, CharacterId, DECK_SIZE, DIE_SIDES, MONEY_UNIT,
-    SPACES, START_CASH, START_SPACE, TOKEN_PRICE, TOKEN_SUPPLY, TRAIN_LINES, card_id, card_kind, city,
+    BUS_REACH, BUY_LIMIT_CORNER, BUY_LIMIT_REGULAR, CardKind, CharacterId, DIE_SIDES, MONEY_UNIT, SPACES,
+    TOKEN_PRICE, TRAIN_LINES, card_id, card_kind, city,
 };
-use super::state::{Player, RockTheWorld, Step};
+use super::events::{DealtItem, End, GameEvent, MoveBy, Payer, PlayCard, RollPurpose, TokenDestination};
+use super::state::{RockTheWorld, Stage};
 use crate::rng::GameRng;
-use crate::{BySeat, Event, Rejection, Seat, SetupError};
+use crate::{Event, Seat};
 
 type Events = Vec<Event<GameEvent>>;
 
@@ -44,7 +42,7 @@ fn card_of(card: u8) -> PlayCard {
 }
 
 /// The order of a deck (top last), as the sealed shuffle event reports it: top first.
-fn deck_order(deck: &[u8]) -> Vec<String> {
+pub(super) fn deck_order(deck: &[u8]) -> Vec<String> {
     deck.iter().rev().map(|&c| card_id(c)).collect()
 }
 
@@ -58,85 +56,6 @@ fn roll_die(rng: &mut GameRng, seat: Seat, purpose: RollPurpose, events: &mut Ev
 }
 
 impl RockTheWorld {
-    /// R11/R13: the first seat, the shuffled deck, every cutout on New York with $100,000.
-    pub(super) fn new_game(options: Options, seats: usize, seed: u64) -> Result<(Self, Events), SetupError> {
-        if !(2..=4).contains(&seats) {
-            return Err(SetupError::Seats {
-                asked: seats,
-                min: 2,
-                max: 4,
-            });
-        }
-        if options.colours.len() < seats {
-            return Err(SetupError::Options(format!(
-                "colours lists {} colours for {seats} seats",
-                options.colours.len()
-            )));
-        }
-        for (i, c) in options.colours.iter().enumerate() {
-            if options.colours[..i].contains(c) {
-                return Err(SetupError::Options(format!("colour {c:?} is listed twice")));
-            }
-        }
-        if let Some(first) = options.first_seat
-            && first >= seats
-        {
-            return Err(SetupError::Options(format!(
-                "first_seat {first} does not exist; seats are 0 to {}",
-                seats - 1
-            )));
-        }
-
-        let mut rng = GameRng::new(seed);
-        let mut events = Vec::new();
-        let first = match options.first_seat {
-            Some(seat) => {
-                events.push(Event::public(GameEvent::FirstSeat { seat, drawn: false }));
-                seat
-            }
-            None => {
-                let seat = rng.below(seats);
-                let body = GameEvent::FirstSeat { seat, drawn: true };
-                events.push(Event::sealed(body.clone()));
-                events.push(Event::public(body));
-                seat
-            }
-        };
-        let mut deck: Vec<u8> = (0..DECK_SIZE as u8).collect();
-        rng.shuffle(&mut deck);
-        events.push(Event::sealed(GameEvent::DeckShuffled {
-            order: deck_order(&deck),
-        }));
-
-        let players = BySeat::from_fn(seats, |s| Player {
-            colour: options.colours[s],
-            space: START_SPACE,
-            cash: START_CASH,
-            tokens: Tokens::default(),
-            out: false,
-            turns: u32::from(s == first),
-        });
-        events.push(Event::public(GameEvent::TurnStarted { seat: first, turn: 1 }));
-        let game = Self {
-            options,
-            players,
-            holders: [None; 16],
-            supply: Tokens::each(TOKEN_SUPPLY),
-            spent: Tokens::default(),
-            rocker: None,
-            deck,
-            discard: Vec::new(),
-            active: first,
-            step: Step::Roll,
-            eliminated: Vec::new(),
-            last_roll: None,
-            bank_paid: 0,
-            bank_received: 0,
-            rng,
-        };
-        Ok((game, events))
-    }
-
     /// R2/R18: the purchase limit of the space the cutout stands on.
     fn buy_limit(&self, seat: Seat) -> u8 {
         match city(self.players[seat].space) {
@@ -147,22 +66,22 @@ impl RockTheWorld {
 
     fn can_buy(&self, seat: Seat, token: Token) -> Result<(), &'static str> {
         match self.step {
-            Step::Main { used: true, .. } => Err("tokens can only be bought before the first token is used"),
-            Step::Main { bought, .. } if bought >= self.buy_limit(seat) => {
+            Stage::Main { used: true, .. } => Err("tokens can only be bought before the first token is used"),
+            Stage::Main { bought, .. } if bought >= self.buy_limit(seat) => {
                 Err("the purchase limit of this space is reached for this turn")
             }
-            Step::Main { .. } if self.players[seat].cash < TOKEN_PRICE => Err("a token costs $100,000"),
-            Step::Main { .. } if self.supply.get(token) == 0 => {
+            Stage::Main { .. } if self.players[seat].cash < TOKEN_PRICE => Err("a token costs $100,000"),
+            Stage::Main { .. } if self.supply.get(token) == 0 => {
                 Err("none of that token is left in the supply")
             }
-            Step::Main { .. } => Ok(()),
+            Stage::Main { .. } => Ok(()),
             _ => Err("tokens are bought after the roll, before anything else is done"),
         }
     }
 
     /// R26: any player except the rocker may gig on an open space.
     fn can_gig(&self, seat: Seat) -> Result<(), &'static str> {
-        if !matches!(self.step, Step::Main { .. } | Step::AfterClaim) {
+        if !matches!(self.step, Stage::Main { .. } | Stage::AfterClaim) {
             return Err("a gig is played after the roll");
         }
         if self.rocker == Some(seat) {
@@ -272,14 +191,24 @@ impl RockTheWorld {
         Ok(())
     }
 
+    /// R15: only the active seat ever acts, and nobody once the game is over.
+    pub(super) fn seats_to_act(&self) -> Vec<Seat> {
+        match self.end() {
+            Some(_) => Vec::new(),
+            None => vec![self.active],
+        }
+    }
+
+    /// Whether `seat` is in [`RockTheWorld::seats_to_act`].
+    pub(super) fn is_to_act(&self, seat: Seat) -> bool {
+        self.end().is_none() && seat == self.active
+    }
+
     /// Every action `seat` may post now.
     pub(super) fn legal(&self, seat: Seat) -> Vec<Action> {
-        if seat != self.active || self.end().is_some() {
-            return Vec::new();
-        }
         match self.step {
-            Step::Roll => vec![Action::Roll],
-            Step::Main { .. } => {
+            Stage::Roll => vec![Action::Roll],
+            Stage::Main { .. } => {
                 let mut out = Vec::new();
                 for token in Token::ALL {
                     if self.can_buy(seat, token).is_ok() {
@@ -310,7 +239,7 @@ impl RockTheWorld {
                 out.push(Action::EndTurn);
                 out
             }
-            Step::AfterClaim => {
+            Stage::AfterClaim => {
                 let mut out = Vec::new();
                 if self.can_gig(seat).is_ok() {
                     out.push(Action::Gig);
@@ -318,31 +247,19 @@ impl RockTheWorld {
                 out.push(Action::EndTurn);
                 out
             }
-            Step::Over { .. } => Vec::new(),
+            Stage::Over { .. } => Vec::new(),
         }
     }
 
-    /// Refuses anything that is not in [`RockTheWorld::legal`], with the reason.
-    fn check(&self, seat: Seat, action: &Action) -> Result<(), Rejection> {
-        if self.end().is_some() {
-            return Err(Rejection::game_over());
-        }
-        if seat >= self.seats() {
-            return Err(Rejection::no_such_seat(seat, self.seats()));
-        }
-        if seat != self.active {
-            return Err(Rejection::not_your_turn(format!(
-                "it is seat {}'s turn",
-                self.active
-            )));
-        }
-        let in_main = matches!(self.step, Step::Main { .. });
-        let illegal = |reason: &str| Err(Rejection::illegal(reason));
+    /// Why `action` is not in [`RockTheWorld::legal`] for the active seat, or `Ok`.
+    pub(super) fn check(&self, seat: Seat, action: &Action) -> Result<(), String> {
+        let in_main = matches!(self.step, Stage::Main { .. });
+        let illegal = |reason: &str| Err(reason.to_owned());
         match action {
-            Action::Roll if self.step == Step::Roll => Ok(()),
+            Action::Roll if self.step == Stage::Roll => Ok(()),
             Action::Roll => illegal("the die is rolled once, at the start of the turn"),
-            _ if self.step == Step::Roll => illegal("a turn begins with the roll"),
-            Action::Buy { token } => self.can_buy(seat, *token).map_err(Rejection::illegal),
+            _ if self.step == Stage::Roll => illegal("a turn begins with the roll"),
+            Action::Buy { token } => self.can_buy(seat, *token).map_err(String::from),
             Action::Use { .. } | Action::Declare | Action::Claim { .. } if !in_main => {
                 illegal("after the claim only a gig or the end of the turn remain")
             }
@@ -363,15 +280,14 @@ impl RockTheWorld {
                 illegal("someone is already attempting to Rock the World")
             }
             Action::Declare => Ok(()),
-            Action::Claim { take } => self.check_claim(seat, take).map_err(Rejection::illegal),
-            Action::Gig => self.can_gig(seat).map_err(Rejection::illegal),
+            Action::Claim { take } => self.check_claim(seat, take),
+            Action::Gig => self.can_gig(seat).map_err(String::from),
             Action::EndTurn => Ok(()),
         }
     }
 
-    /// Plays one action: checks it, then carries it out.
-    pub(super) fn play(&mut self, seat: Seat, action: &Action) -> Result<Events, Rejection> {
-        self.check(seat, action)?;
+    /// Carries out a legal action.
+    pub(super) fn play(&mut self, seat: Seat, action: &Action) -> Events {
         let mut events = Vec::new();
         match action {
             Action::Roll => self.roll(seat, &mut events),
@@ -382,7 +298,7 @@ impl RockTheWorld {
             Action::Gig => self.gig(seat, &mut events),
             Action::EndTurn => self.end_turn(&mut events),
         }
-        Ok(events)
+        events
     }
 
     /// R16: 1d6, moved clockwise.
@@ -398,7 +314,7 @@ impl RockTheWorld {
             to,
             by: MoveBy::Die,
         }));
-        self.step = Step::Main {
+        self.step = Stage::Main {
             bought: 0,
             used: false,
         };
@@ -411,7 +327,7 @@ impl RockTheWorld {
         *player.tokens.get_mut(token) += 1;
         *self.supply.get_mut(token) -= 1;
         self.bank_received += TOKEN_PRICE;
-        if let Step::Main { bought, .. } = &mut self.step {
+        if let Stage::Main { bought, .. } = &mut self.step {
             *bought += 1;
         }
         events.push(Event::public(GameEvent::TokenBought {
@@ -434,7 +350,7 @@ impl RockTheWorld {
             *self.spent.get_mut(token) += 1;
             TokenDestination::SpentPool
         };
-        if let Step::Main { used, .. } = &mut self.step {
+        if let Stage::Main { used, .. } = &mut self.step {
             *used = true;
         }
         events.push(Event::public(GameEvent::TokenSpent {
@@ -471,10 +387,11 @@ impl RockTheWorld {
         out
     }
 
-    /// R25/R43: reports every Lead that turned since `before`.
+    /// R25/R43: reports every Lead that turned since `before`, the eliminated rocker's included
+    /// ("it flips back at once when a family character leaves the band").
     fn report_leads(&self, before: [bool; 4], events: &mut Events) {
         let after = self.leads();
-        for seat in self.in_game() {
+        for seat in 0..self.seats() {
             if before[seat] != after[seat] {
                 events.push(Event::public(GameEvent::LeadTurned {
                     seat,
@@ -514,7 +431,7 @@ impl RockTheWorld {
         if is_rocker && self.band(seat).count() == CharacterId::ALL.len() {
             self.finish(End::RockedTheWorld { rocker: seat }, events);
         } else if board_taken && !is_rocker && self.options.gig_after_claim {
-            self.step = Step::AfterClaim;
+            self.step = Stage::AfterClaim;
         } else {
             self.end_turn(events);
         }
@@ -587,21 +504,22 @@ impl RockTheWorld {
         }
     }
 
-    /// R27/R32-R34: the rocker could not pay `by` in full.
+    /// R27/R32-R34: the rocker could not pay `by` in full. R33/R39 (friendly): "The game ends at
+    /// once" and "the table is left as it stands": the rocker keeps his band and the star chip.
     fn eliminate(&mut self, rocker: Seat, by: Seat, events: &mut Events) {
         self.players[rocker].out = true;
         self.eliminated.push(rocker);
-        self.rocker = None;
         events.push(Event::public(GameEvent::Eliminated { seat: rocker, by }));
         if self.options.variant == Variant::Friendly {
             self.finish(End::RockerEliminated { rocker }, events);
             return;
         }
+        self.rocker = None;
         let characters: Vec<CharacterId> = self.band(rocker).collect();
         let tokens = std::mem::take(&mut self.players[rocker].tokens);
+        let before = self.leads();
         match self.options.variant {
             Variant::ModifiedFriendly => {
-                let before = self.leads();
                 let mut receiver = by;
                 let items = characters.iter().map(|&c| DealtItem::Character(c)).chain(
                     Token::ALL
@@ -616,7 +534,6 @@ impl RockTheWorld {
                     events.push(Event::public(GameEvent::Dealt { seat: receiver, item }));
                     receiver = self.left_of(receiver);
                 }
-                self.report_leads(before, events);
             }
             _ => {
                 for &c in &characters {
@@ -630,6 +547,7 @@ impl RockTheWorld {
                 }));
             }
         }
+        self.report_leads(before, events);
         self.spent = Tokens::default();
         events.push(Event::public(GameEvent::PhaseOneResumed));
         let last = match self.in_game().count() {
@@ -653,7 +571,7 @@ impl RockTheWorld {
         }
         self.active = next;
         self.players[next].turns += 1;
-        self.step = Step::Roll;
+        self.step = Stage::Roll;
         events.push(Event::public(GameEvent::TurnStarted {
             seat: next,
             turn: self.players[next].turns,
@@ -661,7 +579,7 @@ impl RockTheWorld {
     }
 
     fn finish(&mut self, end: End, events: &mut Events) {
-        self.step = Step::Over { end };
+        self.step = Stage::Over { end };
         events.push(Event::public(GameEvent::GameOver { end }));
     }
 }

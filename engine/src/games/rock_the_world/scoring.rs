@@ -1,7 +1,7 @@
 //! The outcome and the score sheet (R33, R35, R36, R38, R40).
 
-use super::actions::End;
 use super::components::{TIE_POINTS, WIN_POINTS};
+use super::events::End;
 use super::state::RockTheWorld;
 use crate::{Outcome, ScoreLine, Seat, SeatScore};
 

@@ -3,11 +3,9 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::actions::{End, Options, Token, Tokens};
-use super::components::{
-    BOARD, CharacterId, Colour, DECK_SIZE, FAMILY_SIZE, FLIPPED_LEAD_VALUE, LEAD_VALUE, SPACES, START_CASH,
-    TOKEN_SUPPLY, city,
-};
+use super::actions::{Options, Tokens};
+use super::components::{CharacterId, Colour, FAMILY_SIZE, FLIPPED_LEAD_VALUE, LEAD_VALUE, city};
+use super::events::End;
 use crate::rng::GameRng;
 use crate::{BySeat, Seat};
 
@@ -32,7 +30,7 @@ pub struct Player {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(tag = "step", rename_all = "snake_case")]
 #[schema(as = RockTheWorldStep)]
-pub enum Step {
+pub enum Stage {
     /// R16: the turn begins with the move roll.
     Roll,
     /// R4 steps 2 to 5: buy, use tokens, declare, claim, gig or end the turn.
@@ -69,7 +67,7 @@ pub struct RockTheWorld {
     /// R29: the public discard pile, oldest first.
     pub(super) discard: Vec<u8>,
     pub(super) active: Seat,
-    pub(super) step: Step,
+    pub(super) step: Stage,
     /// R35: eliminated seats, earliest first.
     pub(super) eliminated: Vec<Seat>,
     /// The last die rolled, for the view.
@@ -119,6 +117,12 @@ impl RockTheWorld {
     pub(super) fn is_open(&self, space: u8) -> bool {
         city(space)
             .is_some_and(|c| c.corner || c.character.is_some_and(|ch| self.holders[ch.index()].is_some()))
+    }
+
+    /// R32: an eliminated player's cutout is removed; R39: a friendly elimination leaves the table
+    /// as it stands, the rocker's cutout included.
+    pub(super) fn cutout_on_board(&self, seat: Seat) -> bool {
+        !self.players[seat].out || self.end() == Some(End::RockerEliminated { rocker: seat })
     }
 
     /// Characters held by `seat`, ascending.
@@ -173,73 +177,8 @@ impl RockTheWorld {
     /// The game's end, once it is over.
     pub(super) fn end(&self) -> Option<End> {
         match self.step {
-            Step::Over { end } => Some(end),
+            Stage::Over { end } => Some(end),
             _ => None,
         }
-    }
-
-    /// Cards, tokens, characters and money all accounted for.
-    pub(super) fn invariants(&self) -> Result<(), String> {
-        let mut seen = [false; DECK_SIZE];
-        for &card in self.deck.iter().chain(&self.discard) {
-            let slot = seen
-                .get_mut(usize::from(card))
-                .ok_or_else(|| format!("card number {card} does not exist"))?;
-            if *slot {
-                return Err(format!("card number {card} is in play twice"));
-            }
-            *slot = true;
-        }
-        if seen.iter().any(|s| !s) {
-            return Err("a play card is missing".into());
-        }
-        for token in Token::ALL {
-            let held: u32 = self.players.iter().map(|p| u32::from(p.tokens.get(token))).sum();
-            let total = held + u32::from(self.supply.get(token)) + u32::from(self.spent.get(token));
-            if total != u32::from(TOKEN_SUPPLY) {
-                return Err(format!("{total} {token:?} tokens in play, not {TOKEN_SUPPLY}"));
-            }
-        }
-        let over = self.end().is_some();
-        for (i, holder) in self.holders.iter().enumerate() {
-            if let Some(h) = *holder {
-                let p = self
-                    .players
-                    .0
-                    .get(h)
-                    .ok_or(format!("character {i} held by no seat"))?;
-                if p.out && !over {
-                    return Err(format!("character {i} held by eliminated seat {h}"));
-                }
-            }
-        }
-        let cash: u64 = self.players.iter().map(|p| p.cash).sum();
-        let expected = (START_CASH * self.seats() as u64 + self.bank_paid).checked_sub(self.bank_received);
-        if expected != Some(cash) {
-            return Err(format!("cash {cash} is not start + bank paid - bank received"));
-        }
-        for (s, p) in self.players.seats() {
-            if !(1..=SPACES).contains(&p.space) {
-                return Err(format!("seat {s} is on space {}", p.space));
-            }
-            if p.out && !over && (p.cash != 0 || p.tokens.total() != 0) {
-                return Err(format!("eliminated seat {s} still holds cash or tokens"));
-            }
-        }
-        if let Some(r) = self.rocker {
-            if self.players.0.get(r).is_none_or(|p| p.out) {
-                return Err("the rocker is not in the game".into());
-            }
-            if self.spent.total() != 0 {
-                return Err("tokens in the spent pool during the final phase".into());
-            }
-        }
-        if !over && self.players[self.active].out {
-            return Err("the active seat is eliminated".into());
-        }
-        if BOARD.iter().filter(|c| c.character.is_some()).count() != CharacterId::ALL.len() {
-            return Err("board and characters disagree".into());
-        }
-        Ok(())
     }
 }

@@ -3,9 +3,10 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::actions::{End, Options, PlayCard, Tokens};
+use super::actions::{Options, Tokens};
 use super::components::{BOARD, CardKind, CharacterId, Colour, LEADS, card_id, card_kind};
-use super::state::{RockTheWorld, Step};
+use super::events::{End, PlayCard};
+use super::state::{RockTheWorld, Stage};
 use crate::{Seat, Viewer};
 
 /// A character in a band.
@@ -38,8 +39,8 @@ pub struct PlayerView {
     pub lead: &'static str,
     /// The Lead's colour.
     pub colour: Colour,
-    /// The space of the cutout (1 to 20).
-    pub space: u8,
+    /// The space of the cutout (1 to 20); `null` once R32 has removed it.
+    pub space: Option<u8>,
     /// Cash in whole dollars (R37).
     pub cash: u64,
     /// Travel tokens held.
@@ -104,7 +105,7 @@ pub struct View {
     /// The seat whose turn it is; `null` once the game is over.
     pub active: Option<Seat>,
     /// Where the turn stands.
-    pub step: Step,
+    pub step: Stage,
     /// The last die rolled.
     pub last_roll: Option<u8>,
     /// R8: the seat attempting to Rock the World.
@@ -136,7 +137,7 @@ impl RockTheWorld {
                 seat,
                 lead: LEADS[p.colour.index()].name,
                 colour: p.colour,
-                space: p.space,
+                space: self.cutout_on_board(seat).then_some(p.space),
                 cash: p.cash,
                 tokens: p.tokens,
                 band: self
@@ -168,8 +169,10 @@ impl RockTheWorld {
                 character: self.board_character(c.space),
                 open: self.is_open(c.space),
                 cutouts: self
-                    .in_game()
-                    .filter(|&s| self.players[s].space == c.space)
+                    .players
+                    .seats()
+                    .filter(|&(s, p)| p.space == c.space && self.cutout_on_board(s))
+                    .map(|(s, _)| s)
                     .collect(),
             })
             .collect();
@@ -206,19 +209,5 @@ impl RockTheWorld {
             }
         }
         out
-    }
-
-    /// The phase, one of the machine's.
-    pub(super) fn phase_name(&self) -> &'static str {
-        let final_phase = self.rocker.is_some();
-        match self.step {
-            Step::Over { .. } => "over",
-            Step::Roll if final_phase => "final_roll",
-            Step::Roll => "phase_one_roll",
-            Step::Main { .. } if final_phase => "final_turn",
-            Step::Main { .. } => "phase_one_turn",
-            Step::AfterClaim if final_phase => "final_after_claim",
-            Step::AfterClaim => "phase_one_after_claim",
-        }
     }
 }

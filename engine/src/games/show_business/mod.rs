@@ -38,7 +38,7 @@ pub use view::{ArtistView, PlayerView, SongView, TokenView, View};
 use components::components;
 use state::Task;
 
-use crate::{Event, Game, Machine, Outcome, Rejection, Seat, SetupError, Started, Viewer};
+use crate::{Event, Game, Machine, Outcome, Seat, SetupError, Started, Viewer};
 
 /// Joins runs of public log lines into one event, one line each.
 fn coalesce(events: Vec<Event<GameEvent>>) -> Vec<Event<GameEvent>> {
@@ -131,14 +131,7 @@ impl Game for ShowBusiness {
     type Event = GameEvent;
     type View = View;
 
-    fn setup(options: Options, seats: usize, seed: u64) -> Result<Started<Self>, SetupError> {
-        if !Self::SEATS.contains(&seats) {
-            return Err(SetupError::Seats {
-                asked: seats,
-                min: 2,
-                max: 5,
-            });
-        }
+    fn new_game(options: Options, seats: usize, seed: u64) -> Result<Started<Self>, SetupError> {
         let (mut game, mut events) = ShowBusiness::new(options, seats, seed);
         game.advance(&mut events);
         Ok((game, coalesce(events)))
@@ -152,39 +145,15 @@ impl Game for ShowBusiness {
         self.to_act_now()
     }
 
-    fn legal_actions(&self, seat: Seat) -> Vec<Action> {
-        if seat >= self.n() {
-            return vec![];
-        }
+    fn actions_for(&self, seat: Seat) -> Vec<Action> {
         self.legal(seat)
     }
 
-    fn apply(&mut self, seat: Seat, action: &Action) -> Result<Vec<Event<GameEvent>>, Rejection> {
-        if self.result.is_some() {
-            return Err(Rejection::game_over());
-        }
-        if seat >= self.n() {
-            return Err(Rejection::no_such_seat(seat, self.n()));
-        }
-        if !self.to_act_now().contains(&seat) {
-            return Err(Rejection::not_your_turn(format!(
-                "seat {seat} may not act now; waiting for {:?} ({})",
-                self.to_act_now(),
-                self.phase_name()
-            )));
-        }
-        let legal = self.legal(seat);
-        if !legal.contains(action) {
-            let kinds: BTreeSet<&str> = legal.iter().map(Action::kind).collect();
-            return Err(Rejection::illegal(format!(
-                "not legal now in phase {}; the legal action types are {kinds:?}",
-                self.phase_name()
-            )));
-        }
+    fn apply_legal(&mut self, seat: Seat, action: &Action) -> Vec<Event<GameEvent>> {
         let mut events = Vec::new();
         self.exec(seat, action, &mut events);
         self.advance(&mut events);
-        Ok(coalesce(events))
+        coalesce(events)
     }
 
     fn view(&self, viewer: Viewer) -> View {

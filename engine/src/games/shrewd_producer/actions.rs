@@ -1,9 +1,9 @@
-//! What a seat posts, and what it hears back.
+//! What a seat posts, and the game options.
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::components::{ArtistId, ScoutId, SongId};
+use super::components::{ArtistId, DUAL_FILLS_BOTH, SUBSTITUTE_COST, ScoutId, SongId};
 use crate::Seat;
 
 /// An action: the JSON a client posts.
@@ -61,200 +61,39 @@ pub enum Action {
     DeclineSong,
 }
 
-/// Something that happened.
+/// Game options. `Default` is the game as the rulings fix it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(tag = "type", rename_all = "snake_case")]
-#[schema(as = ShrewdProducerEvent)]
-pub enum GameEvent {
-    /// G16: the starting lead was drawn at random from the seed (sealed).
-    LeadDrawn {
-        /// The seat drawn.
-        seat: Seat,
-    },
-    /// The starting lead.
-    StartingLead {
-        /// The lead seat.
-        seat: Seat,
-    },
-    /// 3 players: Scout Money removed before the game.
-    ScoutMoneyRemoved {
-        /// The six cards.
-        cards: Vec<ScoutId>,
-    },
-    /// The Scout Money draw pile was shuffled (sealed): the order, top card first.
-    ScoutMoneyShuffled {
-        /// The pile, top card first.
-        order: Vec<ScoutId>,
-    },
-    /// The artist draw pile was shuffled (sealed): the order, top card first.
-    ArtistsShuffled {
-        /// The pile, top card first.
-        order: Vec<ArtistId>,
-    },
-    /// The Lv.1 song cards were shuffled (sealed): the order, top card first.
-    SongsShuffled {
-        /// The pile, top card first.
-        order: Vec<SongId>,
-    },
-    /// A Lv.1 song card dealt face up (G21).
-    SongDealt {
-        /// The seat.
-        seat: Seat,
-        /// The song.
-        song: SongId,
-    },
-    /// 3 players: the leftover Lv.1 song is removed face down (G13).
-    SongRemoved,
-    /// Raise Money dealt.
-    RaiseMoneyDealt {
-        /// Dollars each seat received.
-        each: u32,
-        /// Dollars left in the supply (discard pile).
-        supply: u32,
-    },
-    /// A seat drew Scout Money face down.
-    ScoutDrawn {
-        /// The seat.
-        seat: Seat,
-        /// How many cards.
-        count: usize,
-    },
-    /// The cards a seat drew (only that seat hears it).
-    ScoutCardsDrawn {
-        /// The seat.
-        seat: Seat,
-        /// The cards.
-        cards: Vec<ScoutId>,
-        /// True for a draft pair to choose from, false for cards straight into the hand.
-        to_choose: bool,
-    },
-    /// A seat made its keep-one choice.
-    Kept {
-        /// The seat.
-        seat: Seat,
-    },
-    /// The card a seat kept (only that seat hears it); the other card of its pair is passed
-    /// left.
-    KeptCard {
-        /// The seat.
-        seat: Seat,
-        /// Kept.
-        kept: ScoutId,
-    },
-    /// Every seat has chosen: the passed cards go face down to the left.
-    CardsPassedLeft,
-    /// The card a seat received from its right (only that seat hears it).
-    CardReceived {
-        /// The seat.
-        seat: Seat,
-        /// The seat that passed it.
-        from: Seat,
-        /// The card.
-        card: ScoutId,
-    },
-    /// A round starts: the lead reveals two artists.
-    RoundStarted {
-        /// 1 to 12.
-        round: u8,
-        /// The lead.
-        lead: Seat,
-        /// The two artists available this round.
-        artists: Vec<ArtistId>,
-    },
-    /// A seat took a debt.
-    DebtTaken {
-        /// The seat.
-        seat: Seat,
-        /// The seat's debt marks now.
-        debts: u8,
-        /// Dollars left in the supply.
-        supply: u32,
-    },
-    /// A Scout Money card played face up.
-    ScoutPlayed {
-        /// The seat.
-        seat: Seat,
-        /// The card.
-        card: ScoutId,
-        /// Whether the seat proceeds to the Raise Phase.
-        raise_phase: bool,
-    },
-    /// A seat paid $200 of Raise Money instead of a lead-suit card and proceeds.
-    Substituted {
-        /// The seat.
-        seat: Seat,
-    },
-    /// The Raise Phase starts with this order (G5).
-    RaiseOrder {
-        /// Participants, first to act first.
-        order: Vec<Seat>,
-    },
-    /// A seat raised.
-    Raised {
-        /// The seat.
-        seat: Seat,
-        /// Dollars added.
-        amount: u32,
-        /// The seat's total bid now.
-        total: u32,
-    },
-    /// A seat passed for the rest of the round.
-    Passed {
-        /// The seat.
-        seat: Seat,
-    },
-    /// The Raise Phase ended: places by total bid.
-    Ranked {
-        /// 1st place, then 2nd place (one seat with a single participant).
-        places: Vec<Seat>,
-        /// Their total bids, in dollars.
-        totals: Vec<u32>,
-    },
-    /// A seat signed an artist.
-    ArtistSigned {
-        /// The seat.
-        seat: Seat,
-        /// The artist.
-        artist: ArtistId,
-        /// 1 or 2.
-        place: u8,
-    },
-    /// The artist nobody signed goes to the artist discard (G10).
-    ArtistDiscarded {
-        /// The artist.
-        artist: ArtistId,
-    },
-    /// Money processing for a Raise-Phase participant.
-    MoneyProcessed {
-        /// The seat.
-        seat: Seat,
-        /// Raise-Phase dollars sent to the discard pile.
-        to_supply: u32,
-        /// Raise-Phase dollars returned to the hand (G9).
-        returned: u32,
-    },
-    /// A seat took the next-level song.
-    SongTaken {
-        /// The seat.
-        seat: Seat,
-        /// The song.
-        song: SongId,
-    },
-    /// A seat declined the next-level song for now.
-    SongDeclined {
-        /// The seat.
-        seat: Seat,
-    },
-    /// The lead for the next round.
-    NextLead {
-        /// The seat.
-        seat: Seat,
-    },
-    /// After round 6: all Scout Money is gathered for the redraft (G14, G28).
-    ScoutMoneyGathered,
-    /// After round 12: the game is over.
-    GameOver {
-        /// The winning seats.
-        winners: Vec<Seat>,
-    },
+#[serde(default, deny_unknown_fields)]
+#[schema(as = ShrewdProducerOptions)]
+pub struct Options {
+    /// G2: a multi-role artist (Vo/Gt ...) may fill one slot of each of its two parts in the
+    /// same song, its Pt counted once (`true`, the default); `false`: it fills one slot.
+    pub dual_fills_both: bool,
+    /// G6: a $200 Raise-Money substitute counts as a Scout bid of $200 for the Raise-Phase
+    /// order and the total (`true`, the default); `false`: it counts as $0.
+    pub substitute_counts_200: bool,
+    /// G16: the starting lead ("the person who most recently attended a rock band concert"),
+    /// as a seat; `null` (the default) draws it at random from the seed.
+    pub starting_lead: Option<Seat>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            dual_fills_both: DUAL_FILLS_BOTH,
+            substitute_counts_200: true,
+            starting_lead: None,
+        }
+    }
+}
+
+impl Options {
+    /// G6: what a $200 substitute counts as, in dollars.
+    pub fn substitute_bid(&self) -> u32 {
+        if self.substitute_counts_200 {
+            SUBSTITUTE_COST
+        } else {
+            0
+        }
+    }
 }

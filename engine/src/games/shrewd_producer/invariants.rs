@@ -1,7 +1,8 @@
 //! Conservation checks and the hidden-information list.
 
-use super::components::{ARTISTS, RAISE_BILLS, SCOUT_MONEY, SCOUT_MONEY_REMOVED_3P, SONGS};
-use super::rulings::{ARTISTS_PER_ROUND, MAX_DEBTS};
+use super::components::{
+    ARTISTS, ARTISTS_PER_ROUND, MAX_DEBTS, RAISE_BILLS, SCOUT_MONEY, SCOUT_MONEY_REMOVED_3P, SONGS,
+};
 use super::state::{ScoutBid, ShrewdProducer, Stage};
 use crate::Viewer;
 

@@ -1,6 +1,21 @@
-//! The phase machine, as data, in the rulebook's words.
+//! The phase machine, as data, in the rulebook's words, and the phase a game is in.
 
+use super::state::{ShrewdProducer, Stage};
 use crate::{Machine, Phase, Transition};
+
+impl ShrewdProducer {
+    /// The phase name the machine uses.
+    pub(crate) fn phase_name(&self) -> &'static str {
+        match self.stage {
+            Stage::Draft => "draft",
+            Stage::Scout => "scout",
+            Stage::Raise => "raise",
+            Stage::Signing => "signing",
+            Stage::Songs => "songs",
+            Stage::Over => "over",
+        }
+    }
+}
 
 const fn to(to: &'static str, when: &'static str) -> Transition {
     Transition { to, when }

@@ -3,8 +3,8 @@
 //! 3 or 4 producers bid over 12 rounds for two artists a round: Scout Money first (follow the
 //! lead suit to stay in), then Raise Money; the top two bids sign the artists. Completed songs,
 //! leftover Raise Money and debts make the score. `RULEBOOK.txt` wins where it speaks;
-//! `RULINGS.md` (G1-G28) decides the rest, each ruling a constant in [`rulings`] or an
-//! [`Options`] field.
+//! the rulings G1-G28 (`RULES.md` in this folder) decide the rest, each ruling a constant in
+//! [`components`] or an [`Options`] field.
 //!
 //! How the rules become actions (each decision RULINGS.md lists is asked, never taken for a
 //! seat; what the rules make automatic happens without a post):
@@ -27,7 +27,7 @@
 
 pub mod actions;
 pub mod components;
-pub mod rulings;
+pub mod events;
 pub mod scoring;
 pub mod state;
 pub mod view;
@@ -35,16 +35,17 @@ pub mod view;
 mod invariants;
 mod machine;
 mod rules;
+mod setup;
 
 #[cfg(test)]
 mod tests;
 
-pub use actions::{Action, GameEvent};
-pub use rulings::Options;
+pub use actions::{Action, Options};
+pub use events::GameEvent;
 pub use state::ShrewdProducer;
 pub use view::View;
 
-use crate::{Event, Game, Machine, Outcome, Rejection, Seat, SetupError, Started, Viewer};
+use crate::{Event, Game, Machine, Outcome, Seat, SetupError, Started, Viewer};
 
 impl Game for ShrewdProducer {
     const SLUG: &'static str = "shrewd-producer";
@@ -55,8 +56,8 @@ impl Game for ShrewdProducer {
     type Event = GameEvent;
     type View = View;
 
-    fn setup(options: Options, seats: usize, seed: u64) -> Result<Started<Self>, SetupError> {
-        Self::new(options, seats, seed)
+    fn new_game(options: Options, seats: usize, seed: u64) -> Result<Started<Self>, SetupError> {
+        setup::new_game(options, seats, seed)
     }
 
     fn seat_count(&self) -> usize {
@@ -67,11 +68,19 @@ impl Game for ShrewdProducer {
         self.seats_to_act()
     }
 
-    fn legal_actions(&self, seat: Seat) -> Vec<Action> {
+    fn may_act(&self, seat: Seat) -> bool {
+        self.is_to_act(seat)
+    }
+
+    fn actions_for(&self, seat: Seat) -> Vec<Action> {
         self.legal(seat)
     }
 
-    fn apply(&mut self, seat: Seat, action: &Action) -> Result<Vec<Event<GameEvent>>, Rejection> {
+    fn check_legal(&self, seat: Seat, action: &Action) -> Result<(), String> {
+        self.check(seat, action)
+    }
+
+    fn apply_legal(&mut self, seat: Seat, action: &Action) -> Vec<Event<GameEvent>> {
         self.play(seat, action)
     }
 
@@ -80,11 +89,11 @@ impl Game for ShrewdProducer {
     }
 
     fn phase(&self) -> &'static str {
-        self.stage_name()
+        self.phase_name()
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        (self.stage == state::Stage::Over).then(|| self.result())
+        self.scored()
     }
 
     fn machine() -> Machine {

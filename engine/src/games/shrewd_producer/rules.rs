@@ -1,132 +1,15 @@
-//! Setup, the legal actions and how each one plays.
+//! Who acts, the legal actions and how each one plays.
 
-use super::actions::{Action, GameEvent};
-use super::components::{
-    ArtistId, BILL, DEAL_3P, DEAL_4P, LEFTOVER_3P, RAISE_BILLS, SCOUT_MONEY_REMOVED_3P, ScoutId, SongId,
-    TOP_LEVEL,
-};
-use super::rulings::*;
+use super::actions::Action;
+use super::components::*;
+use super::events::GameEvent;
 use super::scoring::best_assignment;
-use super::state::{Player, ScoutBid, ShrewdProducer, Stage};
-use crate::rng::GameRng;
-use crate::{BySeat, Event, Rejection, Seat, SetupError, Started};
+use super::state::{ScoutBid, ShrewdProducer, Stage};
+use crate::{Event, Seat};
 
 type Events = Vec<Event<GameEvent>>;
 
 impl ShrewdProducer {
-    /// Game setup, 3 or 4 players.
-    pub(crate) fn new(options: Options, seats: usize, seed: u64) -> Result<Started<Self>, SetupError> {
-        if !(3..=4).contains(&seats) {
-            return Err(SetupError::Seats {
-                asked: seats,
-                min: 3,
-                max: 4,
-            });
-        }
-        if let Some(lead) = options.starting_lead
-            && lead >= seats
-        {
-            return Err(SetupError::Options(format!(
-                "starting_lead {lead} is not a seat of a {seats}-player game"
-            )));
-        }
-        let mut rng = GameRng::new(seed);
-        let mut events = Vec::with_capacity(64);
-
-        // G16: the starting lead.
-        let lead = match options.starting_lead {
-            Some(seat) => seat,
-            None => {
-                let seat = rng.below(seats);
-                events.push(Event::sealed(GameEvent::LeadDrawn { seat }));
-                seat
-            }
-        };
-        events.push(Event::public(GameEvent::StartingLead { seat: lead }));
-
-        // Scout Money: 24 cards, or 18 with the 3-player removal.
-        let mut scout_removed = Vec::new();
-        let mut scout_deck = Vec::with_capacity(24);
-        for card in ScoutId::all() {
-            if seats == 3 && SCOUT_MONEY_REMOVED_3P.contains(&card.id()) {
-                scout_removed.push(card);
-            } else {
-                scout_deck.push(card);
-            }
-        }
-        if !scout_removed.is_empty() {
-            events.push(Event::public(GameEvent::ScoutMoneyRemoved {
-                cards: scout_removed.clone(),
-            }));
-        }
-
-        // Raise Money: 10 each (4 players) or 13 each plus 1 in the discard pile (3 players).
-        let (each, supply) = if seats == 3 {
-            (DEAL_3P, LEFTOVER_3P)
-        } else {
-            (DEAL_4P, RAISE_BILLS - DEAL_4P * 4)
-        };
-        events.push(Event::public(GameEvent::RaiseMoneyDealt {
-            each: u32::from(each) * BILL,
-            supply: u32::from(supply) * BILL,
-        }));
-
-        // Artists: "Shuffle all 24 Artist cards face down to create a draw pile".
-        let mut artist_deck: Vec<ArtistId> = ArtistId::all().collect();
-        rng.shuffle(&mut artist_deck);
-        events.push(Event::sealed(GameEvent::ArtistsShuffled {
-            order: artist_deck.iter().rev().copied().collect(),
-        }));
-
-        // Songs: "Shuffle the 4 Lv. 1 Song cards face down and deal one to each player" (G21).
-        let mut level_one: Vec<SongId> = SongId::all().filter(|s| s.card().level == 1).collect();
-        rng.shuffle(&mut level_one);
-        events.push(Event::sealed(GameEvent::SongsShuffled {
-            order: level_one.iter().rev().copied().collect(),
-        }));
-        let mut players = BySeat::from_fn(seats, |_| Player {
-            bills: each,
-            ..Player::default()
-        });
-        for k in 0..seats {
-            let seat = (lead + k) % seats;
-            if let Some(song) = level_one.pop() {
-                players[seat].songs.push(song);
-                events.push(Event::public(GameEvent::SongDealt { seat, song }));
-            }
-        }
-        // G13: the leftover Lv.1 song is removed face down.
-        if !level_one.is_empty() {
-            events.push(Event::public(GameEvent::SongRemoved));
-        }
-        let open_songs = SongId::all().filter(|s| s.card().level > 1).collect();
-
-        let mut game = Self {
-            options,
-            rng,
-            stage: Stage::Draft,
-            round: 0,
-            lead,
-            turn: lead,
-            draft_step: 0,
-            players,
-            scout_deck,
-            scout_discard: Vec::with_capacity(24),
-            scout_removed,
-            supply,
-            artist_deck,
-            revealed: Vec::with_capacity(ARTISTS_PER_ROUND),
-            artist_discard: Vec::new(),
-            open_songs,
-            removed_songs: level_one,
-            raise_order: Vec::with_capacity(seats),
-            ranking: Vec::with_capacity(2),
-            song_queue: Vec::with_capacity(2),
-        };
-        game.start_draft(&mut events);
-        Ok((game, events))
-    }
-
     /// Seats from the lead, clockwise.
     fn clockwise_from_lead(&self) -> impl Iterator<Item = Seat> + use<> {
         let (lead, seats) = (self.lead, self.seats());
@@ -135,7 +18,7 @@ impl ShrewdProducer {
 
     /// DERIVED 3 / G22: shuffle the Scout Money, each seat draws 2 from the lead clockwise,
     /// then the first passing step.
-    fn start_draft(&mut self, events: &mut Events) {
+    pub(super) fn start_draft(&mut self, events: &mut Events) {
         self.rng.shuffle(&mut self.scout_deck);
         events.push(Event::sealed(GameEvent::ScoutMoneyShuffled {
             order: self.scout_deck.iter().rev().copied().collect(),
@@ -197,6 +80,17 @@ impl ShrewdProducer {
             Stage::Signing => self.ranking.first().copied().into_iter().collect(),
             Stage::Songs => self.song_queue.first().copied().into_iter().collect(),
             Stage::Over => Vec::new(),
+        }
+    }
+
+    /// Whether `seat` is in [`ShrewdProducer::seats_to_act`].
+    pub(crate) fn is_to_act(&self, seat: Seat) -> bool {
+        match self.stage {
+            Stage::Draft => self.players.0.get(seat).is_some_and(|p| p.pair.is_some()),
+            Stage::Scout | Stage::Raise => seat == self.turn,
+            Stage::Signing => self.ranking.first() == Some(&seat),
+            Stage::Songs => self.song_queue.first() == Some(&seat),
+            Stage::Over => false,
         }
     }
 
@@ -289,24 +183,17 @@ impl ShrewdProducer {
         }
     }
 
-    /// Plays one action; on `Err` nothing changed.
-    pub(crate) fn play(&mut self, seat: Seat, action: &Action) -> Result<Events, Rejection> {
-        if self.stage == Stage::Over {
-            return Err(Rejection::game_over());
+    /// Why `action` is not legal for `seat`, a seat that may act, or `Ok`.
+    pub(crate) fn check(&self, seat: Seat, action: &Action) -> Result<(), String> {
+        if self.legal(seat).contains(action) {
+            Ok(())
+        } else {
+            Err(self.why_illegal(seat, action))
         }
-        if seat >= self.seats() {
-            return Err(Rejection::no_such_seat(seat, self.seats()));
-        }
-        let legal = self.legal(seat);
-        if legal.is_empty() {
-            return Err(Rejection::not_your_turn(format!(
-                "seat {seat} may not act now; waiting for seat(s) {:?}",
-                self.seats_to_act()
-            )));
-        }
-        if !legal.contains(action) {
-            return Err(Rejection::illegal(self.why_illegal(seat, action)));
-        }
+    }
+
+    /// Carries out a legal action.
+    pub(crate) fn play(&mut self, seat: Seat, action: &Action) -> Events {
         let mut events = Vec::with_capacity(8);
         match *action {
             Action::Keep { card } => self.keep(seat, card, &mut events),
@@ -319,13 +206,13 @@ impl ShrewdProducer {
             Action::TakeSong { song } => self.take_song(seat, song, &mut events),
             Action::DeclineSong => self.decline_song(seat, &mut events),
         }
-        Ok(events)
+        events
     }
 
     /// A sentence saying why a well-formed action is not legal for a seat that may act.
     fn why_illegal(&self, seat: Seat, action: &Action) -> String {
         let p = &self.players[seat];
-        let phase = self.stage_name();
+        let phase = self.phase_name();
         match (self.stage, *action) {
             (Stage::Draft, Action::Keep { card }) => {
                 format!("{} is not one of the two cards you are choosing from", card.id())
@@ -370,18 +257,6 @@ impl ShrewdProducer {
                 "debt may be taken only on one's own Scout or Raise Phase turn (G23)".into()
             }
             _ => format!("this action is not legal in the {phase} phase"),
-        }
-    }
-
-    /// The phase name the machine uses.
-    pub(crate) fn stage_name(&self) -> &'static str {
-        match self.stage {
-            Stage::Draft => "draft",
-            Stage::Scout => "scout",
-            Stage::Raise => "raise",
-            Stage::Signing => "signing",
-            Stage::Songs => "songs",
-            Stage::Over => "over",
         }
     }
 

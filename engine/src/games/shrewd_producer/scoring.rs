@@ -1,9 +1,7 @@
 //! Song completion (G2, G3, G4) and the final score (G17).
 
-use super::components::BILL;
-use super::components::{ArtistId, Part, SongId};
-use super::rulings::{DEBT_PENALTY, DOLLARS_PER_PT};
-use super::state::ShrewdProducer;
+use super::components::{ArtistId, BILL, DEBT_PENALTY, DOLLARS_PER_PT, Part, SongId};
+use super::state::{ShrewdProducer, Stage};
 use crate::{Outcome, ScoreLine, Seat, SeatScore};
 
 /// The artists that complete a song, and their Pt.
@@ -118,6 +116,11 @@ impl ShrewdProducer {
     /// The outcome: scores, ranks and winners. "If multiple players are tied for the highest
     /// Pt, the player among them who signed the most Artist cards during the game is the
     /// winner. If still tied, all tied players are winners!"
+    /// The outcome, once the game is over.
+    pub(crate) fn scored(&self) -> Option<Outcome> {
+        (self.stage == Stage::Over).then(|| self.result())
+    }
+
     pub(crate) fn result(&self) -> Outcome {
         let finals: Vec<FinalScore> = (0..self.seats()).map(|s| self.final_score(s)).collect();
         let key = |f: &FinalScore| (f.total(), f.artists_signed);

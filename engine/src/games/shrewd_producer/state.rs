@@ -2,8 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::actions::Options;
 use super::components::{ArtistId, ScoutId, SongId, Suit};
-use super::rulings::Options;
 use crate::rng::GameRng;
 use crate::{BySeat, Seat};
 

@@ -242,7 +242,7 @@ impl ShrewdProducer {
             .collect();
         View {
             viewer: viewer.seat(),
-            phase: self.stage_name(),
+            phase: self.phase_name(),
             round: self.round,
             lead: self.lead,
             lead_suit: self.lead_suit(),

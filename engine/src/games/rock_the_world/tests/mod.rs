@@ -2,6 +2,7 @@
 
 use super::actions::*;
 use super::components::*;
+use super::events::*;
 use super::rules;
 use super::state::*;
 use crate::conformance::{self, Config};
@@ -29,7 +30,7 @@ fn new_game(seats: usize, options: Options) -> RockTheWorld {
 /// `seat` has rolled and its cutout stands on `space`.
 fn after_roll(g: &mut RockTheWorld, seat: Seat, space: u8) {
     g.active = seat;
-    g.step = Step::Main {
+    g.step = Stage::Main {
         bought: 0,
         used: false,
     };
@@ -201,7 +202,7 @@ fn rulebook_claiming_neither_character_ends_the_turn() {
     assert_eq!(g.holders[C01.index()], None);
     assert_eq!(g.holders[C07.index()], Some(1));
     assert_eq!(g.to_act(), vec![1], "the die is passed to the player on the left");
-    assert_eq!(g.step, Step::Roll);
+    assert_eq!(g.step, Stage::Roll);
 }
 
 #[test]
@@ -653,6 +654,84 @@ fn r33_friendly_elimination_ends_the_game_with_the_outsiders_tied() {
 }
 
 #[test]
+fn r33_r39_a_friendly_elimination_leaves_the_rocker_his_band_star_chip_and_cutout() {
+    let (g, events) = rocker_cannot_pay(3, Variant::Friendly);
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e, GameEvent::RockerCleared { .. })),
+        "R33: the game ends at once, nothing is cleared"
+    );
+    assert_eq!(g.rocker, Some(1));
+    let view = g.view(Viewer::Spectator);
+    assert_eq!(view.rocker, Some(1), "R39: the star chip stays on the table");
+    let rocker = &view.players[1];
+    assert!(rocker.rocker && rocker.eliminated);
+    let band: Vec<CharacterId> = rocker.band.iter().map(|m| m.character).collect();
+    assert_eq!(band, vec![C02, C05, C09], "R39: the rocker keeps his band");
+    assert!(rocker.band.iter().all(|m| m.star_side));
+    assert_eq!(rocker.space, Some(1), "R39: the table is left as it stands");
+    assert_eq!(view.board[0].cutouts, vec![0, 1, 2]);
+    assert_eq!(g.supply.total(), 22, "his tokens stay with him");
+}
+
+#[test]
+fn r32_an_eliminated_rockers_cutout_leaves_the_board_in_the_view() {
+    for variant in [Variant::Tournament, Variant::ModifiedFriendly] {
+        let (g, _) = rocker_cannot_pay(3, variant);
+        let view = g.view(Viewer::Spectator);
+        assert_eq!(view.rocker, None, "{variant:?}: R32 removes the star chip");
+        assert_eq!(view.players[1].space, None, "{variant:?}: R32 removes the cutout");
+        assert!(view.players[1].band.is_empty());
+        assert_eq!(view.board[0].cutouts, vec![0, 2], "{variant:?}");
+    }
+}
+
+/// Seat 1 (Kai, blue) rocks the world holding his whole family and cannot pay seat 0's gig.
+fn flipped_rocker_cannot_pay(variant: Variant) -> (RockTheWorld, Vec<GameEvent>) {
+    let mut g = new_game(
+        3,
+        Options {
+            variant,
+            ..Options::default()
+        },
+    );
+    g.rocker = Some(1);
+    set_cash(&mut g, 1, 50_000);
+    g.players[1].space = 1;
+    give(&mut g, 1, &[C02, C08, C09, C16]);
+    assert!(g.lead_flipped(1));
+    after_roll(&mut g, 0, 1);
+    rig_top_card(&mut g, SUCCESS);
+    let events = play(&mut g, 0, Action::Gig);
+    (g, public(&events))
+}
+
+#[test]
+fn r25_r32_the_eliminated_rockers_lead_flips_back_and_an_event_says_so() {
+    for variant in [Variant::Tournament, Variant::ModifiedFriendly] {
+        let (g, events) = flipped_rocker_cannot_pay(variant);
+        assert!(!g.lead_flipped(1), "{variant:?}: his family has left the band");
+        assert!(
+            events.contains(&GameEvent::LeadTurned {
+                seat: 1,
+                flipped: false
+            }),
+            "{variant:?}: R25 \"it flips back at once\" is announced"
+        );
+        assert!(!g.view(Viewer::Spectator).players[1].lead_flipped);
+    }
+}
+
+#[test]
+fn r39_a_friendly_elimination_leaves_the_rockers_lead_turned_over() {
+    let (g, events) = flipped_rocker_cannot_pay(Variant::Friendly);
+    assert!(g.lead_flipped(1));
+    assert!(!events.iter().any(|e| matches!(e, GameEvent::LeadTurned { .. })));
+    assert_eq!(g.view(Viewer::Spectator).players[1].band_value, 30);
+}
+
+#[test]
 fn r34_modified_friendly_deals_characters_then_tokens_clockwise_from_the_performer() {
     let (g, events) = rocker_cannot_pay(3, Variant::ModifiedFriendly);
     let dealt: Vec<(Seat, DealtItem)> = events
@@ -1069,7 +1148,7 @@ fn r42_gig_after_claim_never_applies_to_the_rocker() {
     rig_roll(&mut g, 6);
     play(&mut g, 0, claim(&[C01]));
     assert_eq!(g.to_act(), vec![1]);
-    assert_eq!(g.step, Step::Roll);
+    assert_eq!(g.step, Stage::Roll);
 }
 
 #[test]

@@ -1,9 +1,10 @@
 //! Shrewd Producer: one test per rule and ruling, the rulebook's worked examples with their
 //! numbers, and the conformance suite.
 
-use super::actions::{Action, GameEvent};
+use super::actions::Action;
+use super::components::*;
 use super::components::{ARTISTS, ArtistId, Part, SCOUT_MONEY, SONGS, ScoutId, SongId, Suit};
-use super::rulings::*;
+use super::events::GameEvent;
 use super::scoring::best_assignment;
 use super::state::{ScoutBid, Stage};
 use super::*;
