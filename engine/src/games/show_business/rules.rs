@@ -1048,21 +1048,7 @@ impl ShowBusiness {
                     if !self.solvent(seat) {
                         continue;
                     }
-                    let best = self
-                        .chart
-                        .iter()
-                        .take(5)
-                        .flatten()
-                        .find(|s| s.song.owner == seat)
-                        .map(|s| s.song.style);
-                    let loss = match best {
-                        Some(style) => self.players[seat]
-                            .band
-                            .iter()
-                            .filter(|a| components().artists[a.card as usize].style(a.side_b) != style)
-                            .count(),
-                        None => self.players[seat].band.len(),
-                    };
+                    let loss = self.satisfaction_loss(seat);
                     self.lower_satisfaction(seat, loss as u8);
                     log(
                         ev,
@@ -1080,6 +1066,8 @@ impl ShowBusiness {
                 }
                 if self.turn + 1 >= self.order.len() {
                     if self.last_turn {
+                        // S42: a TREND EXPERT still standing returns before the end-game payment.
+                        self.return_trend_expert(ev);
                         let mut tasks = Vec::new();
                         for seat in self.in_turn_order() {
                             tasks.push(Task::Clearing { seat });
@@ -1138,6 +1126,30 @@ impl ShowBusiness {
             }
             _ => None,
         }
+    }
+
+    /// QUARTER END 3: one point per artist playing another style than the seat's highest
+    /// ranked song on fields 1-5, or one per artist without such a song. S41: of several own
+    /// songs sharing that best field, the one that costs the least counts.
+    pub(crate) fn satisfaction_loss(&self, seat: Seat) -> usize {
+        let band = &self.players[seat].band;
+        let off_style = |style: Style| {
+            band.iter()
+                .filter(|a| components().artists[a.card as usize].style(a.side_b) != style)
+                .count()
+        };
+        self.chart
+            .iter()
+            .take(5)
+            .find(|field| field.iter().any(|s| s.song.owner == seat))
+            .and_then(|field| {
+                field
+                    .iter()
+                    .filter(|s| s.song.owner == seat)
+                    .map(|s| off_style(s.song.style))
+                    .min()
+            })
+            .unwrap_or(band.len())
     }
 
     fn can_draw(&self) -> bool {

@@ -1,4 +1,4 @@
-//! RULINGS.md's turn-structure rulings S1-S40: each has a test named after it that builds the
+//! RULINGS.md's turn-structure rulings S1-S42: each has a test named after it that builds the
 //! position, plays through the contract (`apply`, `legal_actions`, `view`) and checks the
 //! ruled outcome. A ruling whose test also checks a rulebook example or section lives in
 //! `mod.rs`, under the ruling's name all the same.
@@ -779,4 +779,44 @@ fn r3_6_studio_blanks_restock_each_round_or_only_at_quarter_end_by_option() {
     at(&mut g, Task::QuarterEnd);
     g.advance(&mut Vec::new());
     assert_eq!(g.players[0].blanks, [true; 3]);
+}
+
+#[test]
+fn s41_satisfaction_check_counts_the_cheapest_of_several_own_songs_sharing_the_best_field() {
+    let mut g = fresh(2);
+    // Two songs of the red band share CHARTS field 1 (an unresolved S36 tie): Pop first,
+    // Rock second. The red band plays Rock on all three artists.
+    for s in [
+        song(5, 0, Style::Pop, 0, 0, 0, 0),
+        song(6, 0, Style::Rock, 0, 0, 0, 0),
+    ] {
+        g.chart[0].push(ChartSong {
+            song: s,
+            disclosed: true,
+        });
+    }
+    assert_eq!(g.players[0].band.len(), 3);
+    g.players[0].satisfaction = 4;
+    at(&mut g, Task::QeSatisfaction);
+    g.advance(&mut Vec::new());
+    assert_eq!(g.players[0].satisfaction, 4, "the Rock song costs nothing");
+}
+
+#[test]
+fn s42_a_trend_expert_standing_at_the_end_returns_and_is_paid_before_the_final_score() {
+    let mut g = fresh(2);
+    let expert = card("I73");
+    lift_card(&mut g, expert);
+    g.trend_expert = Some((expert, 0));
+    g.last_turn = true;
+    g.qe_done = [true; 4];
+    g.turn = g.order.len() - 1;
+    at(&mut g, Task::NextRound);
+    g.advance(&mut Vec::new());
+    assert!(g.is_over());
+    g.check_invariants().expect("every card is accounted for");
+    assert_eq!(g.trend_expert, None);
+    assert!(g.influence_discard.contains(&expert));
+    // The influence field was empty: the final CLEARING charges only the expert's POWER 2.
+    assert_eq!(g.players[0].cash, 20 - 2);
 }
