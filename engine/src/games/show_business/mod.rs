@@ -16,6 +16,7 @@
 
 mod actions;
 mod components;
+mod events;
 mod machine;
 mod rules;
 mod scoring;
@@ -28,10 +29,12 @@ mod tests;
 use std::collections::BTreeSet;
 use std::ops::RangeInclusive;
 
-pub use actions::{
-    Action, ChartFields, GameEvent, Market, Options, PaparazziBlock, Restock, RoyaltyBasis, SongContent,
-};
+pub use actions::{Action, ChartFields, Market, Options, PaparazziBlock, Restock, RoyaltyBasis, SongContent};
 pub use components::{Character, Die, Instrument, Lyrics, Style, Tempo, TokenColour, Volume};
+pub use events::{
+    ChartScore, Ending, FinalScore, GameEvent, Hostile, Income, MarketRow, Payment, Pile, PopularityCause,
+    RondelCause, SatisfactionCause, ShownFor, TieBreak, ToMap,
+};
 pub use state::ShowBusiness;
 pub use view::{ArtistView, PlayerView, SongView, TokenView, View};
 
@@ -39,27 +42,6 @@ use components::components;
 use state::Task;
 
 use crate::{Event, Game, Machine, Outcome, Rejection, Seat, SetupError, Started, Viewer};
-
-/// Joins runs of public log lines into one event, one line each.
-fn coalesce(events: Vec<Event<GameEvent>>) -> Vec<Event<GameEvent>> {
-    let mut out: Vec<Event<GameEvent>> = Vec::with_capacity(events.len());
-    for e in events {
-        if let (Some(last), GameEvent::Log { seat, text }) = (out.last_mut(), &e.body)
-            && last.audience == crate::Audience::Everyone
-            && e.audience == crate::Audience::Everyone
-            && let GameEvent::Log { seat: s0, text: t0 } = &mut last.body
-        {
-            if *s0 != *seat {
-                *s0 = None;
-            }
-            t0.push('\n');
-            t0.push_str(text);
-            continue;
-        }
-        out.push(e);
-    }
-    out
-}
 
 impl ShowBusiness {
     fn card_count(&self) -> Result<(), String> {
@@ -141,7 +123,7 @@ impl Game for ShowBusiness {
         }
         let (mut game, mut events) = ShowBusiness::new(options, seats, seed);
         game.advance(&mut events);
-        Ok((game, coalesce(events)))
+        Ok((game, events))
     }
 
     fn seat_count(&self) -> usize {
@@ -184,7 +166,7 @@ impl Game for ShowBusiness {
         let mut events = Vec::new();
         self.exec(seat, action, &mut events);
         self.advance(&mut events);
-        Ok(coalesce(events))
+        Ok(events)
     }
 
     fn view(&self, viewer: Viewer) -> View {

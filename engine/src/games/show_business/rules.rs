@@ -2,11 +2,13 @@
 
 use std::collections::VecDeque;
 
-use super::actions::{
-    Action, ChartFields, GameEvent, Market, Options, PaparazziBlock, Restock, RoyaltyBasis,
-};
+use super::actions::{Action, ChartFields, Market, Options, PaparazziBlock, Restock, RoyaltyBasis};
 use super::components::{
     Character, ChartField, Die, LYRICS, MANDATORY_FIELDS, Style, TEMPI, TokenColour, VOLUMES, components,
+};
+use super::events::{
+    Ending, FinalScore, GameEvent, Income, MarketRow, Payment, Pile, PopularityCause, RondelCause,
+    SatisfactionCause, ToMap,
 };
 use super::state::{
     Attack, BandArtist, Bidding, DrawPurpose, PartialSong, Player, RONDEL, ShowBusiness, Song, Task, Then,
@@ -41,11 +43,9 @@ pub const MAX_ARTISTS: usize = 6;
 /// Hand limit bounds (RULINGS 7).
 pub const MIN_HAND: usize = 3;
 
-pub(crate) fn log(ev: &mut Events, seat: Option<Seat>, text: impl Into<String>) {
-    ev.push(Event::public(GameEvent::Log {
-        seat,
-        text: text.into(),
-    }));
+/// Tells everyone.
+pub(crate) fn tell(ev: &mut Events, body: GameEvent) {
+    ev.push(Event::public(body));
 }
 
 pub(crate) fn card_id(c: u8) -> String {
@@ -184,6 +184,7 @@ impl ShowBusiness {
             artist_discard: vec![],
             artist_market: [None; 4],
             bag: (0..c.tokens.len() as u8).collect(),
+            reformed: [false; 3],
             used_tokens: vec![],
             concert_market: [None; 5],
             map_tokens: vec![],
@@ -207,6 +208,20 @@ impl ShowBusiness {
             result: None,
             rng,
         };
+        for (seat, p) in game.players.iter().enumerate() {
+            tell(
+                &mut ev,
+                GameEvent::StartingBand {
+                    seat,
+                    artists: p
+                        .band
+                        .iter()
+                        .map(|a| (artist_id(a.card), a.fields.clone()))
+                        .collect(),
+                    cash: p.cash,
+                },
+            );
+        }
         for seat in 0..seats {
             for _ in 0..START_HAND {
                 game.draw_to_hand(seat, &mut ev);
@@ -217,6 +232,7 @@ impl ShowBusiness {
         for _ in 0..MAP_TOKENS {
             if let Some(t) = game.draw_token(&mut ev) {
                 game.map_tokens.push(t);
+                game.tell_to_map(t, ToMap::Setup, None, &mut ev);
             }
         }
         game.refill_concert_market(&mut ev);
@@ -293,14 +309,94 @@ impl ShowBusiness {
         }
     }
 
-    fn lower_satisfaction(&mut self, seat: Seat, by: u8) {
-        let p = &mut self.players[seat];
-        p.satisfaction = p.satisfaction.saturating_sub(by);
+    /// RULINGS 3.3 for a penalty, told with its cause.
+    fn lose_popularity(&mut self, seat: Seat, by: i64, cause: PopularityCause, ev: &mut Events) {
+        let from = self.players[seat].popularity;
+        self.lower_popularity(seat, by);
+        let to = self.players[seat].popularity;
+        tell(
+            ev,
+            GameEvent::Popularity {
+                seat,
+                from,
+                to,
+                cause,
+            },
+        );
     }
 
-    fn raise_satisfaction(&mut self, seat: Seat, by: u8) {
-        let p = &mut self.players[seat];
-        p.satisfaction = (p.satisfaction + by).min(MAX_SATISFACTION);
+    pub(crate) fn gain_popularity(&mut self, seat: Seat, by: i64, cause: PopularityCause, ev: &mut Events) {
+        let from = self.players[seat].popularity;
+        self.players[seat].popularity += by;
+        let to = self.players[seat].popularity;
+        tell(
+            ev,
+            GameEvent::Popularity {
+                seat,
+                from,
+                to,
+                cause,
+            },
+        );
+    }
+
+    /// S40: satisfaction is clamped to 0-5.
+    fn lower_satisfaction(&mut self, seat: Seat, by: u8, cause: SatisfactionCause, ev: &mut Events) {
+        let from = self.players[seat].satisfaction;
+        let to = from.saturating_sub(by);
+        self.players[seat].satisfaction = to;
+        tell(
+            ev,
+            GameEvent::Satisfaction {
+                seat,
+                from,
+                to,
+                cause,
+            },
+        );
+    }
+
+    /// S40: a gain at 5 is lost.
+    fn raise_satisfaction(&mut self, seat: Seat, by: u8, cause: SatisfactionCause, ev: &mut Events) {
+        let from = self.players[seat].satisfaction;
+        let to = (from + by).min(MAX_SATISFACTION);
+        self.players[seat].satisfaction = to;
+        tell(
+            ev,
+            GameEvent::Satisfaction {
+                seat,
+                from,
+                to,
+                cause,
+            },
+        );
+    }
+
+    fn tell_to_map(&self, t: u8, cause: ToMap, seat: Option<Seat>, ev: &mut Events) {
+        tell(
+            ev,
+            GameEvent::TokenToMap {
+                token: token_id(t),
+                city: city_name(components().tokens[t as usize].city),
+                cause,
+                seat,
+            },
+        );
+    }
+
+    fn discard_token(&mut self, seat: Seat, t: u8, ev: &mut Events) {
+        self.used_tokens.push(t);
+        tell(
+            ev,
+            GameEvent::TokenDiscarded {
+                seat,
+                token: token_id(t),
+            },
+        );
+    }
+
+    fn market_fields<const N: usize>(market: &[Option<u8>; N], id: fn(u8) -> String) -> Vec<Option<String>> {
+        market.iter().map(|x| x.map(id)).collect()
     }
 
     fn forget(&mut self, card: u8) {
@@ -357,8 +453,15 @@ impl ShowBusiness {
                 pile: "influence".into(),
                 order: pile.iter().rev().map(|&x| card_id(x)).collect(),
             }));
-            log(ev, None, "the influence discard pile is shuffled into a new pile");
             self.influence_pile = pile;
+            self.reformed[0] = true;
+            tell(
+                ev,
+                GameEvent::Reshuffled {
+                    pile: Pile::Influence,
+                    size: self.influence_pile.len(),
+                },
+            );
         }
         self.influence_pile.pop()
     }
@@ -371,8 +474,15 @@ impl ShowBusiness {
                 pile: "artist".into(),
                 order: pile.iter().rev().map(|&x| artist_id(x)).collect(),
             }));
-            log(ev, None, "the artist discard pile is shuffled into a new pile");
             self.artist_pile = pile;
+            self.reformed[1] = true;
+            tell(
+                ev,
+                GameEvent::Reshuffled {
+                    pile: Pile::Artist,
+                    size: self.artist_pile.len(),
+                },
+            );
         }
         self.artist_pile.pop()
     }
@@ -381,7 +491,14 @@ impl ShowBusiness {
     fn draw_token(&mut self, ev: &mut Events) -> Option<u8> {
         if self.bag.is_empty() && !self.used_tokens.is_empty() {
             self.bag = std::mem::take(&mut self.used_tokens);
-            log(ev, None, "the used concert tokens go back into the bag");
+            self.reformed[2] = true;
+            tell(
+                ev,
+                GameEvent::Reshuffled {
+                    pile: Pile::Bag,
+                    size: self.bag.len(),
+                },
+            );
         }
         if self.bag.is_empty() {
             return None;
@@ -403,7 +520,7 @@ impl ShowBusiness {
                         card: card_id(card),
                     },
                 ));
-                log(ev, Some(seat), format!("seat {seat} draws an influence card"));
+                tell(ev, GameEvent::Drew { seat });
                 true
             }
             None => false,
@@ -420,54 +537,71 @@ impl ShowBusiness {
 
     /// Closes up the influence market and fills it; false when the pile and discards are empty.
     fn refill_influence_market(&mut self, ev: &mut Events) -> bool {
+        let before = self.influence_market;
         Self::close_up(&mut self.influence_market);
+        let mut full = true;
         for f in 0..4 {
             if self.influence_market[f].is_none() {
                 match self.draw_influence(ev) {
-                    Some(c) => {
-                        self.influence_market[f] = Some(c);
-                        log(
-                            ev,
-                            None,
-                            format!("{} comes to influence market field {}", card_id(c), f + 1),
-                        );
+                    Some(c) => self.influence_market[f] = Some(c),
+                    None => {
+                        full = false;
+                        break;
                     }
-                    None => return false,
                 }
             }
         }
-        true
+        if before != self.influence_market {
+            tell(
+                ev,
+                GameEvent::MarketRefilled {
+                    market: MarketRow::Influence,
+                    fields: Self::market_fields(&self.influence_market, card_id),
+                },
+            );
+        }
+        full
     }
 
     fn refill_artist_market(&mut self, ev: &mut Events) {
+        let before = self.artist_market;
         Self::close_up(&mut self.artist_market);
         for f in 0..4 {
             if self.artist_market[f].is_none()
                 && let Some(a) = self.draw_artist(ev)
             {
                 self.artist_market[f] = Some(a);
-                log(
-                    ev,
-                    None,
-                    format!("{} comes to artist market field {}", artist_id(a), f + 1),
-                );
             }
+        }
+        if before != self.artist_market {
+            tell(
+                ev,
+                GameEvent::MarketRefilled {
+                    market: MarketRow::Artist,
+                    fields: Self::market_fields(&self.artist_market, artist_id),
+                },
+            );
         }
     }
 
     fn refill_concert_market(&mut self, ev: &mut Events) {
+        let before = self.concert_market;
         Self::close_up(&mut self.concert_market);
         for f in 0..5 {
             if self.concert_market[f].is_none()
                 && let Some(t) = self.draw_token(ev)
             {
                 self.concert_market[f] = Some(t);
-                log(
-                    ev,
-                    None,
-                    format!("{} comes to concert market field {}", token_id(t), f + 1),
-                );
             }
+        }
+        if before != self.concert_market {
+            tell(
+                ev,
+                GameEvent::MarketRefilled {
+                    market: MarketRow::Concert,
+                    fields: Self::market_fields(&self.concert_market, token_id),
+                },
+            );
         }
     }
 
@@ -477,10 +611,14 @@ impl ShowBusiness {
             let face = self.rng.roll(6);
             ev.push(Event::sealed(GameEvent::Rolled { die, face }));
             self.dice[i] = if face == 6 { None } else { Some(face - 1) };
-            let shown = self.dice[i]
-                .map(|v| die.face_name(v))
-                .unwrap_or_else(|| "blank".into());
-            log(ev, None, format!("the {die:?} trend die shows {shown}"));
+            tell(
+                ev,
+                GameEvent::DieShows {
+                    die,
+                    face: self.dice[i].map(|v| die.face_name(v)),
+                    seat: None,
+                },
+            );
         }
     }
 
@@ -502,19 +640,34 @@ impl ShowBusiness {
         for c in hand.iter().chain(field.iter()) {
             self.influence_discard.push(*c);
         }
-        for c in hand {
-            self.forget(c);
-        }
         for a in band {
             self.artist_discard.push(a.card);
             self.used_tokens.extend(a.tokens);
         }
-        log(ev, Some(seat), format!("seat {seat} is bankrupt"));
+        tell(
+            ev,
+            GameEvent::Bankrupt {
+                seat,
+                order,
+                hand: hand.iter().map(|&c| card_id(c)).collect(),
+            },
+        );
+        for c in hand {
+            self.forget(c);
+        }
     }
 
     fn pay_voluntary(&mut self, seat: Seat, cost: i64, then: Then, ev: &mut Events) {
         if self.players[seat].cash >= cost {
             self.players[seat].cash -= cost;
+            tell(
+                ev,
+                GameEvent::Paid {
+                    seat,
+                    amount: cost,
+                    reason: then.payment(),
+                },
+            );
             self.do_then(seat, then, ev);
         } else {
             self.queue.push_front(Task::Advertise {
@@ -540,33 +693,35 @@ impl ShowBusiness {
 
     fn do_then(&mut self, seat: Seat, then: Then, ev: &mut Events) {
         match then {
-            Then::Mandatory => {}
+            Then::Mandatory(_) => {}
             Then::Review(market, field) => {
                 let f = field as usize - 1;
                 match market {
                     Market::Influence => {
                         if let Some(c) = self.influence_market[f].take() {
                             self.influence_discard.push(c);
-                            log(
+                            tell(
                                 ev,
-                                Some(seat),
-                                format!(
-                                    "seat {seat} removes {} from influence market field {field}",
-                                    card_id(c)
-                                ),
+                                GameEvent::MarketDiscard {
+                                    seat: Some(seat),
+                                    market,
+                                    field,
+                                    card: card_id(c),
+                                },
                             );
                         }
                     }
                     Market::Artist => {
                         if let Some(a) = self.artist_market[f].take() {
                             self.artist_discard.push(a);
-                            log(
+                            tell(
                                 ev,
-                                Some(seat),
-                                format!(
-                                    "seat {seat} removes {} from artist market field {field}",
-                                    artist_id(a)
-                                ),
+                                GameEvent::MarketDiscard {
+                                    seat: Some(seat),
+                                    market,
+                                    field,
+                                    card: artist_id(a),
+                                },
                             );
                         }
                     }
@@ -580,13 +735,13 @@ impl ShowBusiness {
                             self.known.push((c, v));
                         }
                     }
-                    log(
+                    tell(
                         ev,
-                        Some(seat),
-                        format!(
-                            "seat {seat} buys {} from influence market field {field}",
-                            card_id(c)
-                        ),
+                        GameEvent::Bought {
+                            seat,
+                            field,
+                            card: card_id(c),
+                        },
                     );
                 }
             }
@@ -601,10 +756,13 @@ impl ShowBusiness {
                         song: s,
                         disclosed: false,
                     });
-                    log(
+                    tell(
                         ev,
-                        Some(seat),
-                        format!("seat {seat} promotes song {song} to CHARTS field {}", f + 1),
+                        GameEvent::Promoted {
+                            seat,
+                            song,
+                            field: f as u8 + 1,
+                        },
                     );
                 }
             }
@@ -657,7 +815,7 @@ impl ShowBusiness {
             && !self.solvent(seat)
         {
             if let Task::PlaceToken { token, .. } = task {
-                self.used_tokens.push(token);
+                self.discard_token(seat, token, ev);
             }
             return None;
         }
@@ -708,11 +866,7 @@ impl ShowBusiness {
                 if !self.refill_influence_market(ev) && !retried && self.any_influence_field() {
                     let mut tasks = self.emergency_clearing();
                     tasks.push(Task::RefillMarkets { retried: true });
-                    log(
-                        ev,
-                        None,
-                        "no influence card is left to draw: CLEARING runs at once",
-                    );
+                    tell(ev, GameEvent::EmergencyClearing);
                     self.push_front_all(tasks);
                     return None;
                 }
@@ -743,18 +897,26 @@ impl ShowBusiness {
                 // Step 7: field 1 of each market is discarded, the rest move down.
                 if let Some(c) = self.influence_market[0].take() {
                     self.influence_discard.push(c);
-                    log(
+                    tell(
                         ev,
-                        None,
-                        format!("MARKET CHANGE: {} leaves the influence market", card_id(c)),
+                        GameEvent::MarketDiscard {
+                            seat: None,
+                            market: Market::Influence,
+                            field: 1,
+                            card: card_id(c),
+                        },
                     );
                 }
                 if let Some(a) = self.artist_market[0].take() {
                     self.artist_discard.push(a);
-                    log(
+                    tell(
                         ev,
-                        None,
-                        format!("MARKET CHANGE: {} leaves the artist market", artist_id(a)),
+                        GameEvent::MarketDiscard {
+                            seat: None,
+                            market: Market::Artist,
+                            field: 1,
+                            card: artist_id(a),
+                        },
                     );
                 }
                 self.queue.push_front(Task::RefillMarkets { retried: false });
@@ -762,10 +924,12 @@ impl ShowBusiness {
             }
             Task::RondelStep => {
                 self.rondel = (self.rondel + 1) % RONDEL.len() as u8;
-                log(
+                tell(
                     ev,
-                    None,
-                    format!("EVENT RONDEL: {}", RONDEL[self.rondel as usize]),
+                    GameEvent::RondelMoved {
+                        field: RONDEL[self.rondel as usize].into(),
+                        cause: RondelCause::Step,
+                    },
                 );
                 let seats = self.in_turn_order();
                 let tasks: Vec<Task> = match self.rondel {
@@ -783,12 +947,8 @@ impl ShowBusiness {
                 None
             }
             Task::TrendChange => {
-                if self.trend_expert.is_some() {
-                    log(
-                        ev,
-                        None,
-                        "a TREND EXPERT stands between the dice: no trend change",
-                    );
+                if let Some((_, seat)) = self.trend_expert {
+                    tell(ev, GameEvent::TrendChangeBlocked { seat });
                 } else {
                     self.roll_dice(ev);
                 }
@@ -813,8 +973,18 @@ impl ShowBusiness {
                 None
             }
             Task::ScandalsUpright => {
+                let seats: Vec<Seat> = (0..self.n()).filter(|&s| self.players[s].scandal).collect();
                 for p in &mut self.players {
                     p.scandal = false;
+                }
+                if !seats.is_empty() {
+                    tell(
+                        ev,
+                        GameEvent::Scandal {
+                            seats,
+                            running: false,
+                        },
+                    );
                 }
                 None
             }
@@ -822,18 +992,20 @@ impl ShowBusiness {
                 if self.solvent(seat) {
                     let amount = SALARY_PER_ARTIST * self.players[seat].band.len() as i64
                         + self.tokens_on_band(seat) as i64;
-                    log(
-                        ev,
-                        Some(seat),
-                        format!("SALARIES: seat {seat} owes {amount} FONS"),
-                    );
-                    self.push_front_all(vec![Task::Pay { seat, amount }, Task::SatisfactionUp { seat }]);
+                    self.push_front_all(vec![
+                        Task::Pay {
+                            seat,
+                            amount,
+                            reason: Payment::Salaries,
+                        },
+                        Task::SatisfactionUp { seat },
+                    ]);
                 }
                 None
             }
             Task::SatisfactionUp { seat } => {
                 if self.solvent(seat) {
-                    self.raise_satisfaction(seat, 1);
+                    self.raise_satisfaction(seat, 1, SatisfactionCause::Salaries, ev);
                 }
                 None
             }
@@ -846,13 +1018,12 @@ impl ShowBusiness {
                         .partition(|a| components().artists[a.card as usize].independence > sat);
                     self.players[seat].band = stay;
                     for a in leave {
-                        log(
+                        tell(
                             ev,
-                            Some(seat),
-                            format!(
-                                "INTEGRATION CONTROL: {} leaves seat {seat}'s band",
-                                artist_id(a.card)
-                            ),
+                            GameEvent::ArtistLeft {
+                                seat,
+                                artist: artist_id(a.card),
+                            },
                         );
                         self.artist_discard.push(a.card);
                         self.used_tokens.extend(a.tokens);
@@ -870,34 +1041,37 @@ impl ShowBusiness {
                             RoyaltyBasis::PrintedField => (pop - 1) % 50 + 1,
                         };
                         self.players[seat].cash += pay;
-                        log(
+                        tell(
                             ev,
-                            Some(seat),
-                            format!("ROYALTIES: seat {seat} receives {pay} FONS"),
+                            GameEvent::Earned {
+                                seat,
+                                amount: pay,
+                                reason: Income::Royalties,
+                            },
                         );
                     } else if pop < 0 {
-                        log(
-                            ev,
-                            Some(seat),
-                            format!("ROYALTIES: seat {seat} owes {} FONS", -pop),
-                        );
-                        self.queue.push_front(Task::Pay { seat, amount: -pop });
+                        self.queue.push_front(Task::Pay {
+                            seat,
+                            amount: -pop,
+                            reason: Payment::Royalties,
+                        });
                     }
                 }
                 None
             }
-            Task::Pay { seat, amount } => {
+            Task::Pay { seat, amount, reason } => {
                 if !self.solvent(seat) || amount <= 0 {
                     return None;
                 }
                 if self.players[seat].cash >= amount {
                     self.players[seat].cash -= amount;
+                    tell(ev, GameEvent::Paid { seat, amount, reason });
                     None
                 } else if self.coverable(seat, amount) {
                     Some(Task::Advertise {
                         seat,
                         due: amount,
-                        then: Then::Mandatory,
+                        then: Then::Mandatory(reason),
                     })
                 } else {
                     self.go_bankrupt(seat, ev);
@@ -911,17 +1085,28 @@ impl ShowBusiness {
                         .iter()
                         .map(|&c| power(c) as i64)
                         .sum();
-                    log(
-                        ev,
-                        Some(seat),
-                        format!("CLEARING: seat {seat} pays {sum} FONS for its influence field"),
-                    );
-                    self.push_front_all(vec![Task::Pay { seat, amount: sum }, Task::DiscardField { seat }]);
+                    self.push_front_all(vec![
+                        Task::Pay {
+                            seat,
+                            amount: sum,
+                            reason: Payment::Clearing,
+                        },
+                        Task::DiscardField { seat },
+                    ]);
                 }
                 None
             }
             Task::DiscardField { seat } => {
                 let field = std::mem::take(&mut self.players[seat].influence_field);
+                if !field.is_empty() {
+                    tell(
+                        ev,
+                        GameEvent::FieldDiscarded {
+                            seat,
+                            cards: field.iter().map(|&c| card_id(c)).collect(),
+                        },
+                    );
+                }
                 self.influence_discard.extend(field);
                 None
             }
@@ -938,10 +1123,14 @@ impl ShowBusiness {
                             self.revealed.push(c);
                             best = best.max(power(c));
                             left -= 1;
-                            log(
+                            tell(
                                 ev,
-                                Some(seat),
-                                format!("{} is drawn and shown (POWER {})", card_id(c), power(c)),
+                                GameEvent::Shown {
+                                    seat,
+                                    card: card_id(c),
+                                    power: power(c),
+                                    purpose: purpose.shown_for(),
+                                },
                             );
                         }
                         None if !retried && self.any_influence_field() => {
@@ -960,6 +1149,14 @@ impl ShowBusiness {
                     }
                 }
                 let shown = std::mem::take(&mut self.revealed);
+                if !shown.is_empty() {
+                    tell(
+                        ev,
+                        GameEvent::ShownDiscarded {
+                            cards: shown.iter().map(|&c| card_id(c)).collect(),
+                        },
+                    );
+                }
                 self.influence_discard.extend(shown);
                 if !self.solvent(seat) {
                     return None;
@@ -967,29 +1164,14 @@ impl ShowBusiness {
                 match purpose {
                     DrawPurpose::FemmeFatale => self.queue.push_front(Task::FemmeChoice { seat, best }),
                     DrawPurpose::Paparazzi => {
-                        self.players[seat].popularity += best as i64;
-                        log(
-                            ev,
-                            Some(seat),
-                            format!("PAPARAZZI: seat {seat} gains {best} popularity"),
-                        );
+                        self.gain_popularity(seat, best as i64, PopularityCause::Paparazzi, ev);
                     }
                     DrawPurpose::PopularityCheck { double } => {
                         let by = best as i64 * if double { 2 } else { 1 };
-                        self.lower_popularity(seat, by);
-                        log(
-                            ev,
-                            Some(seat),
-                            format!("POPULARITY CHECK: seat {seat} loses up to {by} popularity"),
-                        );
+                        self.lose_popularity(seat, by, PopularityCause::PopularityCheck { double }, ev);
                     }
                     DrawPurpose::EndScandal => {
-                        self.lower_popularity(seat, best as i64);
-                        log(
-                            ev,
-                            Some(seat),
-                            format!("scandal at game end: seat {seat} loses up to {best} popularity"),
-                        );
+                        self.lose_popularity(seat, best as i64, PopularityCause::EndScandal, ev);
                     }
                 }
                 None
@@ -1011,14 +1193,16 @@ impl ShowBusiness {
             }
             Task::QuarterEnd => {
                 self.qe_pending = false;
-                log(ev, None, "QUARTER END");
+                let mut restocked = Vec::new();
                 if self.options.restock == Restock::QuarterEnd {
-                    for p in &mut self.players {
+                    for (seat, p) in self.players.iter_mut().enumerate() {
                         if p.bankrupt.is_none() {
                             p.blanks = [true; 3];
+                            restocked.push(seat);
                         }
                     }
                 }
+                tell(ev, GameEvent::QuarterEnd { restocked });
                 self.start_charts(ev);
                 let mut tasks = vec![Task::Charts, Task::QePopularity, Task::QeSatisfaction];
                 tasks.extend(
@@ -1033,12 +1217,7 @@ impl ShowBusiness {
                 for seat in self.in_turn_order() {
                     let t = self.tokens_on_band(seat) as i64;
                     if self.solvent(seat) && t > 0 {
-                        self.players[seat].popularity += t;
-                        log(
-                            ev,
-                            Some(seat),
-                            format!("POPULARITY: seat {seat} gains {t} for its experience"),
-                        );
+                        self.gain_popularity(seat, t, PopularityCause::Experience, ev);
                     }
                 }
                 None
@@ -1049,23 +1228,29 @@ impl ShowBusiness {
                         continue;
                     }
                     let loss = self.satisfaction_loss(seat);
-                    self.lower_satisfaction(seat, loss as u8);
-                    log(
-                        ev,
-                        Some(seat),
-                        format!("SATISFACTION CHECK: seat {seat} loses {loss}"),
-                    );
+                    self.lower_satisfaction(seat, loss as u8, SatisfactionCause::SatisfactionCheck, ev);
                 }
                 None
             }
             Task::NextRound => {
                 if self.players.iter().all(|p| p.bankrupt.is_some()) {
-                    log(ev, None, "every band is bankrupt: end of game");
+                    tell(
+                        ev,
+                        GameEvent::GameEnds {
+                            ending: Ending::AllBankrupt,
+                        },
+                    );
                     self.queue.push_front(Task::Finish);
                     return None;
                 }
                 if self.turn + 1 >= self.order.len() {
                     if self.last_turn {
+                        tell(
+                            ev,
+                            GameEvent::GameEnds {
+                                ending: Ending::LastTurn,
+                            },
+                        );
                         // S42: a TREND EXPERT still standing returns before the end-game payment.
                         self.return_trend_expert(ev);
                         let mut tasks = Vec::new();
@@ -1074,7 +1259,6 @@ impl ShowBusiness {
                             tasks.push(Task::EndPenalty { seat });
                         }
                         tasks.push(Task::Finish);
-                        log(ev, None, "the last turn is over: end of game");
                         self.push_front_all(tasks);
                         return None;
                     }
@@ -1089,20 +1273,17 @@ impl ShowBusiness {
             Task::EndPenalty { seat } => {
                 if self.solvent(seat) {
                     let sat = self.players[seat].satisfaction;
-                    self.lower_popularity(seat, (MAX_SATISFACTION - sat) as i64);
+                    self.lose_popularity(
+                        seat,
+                        (MAX_SATISFACTION - sat) as i64,
+                        PopularityCause::EndSatisfaction,
+                        ev,
+                    );
                     let missing = self.occupied(seat)[..MANDATORY_FIELDS as usize]
                         .iter()
                         .filter(|&&x| !x)
                         .count();
-                    self.lower_popularity(seat, missing as i64);
-                    log(
-                        ev,
-                        Some(seat),
-                        format!(
-                            "END OF GAME: seat {seat} penalties {} (satisfaction) and {missing} (incomplete band)",
-                            MAX_SATISFACTION - sat
-                        ),
-                    );
+                    self.lose_popularity(seat, missing as i64, PopularityCause::EndIncompleteBand, ev);
                     if self.players[seat].scandal {
                         self.queue.push_front(Task::Draw {
                             seat,
@@ -1117,8 +1298,20 @@ impl ShowBusiness {
             }
             Task::Finish => {
                 let outcome = self.compute_outcome();
+                let scores = outcome
+                    .scores
+                    .iter()
+                    .map(|s| FinalScore {
+                        seat: s.seat,
+                        popularity: self.players[s.seat].popularity,
+                        cash: self.players[s.seat].cash,
+                        total: s.total,
+                        rank: s.rank,
+                    })
+                    .collect();
                 ev.push(Event::public(GameEvent::GameOver {
                     winners: outcome.winners.clone(),
+                    scores,
                 }));
                 self.result = Some(outcome);
                 self.queue.clear();
@@ -1171,7 +1364,7 @@ impl ShowBusiness {
             self.queue.push_front(Task::RoundTail);
             return;
         }
-        log(ev, Some(seat), format!("seat {seat}'s round begins"));
+        tell(ev, GameEvent::RoundBegins { seat });
         if self.options.restock == Restock::NextRound {
             self.players[seat].blanks = [true; 3];
         }
@@ -1181,15 +1374,7 @@ impl ShowBusiness {
             }
             if let Some(t) = self.concert_market[f].take() {
                 self.map_tokens.push(t);
-                log(
-                    ev,
-                    Some(seat),
-                    format!(
-                        "CONCERTS: {} goes to city {}",
-                        token_id(t),
-                        city_name(components().tokens[t as usize].city)
-                    ),
-                );
+                self.tell_to_map(t, ToMap::Concerts { field: f as u8 + 1 }, Some(seat), ev);
             }
         }
         self.refill_concert_market(ev);
@@ -1660,8 +1845,14 @@ impl ShowBusiness {
                     let a = band.remove(i);
                     self.artist_discard.push(a.card);
                     self.used_tokens.extend(a.tokens);
-                    self.lower_satisfaction(seat, 1);
-                    log(ev, Some(seat), format!("DISMISSAL: seat {seat} fires {artist}"));
+                    tell(
+                        ev,
+                        GameEvent::Dismissed {
+                            seat,
+                            artist: artist.clone(),
+                        },
+                    );
+                    self.lower_satisfaction(seat, 1, SatisfactionCause::Dismissal, ev);
                     self.queue.push_front(Task::HandDiscard { seat });
                 }
                 return;
@@ -1675,12 +1866,17 @@ impl ShowBusiness {
                         .iter()
                         .partition(|&&t| c.tokens[t as usize].colour == TokenColour::Multicolour);
                     a.tokens = keep;
-                    self.used_tokens.extend(drop);
-                    log(
+                    let side_b = a.side_b;
+                    tell(
                         ev,
-                        Some(seat),
-                        format!("STYLE CHANGE: seat {seat} turns {artist} over"),
+                        GameEvent::StyleChanged {
+                            seat,
+                            artist: artist.clone(),
+                            side_b,
+                            discarded: drop.iter().map(|&t| token_id(t)).collect(),
+                        },
                     );
+                    self.used_tokens.extend(drop);
                 }
                 return;
             }
@@ -1688,10 +1884,13 @@ impl ShowBusiness {
                 let Some(card) = find_artist(artist) else { return };
                 if let Some(a) = self.players[seat].band.iter_mut().find(|a| a.card == card) {
                     a.fields = fields.clone();
-                    log(
+                    tell(
                         ev,
-                        Some(seat),
-                        format!("REGROUPMENT: seat {seat} moves {artist} to {fields:?}"),
+                        GameEvent::Regrouped {
+                            seat,
+                            artist: artist.clone(),
+                            fields: fields.clone(),
+                        },
                     );
                 }
                 return;
@@ -1721,28 +1920,23 @@ impl ShowBusiness {
             (Task::Poll { mut answers }, a) => {
                 let gives_up = matches!(a, Action::GiveUpBid);
                 answers[seat] = Some(gives_up);
-                let choice = |gives_up: bool| if gives_up { "gives up" } else { "joins" };
                 // S2: the poll is sealed until every answer is in.
                 ev.push(Event::private(
                     seat,
-                    GameEvent::Log {
-                        seat: Some(seat),
-                        text: format!("seat {seat} {} the sequence bid", choice(gives_up)),
+                    GameEvent::PollAnswered {
+                        seat,
+                        gives_up: Some(gives_up),
                     },
                 ));
-                log(
-                    ev,
-                    Some(seat),
-                    format!("seat {seat} answers the sequence bid poll"),
-                );
+                tell(ev, GameEvent::PollAnswered { seat, gives_up: None });
                 if answers.iter().all(Option::is_some) {
-                    let revealed: Vec<String> = (0..self.n())
+                    let revealed: Vec<(Seat, bool)> = (0..self.n())
                         .filter(|&s| self.solvent(s))
-                        .map(|s| format!("seat {s} {}", choice(answers[s] == Some(true))))
+                        .map(|s| (s, answers[s] == Some(true)))
                         .collect();
-                    log(ev, None, format!("SEQUENCE BID poll: {}", revealed.join(", ")));
+                    tell(ev, GameEvent::PollRevealed { answers: revealed });
                     if answers.iter().all(|a| *a == Some(true)) {
-                        log(ev, None, "SEQUENCE BID: everyone gives up; the sequence stays");
+                        tell(ev, GameEvent::SequenceKept);
                     } else {
                         self.bid_rounds += 1;
                         let seats: Vec<Seat> = (0..self.n()).filter(|&s| self.solvent(s)).collect();
@@ -1780,13 +1974,14 @@ impl ShowBusiness {
                 self.players[seat].influence_field.push(card);
                 let new = (old + power(card)).min(LAST_WEEK);
                 self.players[seat].time = Some(new);
-                log(
+                tell(
                     ev,
-                    Some(seat),
-                    format!(
-                        "TIME LAPSE: seat {seat} plays {} and moves from week {old} to {new}",
-                        card_id(card)
-                    ),
+                    GameEvent::TimeLapse {
+                        seat,
+                        card: card_id(card),
+                        from: old,
+                        to: new,
+                    },
                 );
                 for (i, q) in QUARTER_ENDS.into_iter().enumerate() {
                     if !self.qe_done[i] && old < q && new >= q {
@@ -1797,12 +1992,14 @@ impl ShowBusiness {
                         }
                         if q == LAST_WEEK {
                             self.last_turn = true;
-                            log(ev, Some(seat), "the last turn has begun");
                         }
-                        log(
+                        tell(
                             ev,
-                            Some(seat),
-                            format!("seat {seat} reaches QUARTER END field {q} first"),
+                            GameEvent::QuarterEndReached {
+                                seat,
+                                week: q,
+                                last_turn: q == LAST_WEEK,
+                            },
                         );
                     }
                 }
@@ -1812,7 +2009,7 @@ impl ShowBusiness {
                 ]);
             }
             (Task::TimeLapse { .. }, Action::GiveUp) => {
-                log(ev, Some(seat), format!("seat {seat} gives up its time lapse"));
+                tell(ev, GameEvent::TimeLapseGivenUp { seat });
             }
             (Task::Activate { .. }, Action::ActivateHand) => {
                 self.queue.push_front(Task::ChooseAction { seat });
@@ -1820,13 +2017,13 @@ impl ShowBusiness {
             (Task::Activate { .. }, Action::TakeMarket { field }) => {
                 if let Some(card) = self.influence_market[*field as usize - 1].take() {
                     self.players[seat].influence_field.push(card);
-                    log(
+                    tell(
                         ev,
-                        Some(seat),
-                        format!(
-                            "seat {seat} activates {} from influence market field {field}",
-                            card_id(card)
-                        ),
+                        GameEvent::ActivatedFromMarket {
+                            seat,
+                            field: *field,
+                            card: card_id(card),
+                        },
                     );
                 }
                 self.queue.push_front(Task::ChooseAction { seat });
@@ -1848,12 +2045,17 @@ impl ShowBusiness {
                         fields: fields.clone(),
                         tokens: vec![],
                     });
-                    self.raise_satisfaction(seat, 1);
-                    log(
+                    tell(
                         ev,
-                        Some(seat),
-                        format!("RECRUITMENT: seat {seat} hires {}", artist_id(a)),
+                        GameEvent::Recruited {
+                            seat,
+                            artist: artist_id(a),
+                            market_field: *field,
+                            side_b: *side_b,
+                            fields: fields.clone(),
+                        },
                     );
+                    self.raise_satisfaction(seat, 1, SatisfactionCause::Recruitment, ev);
                 }
             }
             (
@@ -1868,7 +2070,13 @@ impl ShowBusiness {
                     Action::Move { city } => {
                         if let Some(cy) = c.city(city) {
                             self.players[seat].car = cy;
-                            log(ev, Some(seat), format!("TOURNEE: seat {seat} drives to {city}"));
+                            tell(
+                                ev,
+                                GameEvent::CarMoved {
+                                    seat,
+                                    city: city.clone(),
+                                },
+                            );
                         }
                     }
                     Action::PickToken { token } => {
@@ -1889,15 +2097,18 @@ impl ShowBusiness {
                 let card = find_artist(artist);
                 if let Some(a) = self.players[seat].band.iter_mut().find(|a| Some(a.card) == card) {
                     a.tokens.push(token);
-                    log(
+                    tell(
                         ev,
-                        Some(seat),
-                        format!("seat {seat} places {} on {artist}", token_id(token)),
+                        GameEvent::TokenOnArtist {
+                            seat,
+                            token: token_id(token),
+                            artist: artist.clone(),
+                        },
                     );
                 }
             }
             (Task::PlaceToken { token, .. }, Action::DiscardToken) => {
-                self.used_tokens.push(token);
+                self.discard_token(seat, token, ev);
             }
             (Task::Record { mut song, .. }, a) => match a {
                 Action::RecordStyle { style } => {
@@ -1922,13 +2133,13 @@ impl ShowBusiness {
                 if let Some(card) = find_card(card) {
                     self.take_from_hand(target, card);
                     self.players[target].influence_field.push(card);
-                    log(
+                    tell(
                         ev,
-                        Some(target),
-                        format!(
-                            "seat {target} defends with {} against seat {attacker}",
-                            card_id(card)
-                        ),
+                        GameEvent::Defence {
+                            target,
+                            attacker,
+                            card: Some(card_id(card)),
+                        },
                     );
                 }
             }
@@ -1941,7 +2152,14 @@ impl ShowBusiness {
                 },
                 Action::Decline,
             ) => {
-                log(ev, Some(target), format!("seat {target} does not defend"));
+                tell(
+                    ev,
+                    GameEvent::Defence {
+                        target,
+                        attacker,
+                        card: None,
+                    },
+                );
                 self.resolve_attack(attacker, target, attack, ev);
             }
             (Task::SponsorSwap { target, left, .. }, Action::Swap { give, take }) => {
@@ -1956,15 +2174,21 @@ impl ShowBusiness {
                 self.known.push((t, target));
                 ev.push(Event {
                     audience: crate::Audience::Seats(vec![seat.min(target), seat.max(target)]),
-                    body: GameEvent::Log {
-                        seat: Some(seat),
-                        text: format!("SPONSOR: seat {seat} gives {give} and takes {take}"),
+                    body: GameEvent::Swapped {
+                        attacker: seat,
+                        target,
+                        give: Some(give.clone()),
+                        take: Some(take.clone()),
                     },
                 });
-                log(
+                tell(
                     ev,
-                    Some(seat),
-                    format!("SPONSOR: seat {seat} exchanges a card with seat {target}"),
+                    GameEvent::Swapped {
+                        attacker: seat,
+                        target,
+                        give: None,
+                        take: None,
+                    },
                 );
                 if left > 1 {
                     self.queue.push_front(Task::SponsorSwap {
@@ -2017,50 +2241,27 @@ impl ShowBusiness {
                         return;
                     };
                     let card = self.active_card(seat).unwrap_or(0);
-                    log(
-                        ev,
-                        Some(seat),
-                        format!(
-                            "GROUPIE: seat {seat} wants {} from seat {target} for {}",
-                            artist_id(take),
-                            artist_id(give)
-                        ),
-                    );
-                    self.queue.push_front(Task::Defend {
+                    self.attack(
+                        seat,
                         target,
-                        attacker: seat,
                         card,
-                        attack: Attack::Groupie {
+                        Attack::Groupie {
                             take,
                             give,
                             mine,
                             theirs: fields.clone(),
                         },
-                    });
+                        ev,
+                    );
                 }
                 _ => {}
             },
             (Task::FemmeChoice { best, .. }, Action::Integration) => {
-                self.raise_satisfaction(seat, best);
-                log(
-                    ev,
-                    Some(seat),
-                    format!("FEMME FATALE: INTEGRATION raises seat {seat}'s satisfaction by {best}"),
-                );
+                self.raise_satisfaction(seat, best, SatisfactionCause::Integration, ev);
             }
             (Task::FemmeChoice { best, .. }, Action::Disorder { target }) => {
                 let card = self.active_card(seat).unwrap_or(0);
-                log(
-                    ev,
-                    Some(seat),
-                    format!("FEMME FATALE: DISORDER against seat {target}"),
-                );
-                self.queue.push_front(Task::Defend {
-                    target: *target,
-                    attacker: seat,
-                    card,
-                    attack: Attack::Disorder { amount: best },
-                });
+                self.attack(seat, *target, card, Attack::Disorder { amount: best }, ev);
             }
             (Task::Pilot { cities, .. }, a @ (Action::PilotToken { .. } | Action::PilotSong { .. })) => {
                 self.pilot_pick(seat, cities, a, ev);
@@ -2075,10 +2276,12 @@ impl ShowBusiness {
             (Task::Pilot { .. }, Action::CarTo { city }) => {
                 if let Some(cy) = c.city(city) {
                     self.players[seat].car = cy;
-                    log(
+                    tell(
                         ev,
-                        Some(seat),
-                        format!("PILOT: seat {seat}'s car lands in {city}"),
+                        GameEvent::CarMoved {
+                            seat,
+                            city: city.clone(),
+                        },
                     );
                 }
             }
@@ -2087,22 +2290,14 @@ impl ShowBusiness {
                 self.queue.push_front(t);
                 if let Some(tk) = self.concert_market[*field as usize - 1].take() {
                     self.map_tokens.push(tk);
-                    log(
-                        ev,
-                        Some(seat),
-                        format!("DJ: {} moves from the concert market to the map", token_id(tk)),
-                    );
+                    self.tell_to_map(tk, ToMap::DjMarket { field: *field }, Some(seat), ev);
                 }
             }
             (t @ Task::DjAdd { .. }, Action::DjFromBag) => {
                 self.queue.push_front(t);
                 if let Some(tk) = self.draw_token(ev) {
                     self.map_tokens.push(tk);
-                    log(
-                        ev,
-                        Some(seat),
-                        format!("DJ: {} comes from the bag to the map", token_id(tk)),
-                    );
+                    self.tell_to_map(tk, ToMap::DjBag, Some(seat), ev);
                 }
             }
             (t @ Task::Influences { .. }, Action::Draw) => {
@@ -2110,11 +2305,7 @@ impl ShowBusiness {
                 if !self.draw_to_hand(seat, ev) {
                     let mut tasks = self.emergency_clearing();
                     tasks.push(Task::DrawToHand { seat });
-                    log(
-                        ev,
-                        None,
-                        "no influence card is left to draw: CLEARING runs at once",
-                    );
+                    tell(ev, GameEvent::EmergencyClearing);
                     self.push_front_all(tasks);
                 }
             }
@@ -2123,28 +2314,53 @@ impl ShowBusiness {
                 self.pay_voluntary(seat, *field as i64, Then::Buy(*field), ev);
             }
             (Task::EndRound { .. }, Action::EndRound) => {
-                log(ev, Some(seat), format!("seat {seat} ends its round"));
+                tell(ev, GameEvent::RoundEnds { seat });
             }
             (t @ Task::HandDiscard { .. }, Action::Discard { card }) => {
                 self.queue.push_front(t);
                 if let Some(card) = find_card(card) {
                     self.take_from_hand(seat, card);
                     self.influence_discard.push(card);
-                    log(
+                    tell(
                         ev,
-                        Some(seat),
-                        format!("seat {seat} discards {} down to the hand limit", card_id(card)),
+                        GameEvent::Discarded {
+                            seat,
+                            card: card_id(card),
+                        },
                     );
                 }
             }
             (Task::Advertise { due, then, .. }, Action::Advertise { fields }) => {
                 let p = &mut self.players[seat];
+                let from = p.popularity;
                 p.popularity -= *fields as i64;
-                p.cash += FONS_PER_FIELD * *fields as i64 - due;
-                log(
+                let raised = FONS_PER_FIELD * *fields as i64;
+                p.cash += raised - due;
+                let to = p.popularity;
+                tell(
                     ev,
-                    Some(seat),
-                    format!("ADVERTISING: seat {seat} moves {fields} fields down and pays {due} FONS"),
+                    GameEvent::Advertised {
+                        seat,
+                        fields: *fields,
+                        raised,
+                    },
+                );
+                tell(
+                    ev,
+                    GameEvent::Popularity {
+                        seat,
+                        from,
+                        to,
+                        cause: PopularityCause::Advertising,
+                    },
+                );
+                tell(
+                    ev,
+                    GameEvent::Paid {
+                        seat,
+                        amount: due,
+                        reason: then.payment(),
+                    },
                 );
                 self.do_then(seat, then, ev);
             }
@@ -2172,7 +2388,12 @@ impl ShowBusiness {
                 });
             } else {
                 self.bid_rounds += 1;
-                log(ev, None, "the top bid is tied: the tied seats bid again");
+                tell(
+                    ev,
+                    GameEvent::BidTied {
+                        seats: winners.clone(),
+                    },
+                );
                 self.queue.push_front(Task::Bid(Bidding {
                     setup: b.setup,
                     seats: winners,
@@ -2183,26 +2404,23 @@ impl ShowBusiness {
         } else if b.setup {
             let first = b.seats[self.rng.below(b.seats.len())];
             ev.push(Event::sealed(GameEvent::RandomFirst { seat: first }));
-            log(
-                ev,
-                None,
-                format!("no bid decides: seat {first} is drawn to start"),
-            );
             self.set_order_from(first, ev);
             self.turn = 0;
             self.queue.push_front(Task::StartRound { seat: first });
         } else {
-            log(ev, None, "SEQUENCE BID: all bids are 0; the sequence stays");
+            tell(ev, GameEvent::SequenceKept);
         }
     }
 
     fn set_order_from(&mut self, first: Seat, ev: &mut Events) {
         let n = self.n();
         self.order = (0..n).map(|i| (first + i) % n).collect();
-        log(
+        tell(
             ev,
-            Some(first),
-            format!("seat {first} starts; the sequence is {:?}", self.order),
+            GameEvent::Sequence {
+                first,
+                order: self.order.clone(),
+            },
         );
     }
 
@@ -2210,18 +2428,26 @@ impl ShowBusiness {
         let tok = &components().tokens[t as usize];
         self.map_tokens.retain(|&x| x != t);
         self.players[seat].cash += tok.value as i64;
-        log(
+        tell(
             ev,
-            Some(seat),
-            format!(
-                "CONCERT: seat {seat} plays {} in {} for {} FONS",
-                tok.id,
-                city_name(tok.city),
-                tok.value
-            ),
+            GameEvent::Concert {
+                seat,
+                token: tok.id.clone(),
+                city: city_name(tok.city),
+            },
+        );
+        tell(
+            ev,
+            GameEvent::Earned {
+                seat,
+                amount: tok.value as i64,
+                reason: Income::Concert {
+                    token: tok.id.clone(),
+                },
+            },
         );
         if tok.colour == TokenColour::White {
-            self.used_tokens.push(t);
+            self.discard_token(seat, t, ev);
         } else {
             self.queue.push_front(Task::PlaceToken { seat, token: t });
         }
@@ -2230,10 +2456,12 @@ impl ShowBusiness {
     fn pick_song(&mut self, seat: Seat, city: u8, ev: &mut Events) {
         if let Some(i) = components().studios.iter().position(|&s| s == city) {
             self.players[seat].blanks[i] = false;
-            log(
+            tell(
                 ev,
-                Some(seat),
-                format!("RECORDING: seat {seat} records in {}", city_name(city)),
+                GameEvent::StudioUsed {
+                    seat,
+                    studio: city_name(city),
+                },
             );
             self.queue.push_front(Task::Record {
                 seat,
@@ -2271,11 +2499,12 @@ impl ShowBusiness {
         ev.push(Event::private(
             seat,
             GameEvent::Recorded {
+                seat,
                 song: s.id,
                 content: super::view::content(&s),
             },
         ));
-        log(ev, Some(seat), format!("seat {seat} records song {}", s.id));
+        tell(ev, GameEvent::SongRecorded { seat, song: s.id });
         self.players[seat].songs.push(s);
     }
 
@@ -2285,17 +2514,16 @@ impl ShowBusiness {
         };
         let info = &components().influence[card as usize];
         match a {
-            Action::Pass => log(ev, Some(seat), format!("seat {seat} passes its action")),
+            Action::Pass => tell(ev, GameEvent::Passed { seat }),
             Action::SetDie => {
                 self.dice[info.die as usize] = Some(info.value);
-                log(
+                tell(
                     ev,
-                    Some(seat),
-                    format!(
-                        "TREND: seat {seat} turns the {:?} die to {}",
-                        info.die,
-                        info.die.face_name(info.value)
-                    ),
+                    GameEvent::DieShows {
+                        die: info.die,
+                        face: Some(info.die.face_name(info.value)),
+                        seat: Some(seat),
+                    },
                 );
             }
             Action::Recruit { .. } => {
@@ -2315,27 +2543,9 @@ impl ShowBusiness {
                     self.pay_voluntary(seat, cost, Then::Promote(*song), ev);
                 }
             }
-            Action::AAndR { target } => {
-                log(ev, Some(seat), format!("A&R: seat {seat} attacks seat {target}"));
-                self.queue.push_front(Task::Defend {
-                    target: *target,
-                    attacker: seat,
-                    card,
-                    attack: Attack::AAndR,
-                });
-            }
+            Action::AAndR { target } => self.attack(seat, *target, card, Attack::AAndR, ev),
             Action::Sponsor { target } => {
-                log(
-                    ev,
-                    Some(seat),
-                    format!("SPONSOR: seat {seat} attacks seat {target}"),
-                );
-                self.queue.push_front(Task::Defend {
-                    target: *target,
-                    attacker: seat,
-                    card,
-                    attack: Attack::Sponsor { power: info.power },
-                });
+                self.attack(seat, *target, card, Attack::Sponsor { power: info.power }, ev);
             }
             Action::Groupie { target } => {
                 self.queue.push_front(Task::Groupie {
@@ -2361,7 +2571,13 @@ impl ShowBusiness {
             }
             Action::Paparazzi => {
                 self.players[seat].scandal = true;
-                log(ev, Some(seat), format!("PAPARAZZI: seat {seat} starts a scandal"));
+                tell(
+                    ev,
+                    GameEvent::Scandal {
+                        seats: vec![seat],
+                        running: true,
+                    },
+                );
                 self.queue.push_front(Task::Draw {
                     seat,
                     left: info.power,
@@ -2372,25 +2588,26 @@ impl ShowBusiness {
             }
             Action::Reporter => {
                 self.rondel = (self.rondel + info.power) % RONDEL.len() as u8;
-                log(
+                tell(
                     ev,
-                    Some(seat),
-                    format!(
-                        "REPORTER: the rondel marker moves to {}",
-                        RONDEL[self.rondel as usize]
-                    ),
+                    GameEvent::RondelMoved {
+                        field: RONDEL[self.rondel as usize].into(),
+                        cause: RondelCause::Reporter {
+                            seat,
+                            fields: info.power,
+                        },
+                    },
                 );
             }
             Action::TrendExpertPlace => {
                 self.players[seat].influence_field.pop();
                 self.trend_expert = Some((card, seat));
-                log(
+                tell(
                     ev,
-                    Some(seat),
-                    format!(
-                        "TREND EXPERT: seat {seat} stands {} between the dice",
-                        card_id(card)
-                    ),
+                    GameEvent::TrendExpertPlaced {
+                        seat,
+                        card: card_id(card),
+                    },
                 );
             }
             Action::TrendExpertRemove => {
@@ -2403,19 +2620,45 @@ impl ShowBusiness {
         }
     }
 
+    /// RULINGS 3: TREND EXPERT returns to its owner's influence field; S34: a bankrupt
+    /// placer's card goes to the discard pile.
     pub(crate) fn return_trend_expert(&mut self, ev: &mut Events) {
         if let Some((card, placer)) = self.trend_expert.take() {
-            if self.solvent(placer) {
-                self.players[placer].influence_field.push(card);
-            } else {
+            let discarded = !self.solvent(placer);
+            if discarded {
                 self.influence_discard.push(card);
+            } else {
+                self.players[placer].influence_field.push(card);
             }
-            log(
+            tell(
                 ev,
-                Some(placer),
-                format!("TREND EXPERT {} returns to seat {placer}", card_id(card)),
+                GameEvent::TrendExpertReturned {
+                    seat: placer,
+                    card: card_id(card),
+                    discarded,
+                },
             );
         }
+    }
+
+    /// A hostile activity is declared; the target answers it (S21).
+    fn attack(&mut self, attacker: Seat, target: Seat, card: u8, attack: Attack, ev: &mut Events) {
+        let hostile = attack.announced();
+        tell(
+            ev,
+            GameEvent::Attacked {
+                attacker,
+                target,
+                card: card_id(card),
+                attack: hostile,
+            },
+        );
+        self.queue.push_front(Task::Defend {
+            target,
+            attacker,
+            card,
+            attack,
+        });
     }
 
     fn pilot_pick(&mut self, seat: Seat, mut cities: Vec<u8>, a: &Action, ev: &mut Events) {
@@ -2451,10 +2694,12 @@ impl ShowBusiness {
                 if let Some(t) = find_token(token) {
                     self.map_tokens.retain(|&x| x != t);
                     self.used_tokens.push(t);
-                    log(
+                    tell(
                         ev,
-                        Some(seat),
-                        format!("DJ: seat {seat} removes {token} from the map"),
+                        GameEvent::TokenOffMap {
+                            seat,
+                            token: token.clone(),
+                        },
                     );
                 }
                 self.queue.push_front(Task::DjRemove { seat });
@@ -2470,22 +2715,29 @@ impl ShowBusiness {
                 let (a, t) = (self.players[attacker].time, self.players[target].time);
                 self.players[attacker].time = t;
                 self.players[target].time = a;
-                log(
-                    ev,
-                    Some(attacker),
-                    format!("A&R: seats {attacker} and {target} swap time markers"),
-                );
+                tell(ev, GameEvent::TimeSwapped { attacker, target });
             }
             Attack::Sponsor { power } => {
                 let hand = self.players[target].hand.clone();
+                ev.push(Event {
+                    audience: crate::Audience::Seats(vec![attacker.min(target), attacker.max(target)]),
+                    body: GameEvent::HandShown {
+                        attacker,
+                        target,
+                        cards: Some(hand.iter().map(|&c| card_id(c)).collect()),
+                    },
+                });
+                tell(
+                    ev,
+                    GameEvent::HandShown {
+                        attacker,
+                        target,
+                        cards: None,
+                    },
+                );
                 for c in hand {
                     self.known.push((c, attacker));
                 }
-                log(
-                    ev,
-                    Some(attacker),
-                    format!("SPONSOR: seat {target} shows its hand to seat {attacker}"),
-                );
                 self.queue.push_front(Task::SponsorSwap {
                     seat: attacker,
                     target,
@@ -2493,12 +2745,7 @@ impl ShowBusiness {
                 });
             }
             Attack::Disorder { amount } => {
-                self.lower_satisfaction(target, amount);
-                log(
-                    ev,
-                    Some(attacker),
-                    format!("DISORDER: seat {target} loses {amount} satisfaction"),
-                );
+                self.lower_satisfaction(target, amount, SatisfactionCause::Disorder { attacker }, ev);
             }
             Attack::Groupie {
                 take,
@@ -2521,14 +2768,14 @@ impl ShowBusiness {
                 given.fields = theirs;
                 self.players[attacker].band.push(taken);
                 self.players[target].band.push(given);
-                log(
+                tell(
                     ev,
-                    Some(attacker),
-                    format!(
-                        "GROUPIE: seat {attacker} takes {} and gives {}",
-                        artist_id(take),
-                        artist_id(give)
-                    ),
+                    GameEvent::ArtistsExchanged {
+                        attacker,
+                        target,
+                        take: artist_id(take),
+                        give: artist_id(give),
+                    },
                 );
             }
         }

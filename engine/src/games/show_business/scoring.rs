@@ -1,8 +1,9 @@
 //! CHARTS (quarter end step 1) and the final score.
 
-use super::actions::{Action, GameEvent};
+use super::actions::Action;
 use super::components::{Character, Die, components};
-use super::rules::{Events, card_id, log};
+use super::events::{ChartScore, GameEvent, PopularityCause, TieBreak};
+use super::rules::{Events, card_id, tell};
 use super::state::{ChartSong, ChartsWork, Lap, ShowBusiness, Song};
 use crate::{Event, Outcome, ScoreLine, Seat, SeatScore};
 
@@ -60,17 +61,24 @@ impl ShowBusiness {
         let mut scored: Vec<(u32, ChartSong)> =
             songs.into_iter().map(|s| (self.song_score(&s.song), s)).collect();
         scored.sort_by_key(|s| std::cmp::Reverse(s.0));
+        tell(
+            ev,
+            GameEvent::ChartScores {
+                songs: scored
+                    .iter()
+                    .map(|(score, s)| ChartScore {
+                        seat: s.song.owner,
+                        song: s.song.id,
+                        trend_points: self.trend_points(&s.song),
+                        experience: s.song.experience,
+                        score: *score,
+                    })
+                    .collect(),
+            },
+        );
         let mut groups: Vec<Vec<ChartSong>> = Vec::new();
         let mut last: Option<u32> = None;
         for (score, s) in scored {
-            log(
-                ev,
-                Some(s.song.owner),
-                format!(
-                    "CHARTS: song {} of seat {} scores {score}",
-                    s.song.id, s.song.owner
-                ),
-            );
             if last != Some(score) {
                 groups.push(Vec::new());
                 last = Some(score);
@@ -86,13 +94,12 @@ impl ShowBusiness {
                     && a.experience == b.experience
             };
             if group.iter().any(same) {
-                log(
+                tell(
                     ev,
-                    Some(s.song.owner),
-                    format!(
-                        "CHARTS: song {} is identical to another of its owner's and leaves the game",
-                        s.song.id
-                    ),
+                    GameEvent::IdenticalSong {
+                        seat: s.song.owner,
+                        song: s.song.id,
+                    },
                 );
                 continue;
             }
@@ -124,7 +131,7 @@ impl ShowBusiness {
                     return true;
                 }
                 work.lap = None;
-                self.trend_resolve();
+                self.trend_resolve(ev);
                 continue;
             }
             let Some(group) = work.groups.first_mut() else {
@@ -137,7 +144,16 @@ impl ShowBusiness {
                 }
                 1 => {
                     let s = group.remove(0);
+                    let song = s.song.id;
                     work.placed.push(vec![s]);
+                    tell(
+                        ev,
+                        GameEvent::ChartPlaced {
+                            field: work.placed.len() as u8,
+                            songs: vec![song],
+                            tie_break: TieBreak::Score,
+                        },
+                    );
                 }
                 _ => {
                     let mut owners: Vec<Seat> = group.iter().map(|s| s.song.owner).collect();
@@ -149,6 +165,13 @@ impl ShowBusiness {
                         .filter(|s| owners.contains(s) && solvent[*s])
                         .collect();
                     if owners.len() >= 2 && !seats.is_empty() {
+                        tell(
+                            ev,
+                            GameEvent::SponsorLap {
+                                seats: seats.clone(),
+                                songs: group.iter().map(|s| s.song.id).collect(),
+                            },
+                        );
                         let sums = vec![0; seats.len()];
                         work.lap = Some(Lap {
                             seats,
@@ -158,14 +181,14 @@ impl ShowBusiness {
                         });
                         return true;
                     }
-                    self.trend_resolve();
+                    self.trend_resolve(ev);
                 }
             }
         }
     }
 
     /// S36: the best trend points place next; several best share the field.
-    fn trend_resolve(&mut self) {
+    fn trend_resolve(&mut self, ev: &mut Events) {
         let points: Vec<u32> = match self.charts_work.as_ref().and_then(|w| w.groups.first()) {
             Some(g) => g.iter().map(|s| self.trend_points(&s.song)).collect(),
             None => return,
@@ -183,7 +206,16 @@ impl ShowBusiness {
             if p == best { winners.push(s) } else { rest.push(s) }
         }
         *group = rest;
+        let songs = winners.iter().map(|s| s.song.id).collect();
         work.placed.push(winners);
+        tell(
+            ev,
+            GameEvent::ChartPlaced {
+                field: work.placed.len() as u8,
+                songs,
+                tie_break: TieBreak::TrendPoints,
+            },
+        );
     }
 
     pub(crate) fn charts_decider(&self) -> Option<Seat> {
@@ -225,19 +257,26 @@ impl ShowBusiness {
                     self.known.retain(|&(k, _)| k != c);
                     self.players[seat].influence_field.push(c);
                 }
-                let pw = components().influence[c as usize].power as u32;
+                let power = components().influence[c as usize].power;
                 if let Some(lap) = self.charts_work.as_mut().and_then(|w| w.lap.as_mut()) {
-                    lap.sums[lap.at] += pw;
+                    lap.sums[lap.at] += power as u32;
+                    let sum = lap.sums[lap.at];
+                    tell(
+                        ev,
+                        GameEvent::SponsorCard {
+                            seat,
+                            card: card.clone(),
+                            power,
+                            sum,
+                        },
+                    );
                 }
-                log(
-                    ev,
-                    Some(seat),
-                    format!("CHARTS: seat {seat} discards SPONSOR {card} (POWER {pw})"),
-                );
             }
             Action::Done => {
                 if let Some(lap) = self.charts_work.as_mut().and_then(|w| w.lap.as_mut()) {
+                    let sum = lap.sums[lap.at];
                     lap.at += 1;
+                    tell(ev, GameEvent::SponsorDone { seat, sum });
                 }
             }
             Action::ChooseSong { song } => {
@@ -249,13 +288,16 @@ impl ShowBusiness {
                 {
                     let s = g.remove(i);
                     work.placed.push(vec![s]);
+                    tell(
+                        ev,
+                        GameEvent::ChartPlaced {
+                            field: work.placed.len() as u8,
+                            songs: vec![*song],
+                            tie_break: TieBreak::Sponsor { seat },
+                        },
+                    );
                 }
                 work.lap = None;
-                log(
-                    ev,
-                    Some(seat),
-                    format!("CHARTS: seat {seat} puts song {song} ahead"),
-                );
             }
             _ => {}
         }
@@ -291,24 +333,32 @@ impl ShowBusiness {
                 } else {
                     base / field.len() as i64
                 };
-                self.players[owner].popularity += points;
-                log(
+                self.gain_popularity(
+                    owner,
+                    points,
+                    PopularityCause::Charts {
+                        song: s.song.id,
+                        field: i as u8 + 1,
+                    },
                     ev,
-                    Some(owner),
-                    format!(
-                        "CHARTS: song {} on field {} gives seat {owner} {points} popularity",
-                        s.song.id,
-                        i + 1
-                    ),
                 );
-                if i < 3 {
+                if i < 3 && self.players[owner].scandal {
                     self.players[owner].scandal = false;
+                    tell(
+                        ev,
+                        GameEvent::Scandal {
+                            seats: vec![owner],
+                            running: false,
+                        },
+                    );
                 }
             }
         }
+        let mut leaving = Vec::new();
         for field in chart.iter_mut().skip(CHART_KEEP) {
-            field.clear();
+            leaving.extend(field.drain(..).map(|s| s.song.id));
         }
+        tell(ev, GameEvent::ChartsDone { leaving });
         self.chart = chart;
     }
 

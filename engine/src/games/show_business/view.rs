@@ -306,7 +306,18 @@ impl ShowBusiness {
         }
     }
 
-    /// S2: hands, undisclosed songs, piles, the bag and sealed bids.
+    /// Whether `viewer` knows this hand card of `owner`: a seat told of it, or, for a
+    /// spectator, a card every other seat knows (bought from the market in view of all).
+    fn knows(&self, viewer: Viewer, owner: Seat, card: u8) -> bool {
+        match viewer.seat() {
+            Some(v) => self.known.contains(&(card, v)),
+            None => (0..self.players.len())
+                .filter(|&o| o != owner)
+                .all(|o| self.known.contains(&(card, o))),
+        }
+    }
+
+    /// S2: hands, undisclosed songs, piles holding cards never seen, the bag and sealed bids.
     pub(crate) fn hidden_from(&self, viewer: Viewer) -> Vec<String> {
         if self.result.is_some() {
             return vec![];
@@ -318,7 +329,7 @@ impl ShowBusiness {
                 continue;
             }
             for &card in &p.hand {
-                if !me.is_some_and(|v| self.known.contains(&(card, v))) {
+                if !self.knows(viewer, seat, card) {
                     out.push(card_id(card));
                 }
             }
@@ -331,9 +342,15 @@ impl ShowBusiness {
                 }
             }
         }
-        out.extend(self.influence_pile.iter().map(|&c| card_id(c)));
-        out.extend(self.artist_pile.iter().map(|&a| artist_id(a)));
-        out.extend(self.bag.iter().map(|&t| token_id(t)));
+        if !self.reformed[0] {
+            out.extend(self.influence_pile.iter().map(|&c| card_id(c)));
+        }
+        if !self.reformed[1] {
+            out.extend(self.artist_pile.iter().map(|&a| artist_id(a)));
+        }
+        if !self.reformed[2] {
+            out.extend(self.bag.iter().map(|&t| token_id(t)));
+        }
         if let Some(Task::Bid(b)) = self.queue.front() {
             for &s in &b.seats {
                 if Some(s) != me

@@ -9,6 +9,7 @@ use super::*;
 use crate::conformance::{self, Config};
 use crate::{Game, Viewer};
 
+mod events;
 mod rulings;
 
 fn fresh(seats: usize) -> ShowBusiness {
@@ -769,7 +770,14 @@ fn s33_perform_in_advertising_covers_a_salary_and_bankruptcy_when_it_cannot() {
     let mut g = fresh(2);
     g.players[0].cash = 2;
     g.players[0].popularity = 0;
-    at(&mut g, Task::Pay { seat: 0, amount: 12 });
+    at(
+        &mut g,
+        Task::Pay {
+            seat: 0,
+            amount: 12,
+            reason: Payment::Salaries,
+        },
+    );
     g.advance(&mut Vec::new());
     assert_eq!(g.phase(), "advertising");
     let legal = g.legal_actions(0);
@@ -781,7 +789,14 @@ fn s33_perform_in_advertising_covers_a_salary_and_bankruptcy_when_it_cannot() {
     let mut g = fresh(2);
     g.players[0].cash = 0;
     g.players[0].popularity = -25;
-    at(&mut g, Task::Pay { seat: 0, amount: 5 });
+    at(
+        &mut g,
+        Task::Pay {
+            seat: 0,
+            amount: 5,
+            reason: Payment::Salaries,
+        },
+    );
     g.advance(&mut Vec::new());
     assert!(g.players[0].bankrupt.is_some());
     assert!(g.players[0].hand.is_empty() && g.players[0].band.is_empty());

@@ -229,7 +229,7 @@ fn s08_anytime_actions_only_at_the_active_seats_steps_2_to_6() {
         Task::Advertise {
             seat: 0,
             due: 25,
-            then: state::Then::Mandatory,
+            then: state::Then::Mandatory(Payment::Salaries),
         },
         Task::Review { seat: 1 },
     ] {
@@ -559,7 +559,14 @@ fn s34_a_bankrupt_band_leaves_the_time_track_keeps_its_place_and_ranks_last() {
     g.players[1].cash = 0;
     g.players[1].popularity = -25;
     g.players[1].time = Some(9);
-    at(&mut g, Task::Pay { seat: 1, amount: 5 });
+    at(
+        &mut g,
+        Task::Pay {
+            seat: 1,
+            amount: 5,
+            reason: Payment::Salaries,
+        },
+    );
     g.advance(&mut Vec::new());
     let p = &g.players[1];
     assert_eq!(p.bankrupt, Some(1));
@@ -682,15 +689,23 @@ fn s02_s06_the_step_9_poll_is_sealed_until_every_answer_is_in() {
     };
     let events = g.apply(0, &Action::JoinBid).expect("an answer");
     let text = seen_by_others(&events, 0);
-    assert!(!text.contains("joins") && !text.contains("gives up"), "{text}");
-    let events = g.apply(1, &Action::GiveUpBid).expect("an answer");
-    assert!(!seen_by_others(&events, 1).contains("gives up"));
-    let events = g.apply(2, &Action::GiveUpBid).expect("an answer");
-    let text = seen_by_others(&events, 2);
     assert!(
-        text.contains("seat 0 joins, seat 1 gives up, seat 2 gives up"),
+        !text.contains("gives_up\":false") && !text.contains("gives_up\":true"),
         "{text}"
     );
+    assert!(text.contains("poll_answered"), "{text}");
+    let events = g.apply(1, &Action::GiveUpBid).expect("an answer");
+    assert!(!seen_by_others(&events, 1).contains("gives_up\":true"));
+    let events = g.apply(2, &Action::GiveUpBid).expect("an answer");
+    let revealed: Vec<Vec<(usize, bool)>> = events
+        .iter()
+        .filter(|e| e.audience == Audience::Everyone)
+        .filter_map(|e| match &e.body {
+            GameEvent::PollRevealed { answers } => Some(answers.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(revealed, vec![vec![(0, false), (1, true), (2, true)]]);
 }
 
 // ----- The numbered readings of "Rulebook inconsistencies" (RULINGS 3.x) -----
