@@ -36,7 +36,7 @@ pub use events::{
     RondelCause, SatisfactionCause, ShownFor, TieBreak, ToMap,
 };
 pub use state::ShowBusiness;
-pub use view::{ArtistView, PlayerView, SongView, TokenView, View};
+pub use view::{ArtistView, Pending, PlayerView, SongView, TiedSong, TokenView, View};
 
 use components::components;
 use state::Task;

@@ -57,7 +57,8 @@ impl ShowBusiness {
         if !newly.is_empty() {
             ev.push(Event::public(GameEvent::Disclosed { songs: newly }));
         }
-        let songs: Vec<ChartSong> = self.chart.iter_mut().flat_map(std::mem::take).collect();
+        // The songs stay on the CHARTS, face up, until the ranking is complete.
+        let songs: Vec<ChartSong> = self.chart.iter().flatten().cloned().collect();
         let mut scored: Vec<(u32, ChartSong)> =
             songs.into_iter().map(|s| (self.song_score(&s.song), s)).collect();
         scored.sort_by_key(|s| std::cmp::Reverse(s.0));

@@ -10,6 +10,7 @@ use crate::conformance::{self, Config};
 use crate::{Game, Viewer};
 
 mod events;
+mod pending;
 mod rulings;
 
 fn fresh(seats: usize) -> ShowBusiness {
