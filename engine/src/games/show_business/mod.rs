@@ -17,9 +17,11 @@
 mod actions;
 mod components;
 mod events;
+mod invariants;
 mod machine;
 mod rules;
 mod scoring;
+mod setup;
 mod state;
 mod view;
 
@@ -38,71 +40,7 @@ pub use events::{
 pub use state::ShowBusiness;
 pub use view::{ArtistView, Pending, PlayerView, SongView, TiedSong, TokenView, View};
 
-use components::components;
-use state::Task;
-
 use crate::{Event, Game, Machine, Outcome, Rejection, Seat, SetupError, Started, Viewer};
-
-impl ShowBusiness {
-    fn card_count(&self) -> Result<(), String> {
-        let c = components();
-        let mut cards: Vec<u8> = Vec::new();
-        for p in &self.players {
-            cards.extend(&p.hand);
-            cards.extend(&p.influence_field);
-        }
-        cards.extend(&self.influence_pile);
-        cards.extend(&self.influence_discard);
-        cards.extend(self.influence_market.iter().flatten());
-        cards.extend(&self.revealed);
-        cards.extend(self.trend_expert.map(|t| t.0));
-        let set: BTreeSet<u8> = cards.iter().copied().collect();
-        if cards.len() != c.influence.len() || set.len() != cards.len() {
-            return Err(format!(
-                "{} influence cards in play, {} distinct",
-                cards.len(),
-                set.len()
-            ));
-        }
-        let mut artists: Vec<u8> = Vec::new();
-        let mut tokens: Vec<u8> = Vec::new();
-        for p in &self.players {
-            for a in &p.band {
-                artists.push(a.card);
-                tokens.extend(&a.tokens);
-            }
-        }
-        artists.extend(&self.artist_pile);
-        artists.extend(&self.artist_discard);
-        artists.extend(self.artist_market.iter().flatten());
-        let set: BTreeSet<u8> = artists.iter().copied().collect();
-        if artists.len() != c.artists.len() || set.len() != artists.len() {
-            return Err(format!(
-                "{} artist cards in play, {} distinct",
-                artists.len(),
-                set.len()
-            ));
-        }
-        tokens.extend(&self.bag);
-        tokens.extend(&self.used_tokens);
-        tokens.extend(&self.map_tokens);
-        tokens.extend(self.concert_market.iter().flatten());
-        for t in &self.queue {
-            if let Task::PlaceToken { token, .. } = t {
-                tokens.push(*token);
-            }
-        }
-        let set: BTreeSet<u8> = tokens.iter().copied().collect();
-        if tokens.len() != c.tokens.len() || set.len() != tokens.len() {
-            return Err(format!(
-                "{} concert tokens in play, {} distinct",
-                tokens.len(),
-                set.len()
-            ));
-        }
-        Ok(())
-    }
-}
 
 impl Game for ShowBusiness {
     const SLUG: &'static str = "show-business";
@@ -186,44 +124,10 @@ impl Game for ShowBusiness {
     }
 
     fn secrets(&self, viewer: Viewer) -> Vec<String> {
-        self.hidden_from(viewer)
+        self.secrets_from(viewer)
     }
 
     fn check_invariants(&self) -> Result<(), String> {
-        self.card_count()?;
-        for (seat, p) in self.players.iter().enumerate() {
-            if p.bankrupt.is_some() != p.time.is_none() {
-                return Err(format!(
-                    "seat {seat}: the time marker is off the track iff bankrupt (S34)"
-                ));
-            }
-            if p.cash < 0 {
-                return Err(format!("seat {seat} has negative cash"));
-            }
-            if p.satisfaction > rules::MAX_SATISFACTION || p.time.is_some_and(|t| t > rules::LAST_WEEK) {
-                return Err(format!("seat {seat}: a track is out of bounds"));
-            }
-            if p.popularity < rules::POPULARITY_FLOOR {
-                return Err(format!("seat {seat}: popularity below -25"));
-            }
-            if p.band.len() > rules::MAX_ARTISTS || p.songs.len() > rules::SONG_FIELDS {
-                return Err(format!("seat {seat}: too many artists or songs"));
-            }
-            let mut fields = BTreeSet::new();
-            for a in &p.band {
-                for &f in &a.fields {
-                    if !fields.insert(f) {
-                        return Err(format!("seat {seat}: field {f} holds two artists"));
-                    }
-                }
-                if a.tokens.len() > components().artists[a.card as usize].experience_fields as usize {
-                    return Err(format!("seat {seat}: too many tokens on an artist"));
-                }
-            }
-        }
-        if self.map_tokens.len() > 5 + 5 {
-            return Err("too many tokens on the map".into());
-        }
-        Ok(())
+        self.invariants()
     }
 }
