@@ -20,6 +20,7 @@ mod events;
 mod invariants;
 mod machine;
 mod rules;
+mod scenario;
 mod scoring;
 mod setup;
 mod state;
@@ -37,6 +38,7 @@ pub use events::{
     ChartScore, Ending, FinalScore, GameEvent, Hostile, Income, MarketRow, Payment, Pile, PopularityCause,
     RondelCause, SatisfactionCause, ShownFor, TieBreak, ToMap,
 };
+pub use scenario::{ChartEntry, Scenario, Start};
 pub use state::ShowBusiness;
 pub use view::{ArtistView, Pending, PlayerView, SongView, TiedSong, TokenView, View};
 

@@ -2,19 +2,33 @@
 
 use super::*;
 
+fn scenario() -> Scenario {
+    Scenario::new(Options::default(), 2, 7).expect("setup")
+}
+
 fn pending(g: &ShowBusiness, viewer: Viewer) -> serde_json::Value {
     serde_json::to_value(g.view(viewer).pending).expect("pending")
 }
 
 #[test]
 fn the_view_shows_the_chart_the_tied_songs_trend_points_and_the_running_sponsor_sums() {
-    let mut g = fresh(2);
-    g.dice = [None, None, None, None];
-    on_chart(&mut g, 0, song(1, 0, Style::Rock, 0, 0, 0, 0));
-    on_chart(&mut g, 1, song(2, 1, Style::Pop, 1, 1, 1, 0));
-    into_hand(&mut g, 0, "I65");
-    at(&mut g, Task::QuarterEnd);
-    g.advance(&mut Vec::new());
+    let entry = |owner, style, v| ChartEntry {
+        owner,
+        style,
+        lyrics: v,
+        tempo: v,
+        volume: v,
+        experience: 0,
+        disclosed: false,
+    };
+    let s = scenario().dice([None; 4]);
+    let (s, one) = s.chart_song(1, entry(0, Style::Rock, 0));
+    let (s, two) = s.chart_song(2, entry(1, Style::Pop, 1));
+    assert_eq!((one, two), (1, 2));
+    let mut g = s
+        .hand(0, &["I65"])
+        .build(Start::QuarterEnd)
+        .expect("a valid position");
     for viewer in [Viewer::Seat(0), Viewer::Seat(1), Viewer::Spectator] {
         let view = g.view(viewer);
         let songs: Vec<u32> = view.chart.iter().flatten().map(|s| s.id).collect();
@@ -45,17 +59,14 @@ fn the_view_shows_the_chart_the_tied_songs_trend_points_and_the_running_sponsor_
 
 #[test]
 fn the_view_shows_the_amount_owed_while_advertising() {
-    let mut g = fresh(2);
-    g.players[0].cash = 2;
-    at(
-        &mut g,
-        Task::Pay {
+    let g = scenario()
+        .cash(0, 2)
+        .build(Start::Pay {
             seat: 0,
             amount: 12,
             reason: Payment::Salaries,
-        },
-    );
-    g.advance(&mut Vec::new());
+        })
+        .expect("a valid position");
     assert_eq!(
         pending(&g, Viewer::Spectator),
         serde_json::json!({"kind": "advertise", "seat": 0, "due": 12, "reason": {"kind": "salaries"}})
@@ -64,9 +75,10 @@ fn the_view_shows_the_amount_owed_while_advertising() {
 
 #[test]
 fn the_view_shows_the_pending_attack_during_a_defence() {
-    let mut g = fresh(2);
-    into_field(&mut g, 0, "I01");
-    at(&mut g, Task::ChooseAction { seat: 0 });
+    let mut g = scenario()
+        .field(0, &["I01"])
+        .build(Start::ChooseAction { seat: 0 })
+        .expect("a valid position");
     play(&mut g, 0, Action::AAndR { target: 1 });
     assert_eq!(
         pending(&g, Viewer::Seat(1)),
@@ -76,10 +88,11 @@ fn the_view_shows_the_pending_attack_during_a_defence() {
 
 #[test]
 fn the_view_shows_femme_fatales_best_drawn_power() {
-    let mut g = fresh(2);
-    into_field(&mut g, 0, "I29");
-    pile_top(&mut g, &["I10", "I12"]);
-    at(&mut g, Task::ChooseAction { seat: 0 });
+    let mut g = scenario()
+        .field(0, &["I29"])
+        .pile_top(&["I10", "I12"])
+        .build(Start::ChooseAction { seat: 0 })
+        .expect("a valid position");
     play(&mut g, 0, Action::FemmeFatale);
     let best = [card("I10"), card("I12")]
         .map(|c| components().influence[c as usize].power)
@@ -93,10 +106,11 @@ fn the_view_shows_femme_fatales_best_drawn_power() {
 
 #[test]
 fn the_view_shows_pilots_and_groupies_choices_so_far() {
-    let mut g = fresh(2);
-    map_with(&mut g, &["T47", "T12"]);
-    into_field(&mut g, 0, "I52");
-    at(&mut g, Task::ChooseAction { seat: 0 });
+    let mut g = scenario()
+        .map(&["T47", "T12"])
+        .field(0, &["I52"])
+        .build(Start::ChooseAction { seat: 0 })
+        .expect("a valid position");
     play(&mut g, 0, Action::PilotToken { token: "T12".into() });
     if g.phase() == "place_token" {
         play(&mut g, 0, Action::DiscardToken);
@@ -106,9 +120,10 @@ fn the_view_shows_pilots_and_groupies_choices_so_far() {
         serde_json::json!({"kind": "pilot", "seat": 0, "cities": ["C"], "stopped": false})
     );
 
-    let mut g = fresh(2);
-    into_field(&mut g, 0, "I34");
-    at(&mut g, Task::ChooseAction { seat: 0 });
+    let mut g = scenario()
+        .field(0, &["I34"])
+        .build(Start::ChooseAction { seat: 0 })
+        .expect("a valid position");
     play(&mut g, 0, Action::Groupie { target: 1 });
     play(
         &mut g,
@@ -125,8 +140,9 @@ fn the_view_shows_pilots_and_groupies_choices_so_far() {
 
 #[test]
 fn the_view_shows_which_time_lapse_is_pending() {
-    let mut g = fresh(2);
-    at(&mut g, Task::TimeLapse { seat: 0, nth: 2 });
+    let g = scenario()
+        .build(Start::TimeLapse { seat: 0, nth: 2 })
+        .expect("a valid position");
     assert_eq!(
         pending(&g, Viewer::Spectator),
         serde_json::json!({"kind": "time_lapse", "seat": 0, "nth": 2})

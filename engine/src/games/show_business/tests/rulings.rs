@@ -798,36 +798,38 @@ fn r3_6_studio_blanks_restock_each_round_or_only_at_quarter_end_by_option() {
 
 #[test]
 fn s41_satisfaction_check_counts_the_cheapest_of_several_own_songs_sharing_the_best_field() {
-    let mut g = fresh(2);
     // Two songs of the red band share CHARTS field 1 (an unresolved S36 tie): Pop first,
     // Rock second. The red band plays Rock on all three artists.
-    for s in [
-        song(5, 0, Style::Pop, 0, 0, 0, 0),
-        song(6, 0, Style::Rock, 0, 0, 0, 0),
-    ] {
-        g.chart[0].push(ChartSong {
-            song: s,
+    let mut s = Scenario::new(Options::default(), 2, 7)
+        .expect("setup")
+        .satisfaction(0, 4);
+    for style in [Style::Pop, Style::Rock] {
+        let entry = ChartEntry {
+            owner: 0,
+            style,
+            lyrics: 0,
+            tempo: 0,
+            volume: 0,
+            experience: 0,
             disclosed: true,
-        });
+        };
+        s = s.chart_song(1, entry).0;
     }
+    let g = s.build(Start::SatisfactionCheck).expect("a valid position");
     assert_eq!(g.players[0].band.len(), 3);
-    g.players[0].satisfaction = 4;
-    at(&mut g, Task::QeSatisfaction);
-    g.advance(&mut Vec::new());
     assert_eq!(g.players[0].satisfaction, 4, "the Rock song costs nothing");
 }
 
 #[test]
 fn s42_a_trend_expert_standing_at_the_end_returns_and_is_paid_before_the_final_score() {
-    let mut g = fresh(2);
     let expert = card("I73");
-    lift_card(&mut g, expert);
-    g.trend_expert = Some((expert, 0));
-    g.last_turn = true;
-    g.qe_done = [true; 4];
-    g.turn = g.order.len() - 1;
-    at(&mut g, Task::NextRound);
-    g.advance(&mut Vec::new());
+    let g = Scenario::new(Options::default(), 2, 7)
+        .expect("setup")
+        .trend_expert("I73", 0)
+        .quarter_ends([true; 4], true)
+        .turn(1)
+        .build(Start::NextRound)
+        .expect("a valid position");
     assert!(g.is_over());
     g.check_invariants().expect("every card is accounted for");
     assert_eq!(g.trend_expert, None);
