@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::components::{Die, Lyrics, Style, Tempo, Volume};
+use super::components::{Lyrics, Style, Tempo, Volume};
 use crate::Seat;
 
 /// RULINGS 3.2: whose octogon lying aside blocks PAPARAZZI.
@@ -431,78 +431,4 @@ pub struct SongContent {
     pub volume: Volume,
     /// Field 5: experience.
     pub experience: u32,
-}
-
-/// Something that happened.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(tag = "type", rename_all = "snake_case")]
-#[schema(as = ShowBusinessEvent)]
-pub enum GameEvent {
-    /// A pile or the bag was shuffled into this order (sealed until the end).
-    Shuffled {
-        /// `influence`, `artist` or `bag`.
-        pile: String,
-        /// Top first.
-        order: Vec<String>,
-    },
-    /// A token drawn at random from the bag (sealed until the end).
-    BagDraw {
-        /// The token.
-        token: String,
-    },
-    /// A trend die was rolled (sealed until the end; the result is public).
-    Rolled {
-        /// The die.
-        die: Die,
-        /// 1-6; 6 is the blank face.
-        face: u8,
-    },
-    /// A random first player when every bid was 0 (sealed until the end).
-    RandomFirst {
-        /// The seat.
-        seat: Seat,
-    },
-    /// An influence card went to a seat's hand (told to that seat).
-    CardToHand {
-        /// The seat.
-        seat: Seat,
-        /// The card.
-        card: String,
-    },
-    /// A seat submitted its sealed bid (public) or, to the bidder, its amount.
-    BidIn {
-        /// The seat.
-        seat: Seat,
-        /// The amount, told only to the bidder.
-        amount: Option<u32>,
-    },
-    /// All bids revealed and paid.
-    BidsRevealed {
-        /// `(seat, amount)`.
-        bids: Vec<(Seat, u32)>,
-    },
-    /// A recorded song, told to its owner.
-    Recorded {
-        /// The song number.
-        song: u32,
-        /// Its fields.
-        content: SongContent,
-    },
-    /// Songs on the CHARTS turned face up.
-    Disclosed {
-        /// Owner, number and fields of each.
-        songs: Vec<(Seat, u32, SongContent)>,
-    },
-    /// A public line of the game's log.
-    Log {
-        /// The seat concerned, if any.
-        seat: Option<Seat>,
-        /// What happened.
-        text: String,
-    },
-    /// The game is over.
-    GameOver {
-        /// The winners.
-        winners: Vec<Seat>,
-    },
 }

@@ -16,111 +16,32 @@
 
 mod actions;
 mod components;
+mod events;
+mod invariants;
 mod machine;
 mod rules;
+mod scenario;
 mod scoring;
+mod setup;
 mod state;
 mod view;
 
 #[cfg(test)]
 mod tests;
 
-use std::collections::BTreeSet;
 use std::ops::RangeInclusive;
 
-pub use actions::{
-    Action, ChartFields, GameEvent, Market, Options, PaparazziBlock, Restock, RoyaltyBasis, SongContent,
-};
+pub use actions::{Action, ChartFields, Market, Options, PaparazziBlock, Restock, RoyaltyBasis, SongContent};
 pub use components::{Character, Die, Instrument, Lyrics, Style, Tempo, TokenColour, Volume};
+pub use events::{
+    ChartScore, Ending, FinalScore, GameEvent, Hostile, Income, MarketRow, Payment, Pile, PopularityCause,
+    RondelCause, SatisfactionCause, ShownFor, TieBreak, ToMap,
+};
+pub use scenario::{ChartEntry, Scenario, Start};
 pub use state::ShowBusiness;
-pub use view::{ArtistView, PlayerView, SongView, TokenView, View};
-
-use components::components;
-use state::Task;
+pub use view::{ArtistView, Pending, PlayerView, SongView, TiedSong, TokenView, View};
 
 use crate::{Event, Game, Machine, Outcome, Seat, SetupError, Started, Viewer};
-
-/// Joins runs of public log lines into one event, one line each.
-fn coalesce(events: Vec<Event<GameEvent>>) -> Vec<Event<GameEvent>> {
-    let mut out: Vec<Event<GameEvent>> = Vec::with_capacity(events.len());
-    for e in events {
-        if let (Some(last), GameEvent::Log { seat, text }) = (out.last_mut(), &e.body)
-            && last.audience == crate::Audience::Everyone
-            && e.audience == crate::Audience::Everyone
-            && let GameEvent::Log { seat: s0, text: t0 } = &mut last.body
-        {
-            if *s0 != *seat {
-                *s0 = None;
-            }
-            t0.push('\n');
-            t0.push_str(text);
-            continue;
-        }
-        out.push(e);
-    }
-    out
-}
-
-impl ShowBusiness {
-    fn card_count(&self) -> Result<(), String> {
-        let c = components();
-        let mut cards: Vec<u8> = Vec::new();
-        for p in &self.players {
-            cards.extend(&p.hand);
-            cards.extend(&p.influence_field);
-        }
-        cards.extend(&self.influence_pile);
-        cards.extend(&self.influence_discard);
-        cards.extend(self.influence_market.iter().flatten());
-        cards.extend(&self.revealed);
-        cards.extend(self.trend_expert.map(|t| t.0));
-        let set: BTreeSet<u8> = cards.iter().copied().collect();
-        if cards.len() != c.influence.len() || set.len() != cards.len() {
-            return Err(format!(
-                "{} influence cards in play, {} distinct",
-                cards.len(),
-                set.len()
-            ));
-        }
-        let mut artists: Vec<u8> = Vec::new();
-        let mut tokens: Vec<u8> = Vec::new();
-        for p in &self.players {
-            for a in &p.band {
-                artists.push(a.card);
-                tokens.extend(&a.tokens);
-            }
-        }
-        artists.extend(&self.artist_pile);
-        artists.extend(&self.artist_discard);
-        artists.extend(self.artist_market.iter().flatten());
-        let set: BTreeSet<u8> = artists.iter().copied().collect();
-        if artists.len() != c.artists.len() || set.len() != artists.len() {
-            return Err(format!(
-                "{} artist cards in play, {} distinct",
-                artists.len(),
-                set.len()
-            ));
-        }
-        tokens.extend(&self.bag);
-        tokens.extend(&self.used_tokens);
-        tokens.extend(&self.map_tokens);
-        tokens.extend(self.concert_market.iter().flatten());
-        for t in &self.queue {
-            if let Task::PlaceToken { token, .. } = t {
-                tokens.push(*token);
-            }
-        }
-        let set: BTreeSet<u8> = tokens.iter().copied().collect();
-        if tokens.len() != c.tokens.len() || set.len() != tokens.len() {
-            return Err(format!(
-                "{} concert tokens in play, {} distinct",
-                tokens.len(),
-                set.len()
-            ));
-        }
-        Ok(())
-    }
-}
 
 impl Game for ShowBusiness {
     const SLUG: &'static str = "show-business";
@@ -134,7 +55,7 @@ impl Game for ShowBusiness {
     fn new_game(options: Options, seats: usize, seed: u64) -> Result<Started<Self>, SetupError> {
         let (mut game, mut events) = ShowBusiness::new(options, seats, seed);
         game.advance(&mut events);
-        Ok((game, coalesce(events)))
+        Ok((game, events))
     }
 
     fn seat_count(&self) -> usize {
@@ -153,7 +74,7 @@ impl Game for ShowBusiness {
         let mut events = Vec::new();
         self.exec(seat, action, &mut events);
         self.advance(&mut events);
-        coalesce(events)
+        events
     }
 
     fn view(&self, viewer: Viewer) -> View {
@@ -173,44 +94,10 @@ impl Game for ShowBusiness {
     }
 
     fn secrets(&self, viewer: Viewer) -> Vec<String> {
-        self.hidden_from(viewer)
+        self.secrets_from(viewer)
     }
 
     fn check_invariants(&self) -> Result<(), String> {
-        self.card_count()?;
-        for (seat, p) in self.players.iter().enumerate() {
-            if p.bankrupt.is_some() != p.time.is_none() {
-                return Err(format!(
-                    "seat {seat}: the time marker is off the track iff bankrupt (S34)"
-                ));
-            }
-            if p.cash < 0 {
-                return Err(format!("seat {seat} has negative cash"));
-            }
-            if p.satisfaction > rules::MAX_SATISFACTION || p.time.is_some_and(|t| t > rules::LAST_WEEK) {
-                return Err(format!("seat {seat}: a track is out of bounds"));
-            }
-            if p.popularity < rules::POPULARITY_FLOOR {
-                return Err(format!("seat {seat}: popularity below -25"));
-            }
-            if p.band.len() > rules::MAX_ARTISTS || p.songs.len() > rules::SONG_FIELDS {
-                return Err(format!("seat {seat}: too many artists or songs"));
-            }
-            let mut fields = BTreeSet::new();
-            for a in &p.band {
-                for &f in &a.fields {
-                    if !fields.insert(f) {
-                        return Err(format!("seat {seat}: field {f} holds two artists"));
-                    }
-                }
-                if a.tokens.len() > components().artists[a.card as usize].experience_fields as usize {
-                    return Err(format!("seat {seat}: too many tokens on an artist"));
-                }
-            }
-        }
-        if self.map_tokens.len() > 5 + 5 {
-            return Err("too many tokens on the map".into());
-        }
-        Ok(())
+        self.invariants()
     }
 }

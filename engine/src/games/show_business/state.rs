@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::actions::{Market, Options};
 use super::components::Style;
+use super::events::{Hostile, Payment, ShownFor};
 use crate::rng::GameRng;
 use crate::{Outcome, Seat};
 
@@ -99,6 +100,29 @@ pub enum Attack {
     },
 }
 
+impl Attack {
+    /// The attack as events and views name it.
+    pub(crate) fn announced(&self) -> Hostile {
+        let artist = |a: u8| super::components::components().artists[a as usize].id.clone();
+        match self {
+            Attack::AAndR => Hostile::AAndR,
+            Attack::Sponsor { power } => Hostile::Sponsor { power: *power },
+            Attack::Disorder { amount } => Hostile::Disorder { amount: *amount },
+            Attack::Groupie {
+                take,
+                give,
+                mine,
+                theirs,
+            } => Hostile::Groupie {
+                take: artist(*take),
+                give: artist(*give),
+                mine: mine.clone(),
+                theirs: theirs.clone(),
+            },
+        }
+    }
+}
+
 /// Why cards are drawn and shown.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum DrawPurpose {
@@ -108,13 +132,38 @@ pub enum DrawPurpose {
     EndScandal,
 }
 
+impl DrawPurpose {
+    pub(crate) fn shown_for(&self) -> ShownFor {
+        match self {
+            DrawPurpose::FemmeFatale => ShownFor::FemmeFatale,
+            DrawPurpose::Paparazzi => ShownFor::Paparazzi,
+            DrawPurpose::PopularityCheck { .. } => ShownFor::PopularityCheck,
+            DrawPurpose::EndScandal => ShownFor::EndScandal,
+        }
+    }
+}
+
 /// What a payment is for.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Then {
-    Mandatory,
+    Mandatory(Payment),
     Review(Market, u8),
     Buy(u8),
     Promote(u32),
+}
+
+impl Then {
+    pub(crate) fn payment(&self) -> Payment {
+        match self {
+            Then::Mandatory(p) => p.clone(),
+            Then::Review(market, field) => Payment::Review {
+                market: *market,
+                field: *field,
+            },
+            Then::Buy(field) => Payment::Buy { field: *field },
+            Then::Promote(song) => Payment::Promotion { song: *song },
+        }
+    }
 }
 
 /// The rondel's five fields, clockwise.
@@ -243,6 +292,7 @@ pub enum Task {
     Pay {
         seat: Seat,
         amount: i64,
+        reason: Payment,
     },
     Draw {
         seat: Seat,
@@ -311,6 +361,9 @@ pub struct ShowBusiness {
     pub(crate) artist_discard: Vec<u8>,
     pub(crate) artist_market: [Option<u8>; 4],
     pub(crate) bag: Vec<u8>,
+    /// The influence pile, the artist pile and the bag were formed again from face-up discards
+    /// (RULINGS 9 / S32): which cards they hold is known, only their order is not.
+    pub(crate) reformed: [bool; 3],
     pub(crate) used_tokens: Vec<u8>,
     pub(crate) concert_market: [Option<u8>; 5],
     pub(crate) map_tokens: Vec<u8>,

@@ -5,6 +5,7 @@ use utoipa::ToSchema;
 
 use super::actions::SongContent;
 use super::components::{ChartField, Die, LYRICS, Style, TEMPI, TokenColour, VOLUMES, components};
+use super::events::{Hostile, Payment};
 use super::rules::{artist_id, card_id, city_name, token_id};
 use super::state::{RONDEL, ShowBusiness, Song, Task};
 use crate::{Seat, Viewer};
@@ -175,6 +176,100 @@ pub struct View {
     pub my_bid: Option<u32>,
     /// TOURNEE power left, during a TOURNEE.
     pub power_left: Option<u8>,
+    /// What the seat to act decides on, beyond the board.
+    pub pending: Option<Pending>,
+}
+
+/// A song tied on the CHART SCORING TRACK.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(as = ShowBusinessTiedSong)]
+pub struct TiedSong {
+    /// The song.
+    pub song: u32,
+    /// Its owner.
+    pub owner: Seat,
+    /// Charts b: the score.
+    pub score: u32,
+    /// S36: 4/3/2/1 for the dice hit, the tie-break after the SPONSOR lap.
+    pub trend_points: u32,
+}
+
+/// The decision in progress, as every viewer may see it.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[schema(as = ShowBusinessPending)]
+pub enum Pending {
+    /// Step 3: the first or second TIME LAPSE (step 10 allows a second one).
+    TimeLapse {
+        /// The seat.
+        seat: Seat,
+        /// 1 or 2.
+        nth: u8,
+    },
+    /// S33: PERFORM IN ADVERTISING for a payment larger than the cash.
+    Advertise {
+        /// The payer.
+        seat: Seat,
+        /// FONS owed.
+        due: i64,
+        /// What for.
+        reason: Payment,
+    },
+    /// S21: a hostile activity the target may defend against.
+    Defend {
+        /// The attacker.
+        attacker: Seat,
+        /// The target.
+        target: Seat,
+        /// The attacking card.
+        card: String,
+        /// What it does.
+        attack: Hostile,
+    },
+    /// S26: FEMME FATALE chooses INTEGRATION or DISORDER with the best drawn POWER.
+    FemmeFatale {
+        /// The seat.
+        seat: Seat,
+        /// The highest POWER drawn.
+        power: u8,
+    },
+    /// S27: PILOT's elements picked so far.
+    Pilot {
+        /// The seat.
+        seat: Seat,
+        /// Cities of the elements picked, in order.
+        cities: Vec<String>,
+        /// No further element will be picked.
+        stopped: bool,
+    },
+    /// S25: GROUPIE's choices so far.
+    Groupie {
+        /// The attacker.
+        seat: Seat,
+        /// The target.
+        target: Seat,
+        /// The artist to take.
+        take: Option<String>,
+        /// The artist to give.
+        give: Option<String>,
+        /// Fields of the taken artist on the attacker's board.
+        mine: Option<Vec<u8>>,
+    },
+    /// S36: the CHARTS ranking while ties are settled.
+    Charts {
+        /// Songs placed so far, field 1 first.
+        placed: Vec<Vec<u32>>,
+        /// The tied songs being ranked now.
+        tied: Vec<TiedSong>,
+        /// SPONSOR lap: the owners in turn order.
+        lap_seats: Vec<Seat>,
+        /// Their running SPONSOR sums.
+        lap_sums: Vec<u32>,
+        /// The seat whose SPONSOR turn it is.
+        lap_turn: Option<Seat>,
+        /// The lap's winner, who chooses the next song.
+        chooser: Option<Seat>,
+    },
 }
 
 fn token_view(t: u8) -> TokenView {
@@ -303,46 +398,92 @@ impl ShowBusiness {
             last_turn: self.last_turn,
             my_bid,
             power_left,
+            pending: self.pending(),
         }
     }
 
-    /// S2: hands, undisclosed songs, piles, the bag and sealed bids.
-    pub(crate) fn hidden_from(&self, viewer: Viewer) -> Vec<String> {
-        if self.result.is_some() {
-            return vec![];
-        }
-        let me = viewer.seat();
-        let mut out = Vec::new();
-        for (seat, p) in self.players.iter().enumerate() {
-            if me == Some(seat) {
-                continue;
-            }
-            for &card in &p.hand {
-                if !me.is_some_and(|v| self.known.contains(&(card, v))) {
-                    out.push(card_id(card));
+    fn pending(&self) -> Option<Pending> {
+        Some(match self.queue.front()? {
+            Task::TimeLapse { seat, nth } => Pending::TimeLapse {
+                seat: *seat,
+                nth: *nth,
+            },
+            Task::Advertise { seat, due, then } => Pending::Advertise {
+                seat: *seat,
+                due: *due,
+                reason: then.payment(),
+            },
+            Task::Defend {
+                target,
+                attacker,
+                card,
+                attack,
+            } => Pending::Defend {
+                attacker: *attacker,
+                target: *target,
+                card: card_id(*card),
+                attack: attack.announced(),
+            },
+            Task::FemmeChoice { seat, best } => Pending::FemmeFatale {
+                seat: *seat,
+                power: *best,
+            },
+            Task::Pilot {
+                seat,
+                cities,
+                stopped,
+            } => Pending::Pilot {
+                seat: *seat,
+                cities: cities.iter().map(|&c| city_name(c)).collect(),
+                stopped: *stopped,
+            },
+            Task::Groupie {
+                seat,
+                target,
+                take,
+                give,
+                mine,
+            } => Pending::Groupie {
+                seat: *seat,
+                target: *target,
+                take: take.map(artist_id),
+                give: give.map(artist_id),
+                mine: mine.clone(),
+            },
+            Task::Charts => {
+                let work = self.charts_work.as_ref()?;
+                let lap = work.lap.as_ref();
+                Pending::Charts {
+                    placed: work
+                        .placed
+                        .iter()
+                        .map(|f| f.iter().map(|s| s.song.id).collect())
+                        .collect(),
+                    tied: work
+                        .groups
+                        .first()
+                        .into_iter()
+                        .flatten()
+                        .map(|s| TiedSong {
+                            song: s.song.id,
+                            owner: s.song.owner,
+                            score: self.song_score(&s.song),
+                            trend_points: self.trend_points(&s.song),
+                        })
+                        .collect(),
+                    lap_seats: lap.map(|l| l.seats.clone()).unwrap_or_default(),
+                    lap_sums: lap.map(|l| l.sums.clone()).unwrap_or_default(),
+                    lap_turn: lap.and_then(|l| {
+                        if l.chooser.is_some() {
+                            None
+                        } else {
+                            l.seats.get(l.at).copied()
+                        }
+                    }),
+                    chooser: lap.and_then(|l| l.chooser),
                 }
             }
-            out.extend(p.songs.iter().map(|s| content(s).label));
-        }
-        for field in &self.chart {
-            for s in field {
-                if !s.disclosed && me != Some(s.song.owner) {
-                    out.push(content(&s.song).label);
-                }
-            }
-        }
-        out.extend(self.influence_pile.iter().map(|&c| card_id(c)));
-        out.extend(self.artist_pile.iter().map(|&a| artist_id(a)));
-        out.extend(self.bag.iter().map(|&t| token_id(t)));
-        if let Some(Task::Bid(b)) = self.queue.front() {
-            for &s in &b.seats {
-                if Some(s) != me
-                    && let Some(amount) = b.bids[s]
-                {
-                    out.push(format!("bid {} of seat {s}: {amount}", b.round));
-                }
-            }
-        }
-        out
+            _ => return None,
+        })
     }
 }

@@ -9,6 +9,8 @@ use super::*;
 use crate::conformance::{self, Config};
 use crate::{Game, Viewer};
 
+mod events;
+mod pending;
 mod rulings;
 
 fn fresh(seats: usize) -> ShowBusiness {
@@ -155,13 +157,14 @@ fn song(id: u32, owner: usize, style: Style, lyrics: u8, tempo: u8, volume: u8, 
 // ----- TOURNEE example (yellow band in L; L yellow 10, G blue 10, C white 15) -----
 
 fn tournee_at_l(power_card: &str) -> ShowBusiness {
-    let mut g = fresh(2);
-    map_with(&mut g, &["T47", "T27", "T12"]);
-    g.players[1].car = city("L");
-    g.turn = 1;
-    into_field(&mut g, 1, power_card);
-    at(&mut g, Task::ChooseAction { seat: 1 });
-    g
+    Scenario::new(Options::default(), 2, 7)
+        .expect("setup")
+        .map(&["T47", "T27", "T12"])
+        .car(1, "L")
+        .turn(1)
+        .field(1, &[power_card])
+        .build(Start::ChooseAction { seat: 1 })
+        .expect("a valid position")
 }
 
 fn income(g: &ShowBusiness, before: i64) -> i64 {
@@ -769,7 +772,14 @@ fn s33_perform_in_advertising_covers_a_salary_and_bankruptcy_when_it_cannot() {
     let mut g = fresh(2);
     g.players[0].cash = 2;
     g.players[0].popularity = 0;
-    at(&mut g, Task::Pay { seat: 0, amount: 12 });
+    at(
+        &mut g,
+        Task::Pay {
+            seat: 0,
+            amount: 12,
+            reason: Payment::Salaries,
+        },
+    );
     g.advance(&mut Vec::new());
     assert_eq!(g.phase(), "advertising");
     let legal = g.legal_actions(0);
@@ -781,7 +791,14 @@ fn s33_perform_in_advertising_covers_a_salary_and_bankruptcy_when_it_cannot() {
     let mut g = fresh(2);
     g.players[0].cash = 0;
     g.players[0].popularity = -25;
-    at(&mut g, Task::Pay { seat: 0, amount: 5 });
+    at(
+        &mut g,
+        Task::Pay {
+            seat: 0,
+            amount: 5,
+            reason: Payment::Salaries,
+        },
+    );
     g.advance(&mut Vec::new());
     assert!(g.players[0].bankrupt.is_some());
     assert!(g.players[0].hand.is_empty() && g.players[0].band.is_empty());
@@ -1657,4 +1674,22 @@ fn phase_machine_refuses_an_undeclared_change_and_accepts_one_through_automatic_
         .expect("the quarter end finishes and the next round starts");
     assert!(conformance::check_transition(&machine, "recording", "sequence_bid").is_err());
     assert!(conformance::check_transition(&machine, "game_over", "market_review").is_err());
+}
+
+#[test]
+fn the_scenario_builder_refuses_unknown_components_and_positions_that_break_the_invariants() {
+    let s = || Scenario::new(Options::default(), 2, 7).expect("setup");
+    let start = Start::ChooseAction { seat: 0 };
+    assert!(s().hand(0, &["I99x"]).build(start.clone()).is_err());
+    assert!(s().hand(5, &["I01"]).build(start.clone()).is_err());
+    assert!(s().map(&["nope"]).build(start.clone()).is_err());
+    assert!(s().car(0, "Atlantis").build(start.clone()).is_err());
+    assert!(s().build(Start::ChooseAction { seat: 9 }).is_err());
+    assert!(s().cash(0, -1).build(start.clone()).is_err(), "negative cash");
+    let g = s()
+        .hand(1, &["I01", "I02"])
+        .build(start)
+        .expect("a valid position");
+    assert!(g.players[1].hand.ends_with(&[card("I01"), card("I02")]));
+    assert_eq!(g.to_act(), vec![0]);
 }

@@ -1,4 +1,4 @@
-//! RULINGS.md's turn-structure rulings S1-S40: each has a test named after it that builds the
+//! RULINGS.md's turn-structure rulings S1-S42: each has a test named after it that builds the
 //! position, plays through the contract (`apply`, `legal_actions`, `view`) and checks the
 //! ruled outcome. A ruling whose test also checks a rulebook example or section lives in
 //! `mod.rs`, under the ruling's name all the same.
@@ -229,7 +229,7 @@ fn s08_anytime_actions_only_at_the_active_seats_steps_2_to_6() {
         Task::Advertise {
             seat: 0,
             due: 25,
-            then: state::Then::Mandatory,
+            then: state::Then::Mandatory(Payment::Salaries),
         },
         Task::Review { seat: 1 },
     ] {
@@ -559,7 +559,14 @@ fn s34_a_bankrupt_band_leaves_the_time_track_keeps_its_place_and_ranks_last() {
     g.players[1].cash = 0;
     g.players[1].popularity = -25;
     g.players[1].time = Some(9);
-    at(&mut g, Task::Pay { seat: 1, amount: 5 });
+    at(
+        &mut g,
+        Task::Pay {
+            seat: 1,
+            amount: 5,
+            reason: Payment::Salaries,
+        },
+    );
     g.advance(&mut Vec::new());
     let p = &g.players[1];
     assert_eq!(p.bankrupt, Some(1));
@@ -682,15 +689,23 @@ fn s02_s06_the_step_9_poll_is_sealed_until_every_answer_is_in() {
     };
     let events = g.apply(0, &Action::JoinBid).expect("an answer");
     let text = seen_by_others(&events, 0);
-    assert!(!text.contains("joins") && !text.contains("gives up"), "{text}");
-    let events = g.apply(1, &Action::GiveUpBid).expect("an answer");
-    assert!(!seen_by_others(&events, 1).contains("gives up"));
-    let events = g.apply(2, &Action::GiveUpBid).expect("an answer");
-    let text = seen_by_others(&events, 2);
     assert!(
-        text.contains("seat 0 joins, seat 1 gives up, seat 2 gives up"),
+        !text.contains("gives_up\":false") && !text.contains("gives_up\":true"),
         "{text}"
     );
+    assert!(text.contains("poll_answered"), "{text}");
+    let events = g.apply(1, &Action::GiveUpBid).expect("an answer");
+    assert!(!seen_by_others(&events, 1).contains("gives_up\":true"));
+    let events = g.apply(2, &Action::GiveUpBid).expect("an answer");
+    let revealed: Vec<Vec<(usize, bool)>> = events
+        .iter()
+        .filter(|e| e.audience == Audience::Everyone)
+        .filter_map(|e| match &e.body {
+            GameEvent::PollRevealed { answers } => Some(answers.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(revealed, vec![vec![(0, false), (1, true), (2, true)]]);
 }
 
 // ----- The numbered readings of "Rulebook inconsistencies" (RULINGS 3.x) -----
@@ -779,4 +794,46 @@ fn r3_6_studio_blanks_restock_each_round_or_only_at_quarter_end_by_option() {
     at(&mut g, Task::QuarterEnd);
     g.advance(&mut Vec::new());
     assert_eq!(g.players[0].blanks, [true; 3]);
+}
+
+#[test]
+fn s41_satisfaction_check_counts_the_cheapest_of_several_own_songs_sharing_the_best_field() {
+    // Two songs of the red band share CHARTS field 1 (an unresolved S36 tie): Pop first,
+    // Rock second. The red band plays Rock on all three artists.
+    let mut s = Scenario::new(Options::default(), 2, 7)
+        .expect("setup")
+        .satisfaction(0, 4);
+    for style in [Style::Pop, Style::Rock] {
+        let entry = ChartEntry {
+            owner: 0,
+            style,
+            lyrics: 0,
+            tempo: 0,
+            volume: 0,
+            experience: 0,
+            disclosed: true,
+        };
+        s = s.chart_song(1, entry).0;
+    }
+    let g = s.build(Start::SatisfactionCheck).expect("a valid position");
+    assert_eq!(g.players[0].band.len(), 3);
+    assert_eq!(g.players[0].satisfaction, 4, "the Rock song costs nothing");
+}
+
+#[test]
+fn s42_a_trend_expert_standing_at_the_end_returns_and_is_paid_before_the_final_score() {
+    let expert = card("I73");
+    let g = Scenario::new(Options::default(), 2, 7)
+        .expect("setup")
+        .trend_expert("I73", 0)
+        .quarter_ends([true; 4], true)
+        .turn(1)
+        .build(Start::NextRound)
+        .expect("a valid position");
+    assert!(g.is_over());
+    g.check_invariants().expect("every card is accounted for");
+    assert_eq!(g.trend_expert, None);
+    assert!(g.influence_discard.contains(&expert));
+    // The influence field was empty: the final CLEARING charges only the expert's POWER 2.
+    assert_eq!(g.players[0].cash, 20 - 2);
 }

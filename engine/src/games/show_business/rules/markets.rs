@@ -1,0 +1,196 @@
+//! Piles, the bag and the markets (RULINGS 9, S32).
+
+use super::*;
+
+impl ShowBusiness {
+    /// RULINGS 9 / S32: an empty influence pile is formed again from the shuffled discards.
+    pub(crate) fn draw_influence(&mut self, ev: &mut Events) -> Option<u8> {
+        if self.influence_pile.is_empty() && !self.influence_discard.is_empty() {
+            let mut pile = std::mem::take(&mut self.influence_discard);
+            self.rng.shuffle(&mut pile);
+            ev.push(Event::sealed(GameEvent::Shuffled {
+                pile: "influence".into(),
+                order: pile.iter().rev().map(|&x| card_id(x)).collect(),
+            }));
+            self.influence_pile = pile;
+            self.reformed[0] = true;
+            tell(
+                ev,
+                GameEvent::Reshuffled {
+                    pile: Pile::Influence,
+                    size: self.influence_pile.len(),
+                },
+            );
+        }
+        self.influence_pile.pop()
+    }
+
+    pub(crate) fn draw_artist(&mut self, ev: &mut Events) -> Option<u8> {
+        if self.artist_pile.is_empty() && !self.artist_discard.is_empty() {
+            let mut pile = std::mem::take(&mut self.artist_discard);
+            self.rng.shuffle(&mut pile);
+            ev.push(Event::sealed(GameEvent::Shuffled {
+                pile: "artist".into(),
+                order: pile.iter().rev().map(|&x| artist_id(x)).collect(),
+            }));
+            self.artist_pile = pile;
+            self.reformed[1] = true;
+            tell(
+                ev,
+                GameEvent::Reshuffled {
+                    pile: Pile::Artist,
+                    size: self.artist_pile.len(),
+                },
+            );
+        }
+        self.artist_pile.pop()
+    }
+
+    /// RULINGS 9: an empty bag is refilled from the used pool; each draw is random.
+    pub(crate) fn draw_token(&mut self, ev: &mut Events) -> Option<u8> {
+        if self.bag.is_empty() && !self.used_tokens.is_empty() {
+            self.bag = std::mem::take(&mut self.used_tokens);
+            self.reformed[2] = true;
+            tell(
+                ev,
+                GameEvent::Reshuffled {
+                    pile: Pile::Bag,
+                    size: self.bag.len(),
+                },
+            );
+        }
+        if self.bag.is_empty() {
+            return None;
+        }
+        let i = self.rng.below(self.bag.len());
+        let t = self.bag.swap_remove(i);
+        ev.push(Event::sealed(GameEvent::BagDraw { token: token_id(t) }));
+        Some(t)
+    }
+
+    pub(crate) fn draw_to_hand(&mut self, seat: Seat, ev: &mut Events) -> bool {
+        match self.draw_influence(ev) {
+            Some(card) => {
+                self.players[seat].hand.push(card);
+                ev.push(Event::private(
+                    seat,
+                    GameEvent::CardToHand {
+                        seat,
+                        card: card_id(card),
+                    },
+                ));
+                tell(ev, GameEvent::Drew { seat });
+                true
+            }
+            None => false,
+        }
+    }
+
+    pub(crate) fn close_up<const N: usize>(market: &mut [Option<u8>; N]) {
+        let cards: Vec<u8> = market.iter().flatten().copied().collect();
+        *market = [None; N];
+        for (i, c) in cards.into_iter().enumerate() {
+            market[i] = Some(c);
+        }
+    }
+
+    /// Closes up the influence market and fills it; false when the pile and discards are empty.
+    pub(crate) fn refill_influence_market(&mut self, ev: &mut Events) -> bool {
+        let before = self.influence_market;
+        Self::close_up(&mut self.influence_market);
+        let mut full = true;
+        for f in 0..4 {
+            if self.influence_market[f].is_none() {
+                match self.draw_influence(ev) {
+                    Some(c) => self.influence_market[f] = Some(c),
+                    None => {
+                        full = false;
+                        break;
+                    }
+                }
+            }
+        }
+        if before != self.influence_market {
+            tell(
+                ev,
+                GameEvent::MarketRefilled {
+                    market: MarketRow::Influence,
+                    fields: Self::market_fields(&self.influence_market, card_id),
+                },
+            );
+        }
+        full
+    }
+
+    pub(crate) fn refill_artist_market(&mut self, ev: &mut Events) {
+        let before = self.artist_market;
+        Self::close_up(&mut self.artist_market);
+        for f in 0..4 {
+            if self.artist_market[f].is_none()
+                && let Some(a) = self.draw_artist(ev)
+            {
+                self.artist_market[f] = Some(a);
+            }
+        }
+        if before != self.artist_market {
+            tell(
+                ev,
+                GameEvent::MarketRefilled {
+                    market: MarketRow::Artist,
+                    fields: Self::market_fields(&self.artist_market, artist_id),
+                },
+            );
+        }
+    }
+
+    pub(crate) fn refill_concert_market(&mut self, ev: &mut Events) {
+        let before = self.concert_market;
+        Self::close_up(&mut self.concert_market);
+        for f in 0..5 {
+            if self.concert_market[f].is_none()
+                && let Some(t) = self.draw_token(ev)
+            {
+                self.concert_market[f] = Some(t);
+            }
+        }
+        if before != self.concert_market {
+            tell(
+                ev,
+                GameEvent::MarketRefilled {
+                    market: MarketRow::Concert,
+                    fields: Self::market_fields(&self.concert_market, token_id),
+                },
+            );
+        }
+    }
+
+    pub(crate) fn market_fields<const N: usize>(
+        market: &[Option<u8>; N],
+        id: fn(u8) -> String,
+    ) -> Vec<Option<String>> {
+        market.iter().map(|x| x.map(id)).collect()
+    }
+
+    pub(crate) fn tell_to_map(&self, t: u8, cause: ToMap, seat: Option<Seat>, ev: &mut Events) {
+        tell(
+            ev,
+            GameEvent::TokenToMap {
+                token: token_id(t),
+                city: city_name(components().tokens[t as usize].city),
+                cause,
+                seat,
+            },
+        );
+    }
+
+    pub(crate) fn discard_token(&mut self, seat: Seat, t: u8, ev: &mut Events) {
+        self.used_tokens.push(t);
+        tell(
+            ev,
+            GameEvent::TokenDiscarded {
+                seat,
+                token: token_id(t),
+            },
+        );
+    }
+}

@@ -1,0 +1,142 @@
+//! Setup (S4): bands, cash, hands, markets, the map, the dice and the opening bid.
+
+use std::collections::VecDeque;
+
+use super::actions::Options;
+use super::components::{Style, components};
+use super::events::{GameEvent, ToMap};
+use super::rules::{
+    Events, MAP_TOKENS, MAX_SATISFACTION, START_CASH, START_HAND, artist_id, card_id, placements, tell,
+};
+use super::state::{BandArtist, Bidding, Player, ShowBusiness, Task};
+use crate::Event;
+use crate::rng::GameRng;
+
+impl ShowBusiness {
+    pub(crate) fn new(options: Options, seats: usize, seed: u64) -> (Self, Events) {
+        let c = components();
+        let mut ev = Events::new();
+        let mut rng = GameRng::new(seed);
+        let mut players = Vec::new();
+        let mut in_bands = Vec::new();
+        for seat in 0..seats {
+            let colour = Style::ALL[seat];
+            let mut band = Vec::new();
+            for (i, a) in c.artists.iter().enumerate() {
+                if a.start_board == Some(colour) {
+                    let fields = placements(i as u8, [false; 6])
+                        .into_iter()
+                        .max_by_key(Vec::len)
+                        .unwrap_or_default();
+                    band.push(BandArtist {
+                        card: i as u8,
+                        side_b: false,
+                        fields,
+                        tokens: vec![],
+                    });
+                    in_bands.push(i as u8);
+                }
+            }
+            players.push(Player {
+                colour,
+                cash: START_CASH,
+                popularity: 0,
+                scandal: false,
+                satisfaction: MAX_SATISFACTION,
+                time: Some(0),
+                hand: vec![],
+                influence_field: vec![],
+                band,
+                songs: vec![],
+                blanks: [true; 3],
+                car: c.start,
+                bankrupt: None,
+            });
+        }
+        let mut influence_pile: Vec<u8> = (0..c.influence.len() as u8).collect();
+        rng.shuffle(&mut influence_pile);
+        ev.push(Event::sealed(GameEvent::Shuffled {
+            pile: "influence".into(),
+            order: influence_pile.iter().rev().map(|&x| card_id(x)).collect(),
+        }));
+        let mut artist_pile: Vec<u8> = (0..c.artists.len() as u8)
+            .filter(|a| !in_bands.contains(a))
+            .collect();
+        rng.shuffle(&mut artist_pile);
+        ev.push(Event::sealed(GameEvent::Shuffled {
+            pile: "artist".into(),
+            order: artist_pile.iter().rev().map(|&x| artist_id(x)).collect(),
+        }));
+        let mut game = ShowBusiness {
+            options,
+            players,
+            influence_pile,
+            influence_discard: vec![],
+            influence_market: [None; 4],
+            artist_pile,
+            artist_discard: vec![],
+            artist_market: [None; 4],
+            bag: (0..c.tokens.len() as u8).collect(),
+            reformed: [false; 3],
+            used_tokens: vec![],
+            concert_market: [None; 5],
+            map_tokens: vec![],
+            revealed: vec![],
+            dice: [None; 4],
+            trend_expert: None,
+            rondel: 0,
+            chart: vec![Vec::new(); c.chart.len()],
+            charts_work: None,
+            order: (0..seats).collect(),
+            turn: 0,
+            qe_done: [false; 4],
+            qe_pending: false,
+            last_turn: false,
+            triggered_this_round: false,
+            next_song: 1,
+            bankruptcies: 0,
+            bid_rounds: 0,
+            known: vec![],
+            queue: VecDeque::new(),
+            result: None,
+            rng,
+        };
+        for (seat, p) in game.players.iter().enumerate() {
+            tell(
+                &mut ev,
+                GameEvent::StartingBand {
+                    seat,
+                    artists: p
+                        .band
+                        .iter()
+                        .map(|a| (artist_id(a.card), a.fields.clone()))
+                        .collect(),
+                    cash: p.cash,
+                },
+            );
+        }
+        for seat in 0..seats {
+            for _ in 0..START_HAND {
+                game.draw_to_hand(seat, &mut ev);
+            }
+        }
+        game.refill_influence_market(&mut ev);
+        game.refill_artist_market(&mut ev);
+        for _ in 0..MAP_TOKENS {
+            if let Some(t) = game.draw_token(&mut ev) {
+                game.map_tokens.push(t);
+                game.tell_to_map(t, ToMap::Setup, None, &mut ev);
+            }
+        }
+        game.refill_concert_market(&mut ev);
+        game.roll_dice(&mut ev);
+        game.bid_rounds += 1;
+        game.queue.push_back(Task::Bid(Bidding {
+            setup: true,
+            seats: (0..seats).collect(),
+            bids: vec![None; seats],
+            round: game.bid_rounds,
+        }));
+        (game, ev)
+    }
+}
