@@ -119,6 +119,7 @@ impl Application {
             config.cache_tokens,
         )?);
         let metrics = Arc::new(Metrics::default());
+        Metrics::keep_up(&metrics);
         let headroom = Arc::new(Headroom::new(config.store_create_limit_percent));
         Headroom::watch(headroom.clone(), store.clone());
         let limits = Arc::new(Limits::new(config.limits.clone()));
