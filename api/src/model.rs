@@ -1,5 +1,7 @@
 //! What goes over the wire: request and response bodies, as named OpenAPI schemas.
 
+use std::borrow::Cow;
+
 use roadie_engine::{Audience, Outcome};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -28,7 +30,7 @@ pub struct CreateGame {
 }
 
 /// One seat's token.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct SeatToken {
     /// The seat.
     pub seat: usize,
@@ -37,12 +39,12 @@ pub struct SeatToken {
 }
 
 /// A new game and its tokens. Hand each seat its own token.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct CreatedGame {
     /// The game's id.
     pub id: String,
     /// The ruleset's slug.
-    pub ruleset: &'static str,
+    pub ruleset: Cow<'static, str>,
     /// The game's version (`1` after creation).
     pub version: u64,
     /// The game's revision: the version and the write's random id; the `ETag`.
@@ -74,12 +76,12 @@ impl Status {
 }
 
 /// A game as its caller may see it.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct GameState {
     /// The game's id.
     pub id: String,
     /// The ruleset's slug.
-    pub ruleset: &'static str,
+    pub ruleset: Cow<'static, str>,
     /// The version: the number of writes, incremented by every applied action.
     pub version: u64,
     /// The revision: the version and the write's random id, `<version>.<32 hex digits>`. It is
@@ -88,7 +90,7 @@ pub struct GameState {
     /// `active` or `finished`.
     pub status: Status,
     /// The current phase (see the ruleset's phase machine).
-    pub phase: &'static str,
+    pub phase: Cow<'static, str>,
     /// The seats that may act now; empty once the game is over.
     pub to_act: Vec<usize>,
     /// How many seats the game has.
@@ -112,7 +114,7 @@ pub struct GameState {
 }
 
 /// What a seat may do now.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct LegalActions {
     /// The game's version these actions are legal at.
     pub version: u64,
@@ -135,7 +137,7 @@ pub struct PostAction {
 }
 
 /// An event of the game's log.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct SequencedEvent {
     /// Its position in the game's log, from 1.
     pub seq: u64,
@@ -147,7 +149,7 @@ pub struct SequencedEvent {
 }
 
 /// The result of an applied action.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct ActionResult {
     /// The game's new version.
     pub version: u64,
