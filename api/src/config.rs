@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use rand::RngCore;
+use secrecy::{SecretSlice, SecretString};
 
 use crate::limits::{ClientAddress, LimitsConfig};
 use crate::store::Quota;
@@ -11,22 +12,55 @@ use crate::store::Quota;
 /// lets any player who holds a token find the secret by trying, and forge every other token.
 pub const MIN_SECRET_BYTES: usize = 32;
 
-/// Every knob of the service. Each field names the variable that sets it.
-#[derive(Clone)]
+/// Every knob of the service, grouped by what it governs. Each field names the variable that
+/// sets it; the secrets are `secrecy` types, so the derived `Debug` shows every setting but them.
+#[derive(Clone, Debug)]
 pub struct Config {
+    /// `ROADIE_LOG_FORMAT`: `text` (default) or `json`. The filter is `RUST_LOG` (default `info`).
+    pub log_json: bool,
+    /// The listener and its requests.
+    pub http: HttpConfig,
+    /// The store of games.
+    pub store: StoreConfig,
+    /// Seat and host tokens.
+    pub tokens: TokenConfig,
+    /// `ROADIE_CREATE_RATE`, `ROADIE_CREATE_BURST`, `ROADIE_TOKEN_RATE`, `ROADIE_TOKEN_BURST`,
+    /// `ROADIE_MAX_CONNECTIONS_PER_ADDRESS` and `ROADIE_CLIENT_ADDRESS_HEADER`.
+    pub limits: LimitsConfig,
+}
+
+/// The listener, its workers and how long a request may take to arrive.
+#[derive(Clone, Debug)]
+pub struct HttpConfig {
     /// `ROADIE_ADDR`: where to listen (default `127.0.0.1:8080`).
     pub addr: String,
-    /// `ROADIE_REDIS_URL`: the Redis store (`redis://host:port/db`, `redis+unix:///path`, or
-    /// `redis+cluster://host:port,host:port` for Redis Cluster). Unset: the in-memory store.
-    pub redis_url: Option<String>,
-    /// `ROADIE_JWT_SECRET`: the HS256 key that signs seat tokens. Unset: a random one per start.
-    pub jwt_secret: Vec<u8>,
-    /// True when `jwt_secret` was made at start because `ROADIE_JWT_SECRET` was unset.
-    pub jwt_secret_generated: bool,
-    /// `ROADIE_TOKEN_TTL_SECS`: how long a seat or host token is valid (default 7 days).
-    pub token_ttl: Duration,
+    /// `ROADIE_WORKERS`: HTTP worker threads (default: one per core).
+    pub workers: Option<usize>,
+    /// `ROADIE_MAX_CONNECTIONS`: open connections per worker (default: the open-file limit,
+    /// shared among the workers, less a reserve for the store).
+    pub max_connections: Option<usize>,
     /// `ROADIE_BODY_LIMIT`: the largest request body in bytes (default 65536).
     pub body_limit: usize,
+    /// `ROADIE_BODY_TIMEOUT_MS`: how long a request body may take to arrive whole (default
+    /// 10000); later, `408` and the connection is closed.
+    pub body_timeout: Duration,
+    /// `ROADIE_HEADER_TIMEOUT_MS`: how long a request's headers may take (default 5000).
+    pub header_timeout: Duration,
+    /// `ROADIE_SHUTDOWN_TIMEOUT_SECS`: how long a graceful shutdown waits for requests in flight
+    /// (default 10).
+    pub shutdown_timeout: u64,
+}
+
+/// Where games are kept, for how long, and how the process uses the store.
+#[derive(Clone, Debug)]
+pub struct StoreConfig {
+    /// `ROADIE_REDIS_URL`: the Redis store (`redis://host:port/db`, `redis+unix:///path`, or
+    /// `redis+cluster://host:port,host:port` for Redis Cluster). Unset: the in-memory store.
+    /// Secret: it may hold a password.
+    pub redis_url: Option<SecretString>,
+    /// `ROADIE_STORE_TIMEOUT_MS`: how long one store call may take before the request gets
+    /// `503` (default 2000).
+    pub timeout: Duration,
     /// `ROADIE_GAME_TTL_SECS`: a game untouched this long is forgotten (default 7 days).
     pub game_ttl: Duration,
     /// `ROADIE_FINISHED_TTL_SECS`: a finished game is kept this long after its last action
@@ -38,33 +72,23 @@ pub struct Config {
     /// `ROADIE_CACHE_GAMES`: how many decoded games each process keeps between requests, checked
     /// against the store's version before use (default 10000; `0` turns the cache off).
     pub cache_games: usize,
-    /// `ROADIE_CACHE_TOKENS`: how many verified tokens each process remembers, so a token's
-    /// signature is checked once (default 100000; `0` checks every request).
-    pub cache_tokens: usize,
-    /// `ROADIE_STORE_TIMEOUT_MS`: how long one store call may take before the request gets
-    /// `503` (default 2000).
-    pub store_timeout: Duration,
-    /// `ROADIE_WORKERS`: HTTP worker threads (default: one per core).
-    pub workers: Option<usize>,
-    /// `ROADIE_SHUTDOWN_TIMEOUT_SECS`: how long a graceful shutdown waits for requests in flight
-    /// (default 10).
-    pub shutdown_timeout: u64,
-    /// `ROADIE_LOG_FORMAT`: `text` (default) or `json`. The filter is `RUST_LOG` (default `info`).
-    pub log_json: bool,
-    /// `ROADIE_BODY_TIMEOUT_MS`: how long a request body may take to arrive whole (default
-    /// 10000); later, `408` and the connection is closed.
-    pub body_timeout: Duration,
-    /// `ROADIE_HEADER_TIMEOUT_MS`: how long a request's headers may take (default 5000).
-    pub header_timeout: Duration,
-    /// `ROADIE_MAX_CONNECTIONS`: open connections per worker (default: the open-file limit,
-    /// shared among the workers, less a reserve for the store).
-    pub max_connections: Option<usize>,
-    /// `ROADIE_CREATE_RATE`, `ROADIE_CREATE_BURST`, `ROADIE_TOKEN_RATE`, `ROADIE_TOKEN_BURST`,
-    /// `ROADIE_MAX_CONNECTIONS_PER_ADDRESS` and `ROADIE_CLIENT_ADDRESS_HEADER`.
-    pub limits: LimitsConfig,
     /// `ROADIE_STORE_CREATE_LIMIT_PERCENT`: the share of the store's `maxmemory` from which new
     /// games are refused (default 80; `0` never refuses).
-    pub store_create_limit_percent: u64,
+    pub create_limit_percent: u64,
+}
+
+/// Seat and host tokens.
+#[derive(Clone, Debug)]
+pub struct TokenConfig {
+    /// `ROADIE_JWT_SECRET`: the HS256 key that signs seat tokens. Unset: a random one per start.
+    pub jwt_secret: SecretSlice<u8>,
+    /// True when `jwt_secret` was made at start because `ROADIE_JWT_SECRET` was unset.
+    pub jwt_secret_generated: bool,
+    /// `ROADIE_TOKEN_TTL_SECS`: how long a seat or host token is valid (default 7 days).
+    pub ttl: Duration,
+    /// `ROADIE_CACHE_TOKENS`: how many verified tokens each process remembers, so a token's
+    /// signature is checked once (default 100000; `0` checks every request).
+    pub cache: usize,
 }
 
 /// A variable that is set but cannot be used.
@@ -155,26 +179,33 @@ impl Config {
             n => Some(n as usize),
         };
         Ok(Self {
-            addr: get("ROADIE_ADDR").unwrap_or_else(|| "127.0.0.1:8080".into()),
-            redis_url: get("ROADIE_REDIS_URL"),
-            jwt_secret,
-            jwt_secret_generated,
-            token_ttl: Duration::from_secs(number("ROADIE_TOKEN_TTL_SECS", 7 * 86_400)?),
-            body_limit: number("ROADIE_BODY_LIMIT", 65_536)? as usize,
-            game_ttl: Duration::from_secs(number("ROADIE_GAME_TTL_SECS", 7 * 86_400)?.max(1)),
-            finished_ttl: Duration::from_secs(number("ROADIE_FINISHED_TTL_SECS", 86_400)?.max(1)),
-            cas_retries: number("ROADIE_CAS_RETRIES", 16)?.min(u32::MAX as u64) as u32,
-            cache_games: number("ROADIE_CACHE_GAMES", 10_000)? as usize,
-            cache_tokens: number("ROADIE_CACHE_TOKENS", 100_000)? as usize,
-            store_timeout: Duration::from_millis(number("ROADIE_STORE_TIMEOUT_MS", 2_000)?.max(1)),
-            workers,
-            shutdown_timeout: number("ROADIE_SHUTDOWN_TIMEOUT_SECS", 10)?,
             log_json,
-            body_timeout: Duration::from_millis(number("ROADIE_BODY_TIMEOUT_MS", 10_000)?.max(1)),
-            header_timeout: Duration::from_millis(number("ROADIE_HEADER_TIMEOUT_MS", 5_000)?.max(1)),
-            max_connections: match number("ROADIE_MAX_CONNECTIONS", 0)? {
-                0 => None,
-                n => Some(n as usize),
+            http: HttpConfig {
+                addr: get("ROADIE_ADDR").unwrap_or_else(|| "127.0.0.1:8080".into()),
+                workers,
+                max_connections: match number("ROADIE_MAX_CONNECTIONS", 0)? {
+                    0 => None,
+                    n => Some(n as usize),
+                },
+                body_limit: number("ROADIE_BODY_LIMIT", 65_536)? as usize,
+                body_timeout: Duration::from_millis(number("ROADIE_BODY_TIMEOUT_MS", 10_000)?.max(1)),
+                header_timeout: Duration::from_millis(number("ROADIE_HEADER_TIMEOUT_MS", 5_000)?.max(1)),
+                shutdown_timeout: number("ROADIE_SHUTDOWN_TIMEOUT_SECS", 10)?,
+            },
+            store: StoreConfig {
+                redis_url: get("ROADIE_REDIS_URL").map(SecretString::from),
+                timeout: Duration::from_millis(number("ROADIE_STORE_TIMEOUT_MS", 2_000)?.max(1)),
+                game_ttl: Duration::from_secs(number("ROADIE_GAME_TTL_SECS", 7 * 86_400)?.max(1)),
+                finished_ttl: Duration::from_secs(number("ROADIE_FINISHED_TTL_SECS", 86_400)?.max(1)),
+                cas_retries: number("ROADIE_CAS_RETRIES", 16)?.min(u32::MAX as u64) as u32,
+                cache_games: number("ROADIE_CACHE_GAMES", 10_000)? as usize,
+                create_limit_percent: number("ROADIE_STORE_CREATE_LIMIT_PERCENT", 80)?.min(100),
+            },
+            tokens: TokenConfig {
+                jwt_secret: SecretSlice::from(jwt_secret),
+                jwt_secret_generated,
+                ttl: Duration::from_secs(number("ROADIE_TOKEN_TTL_SECS", 7 * 86_400)?),
+                cache: number("ROADIE_CACHE_TOKENS", 100_000)? as usize,
             },
             limits: LimitsConfig {
                 creation: quota("ROADIE_CREATE_RATE", 2.0, "ROADIE_CREATE_BURST", 20)?,
@@ -185,7 +216,6 @@ impl Config {
                     Some(name) => ClientAddress::Header(name.trim().to_ascii_lowercase()),
                 },
             },
-            store_create_limit_percent: number("ROADIE_STORE_CREATE_LIMIT_PERCENT", 80)?.min(100),
         })
     }
 }
@@ -196,50 +226,19 @@ fn distinct_bytes(bytes: &[u8]) -> usize {
     seen.iter().filter(|&&s| s).count()
 }
 
-impl std::fmt::Debug for Config {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Config")
-            .field("addr", &self.addr)
-            .field(
-                "store",
-                &if self.redis_url.is_some() {
-                    "redis"
-                } else {
-                    "memory"
-                },
-            )
-            .field("jwt_secret", &"<redacted>")
-            .field("token_ttl", &self.token_ttl)
-            .field("body_limit", &self.body_limit)
-            .field("game_ttl", &self.game_ttl)
-            .field("finished_ttl", &self.finished_ttl)
-            .field("cas_retries", &self.cas_retries)
-            .field("cache_games", &self.cache_games)
-            .field("cache_tokens", &self.cache_tokens)
-            .field("store_timeout", &self.store_timeout)
-            .field("workers", &self.workers)
-            .field("shutdown_timeout", &self.shutdown_timeout)
-            .field("log_json", &self.log_json)
-            .field("body_timeout", &self.body_timeout)
-            .field("header_timeout", &self.header_timeout)
-            .field("max_connections", &self.max_connections)
-            .field("limits", &self.limits)
-            .field("store_create_limit_percent", &self.store_create_limit_percent)
-            .finish()
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use secrecy::ExposeSecret;
+
     use super::*;
 
     #[test]
     fn defaults_need_no_environment_and_make_a_secret() {
         let config = Config::from_lookup(|_| None).expect("defaults");
-        assert_eq!(config.addr, "127.0.0.1:8080");
-        assert!(config.redis_url.is_none());
-        assert!(config.jwt_secret_generated);
-        assert_eq!(config.jwt_secret.len(), 32);
+        assert_eq!(config.http.addr, "127.0.0.1:8080");
+        assert!(config.store.redis_url.is_none());
+        assert!(config.tokens.jwt_secret_generated);
+        assert_eq!(config.tokens.jwt_secret.expose_secret().len(), 32);
     }
 
     #[test]
@@ -249,11 +248,50 @@ mod tests {
     }
 
     #[test]
-    fn the_debug_form_never_shows_the_secret() {
+    fn the_debug_form_never_shows_the_secrets() {
         let secret = "hunter2-hunter2-hunter2-hunter2-hunter2";
-        let config =
-            Config::from_lookup(|name| (name == "ROADIE_JWT_SECRET").then(|| secret.into())).expect("config");
-        assert!(!format!("{config:?}").contains(secret));
+        let url = "redis://:sw0rdfish@redis.internal:6379/0";
+        let config = Config::from_lookup(|name| match name {
+            "ROADIE_JWT_SECRET" => Some(secret.into()),
+            "ROADIE_REDIS_URL" => Some(url.into()),
+            _ => None,
+        })
+        .expect("config");
+        let debug = format!("{config:?}");
+        assert!(!debug.contains(secret) && !debug.contains("sw0rdfish"), "{debug}");
+        assert_eq!(
+            config.store.redis_url.as_ref().map(|u| u.expose_secret()),
+            Some(url)
+        );
+    }
+
+    /// The derived form shows every setting, so a new one cannot be left out of the logs.
+    #[test]
+    fn the_debug_form_shows_every_other_setting() {
+        let config = Config::from_lookup(|_| None).expect("defaults");
+        let debug = format!("{config:?}");
+        for field in [
+            "log_json",
+            "addr: \"127.0.0.1:8080\"",
+            "workers",
+            "max_connections",
+            "body_limit: 65536",
+            "body_timeout",
+            "header_timeout",
+            "shutdown_timeout: 10",
+            "redis_url: None",
+            "game_ttl",
+            "finished_ttl",
+            "cas_retries: 16",
+            "cache_games: 10000",
+            "create_limit_percent: 80",
+            "jwt_secret_generated: true",
+            "ttl",
+            "cache: 100000",
+            "connections_per_address: 256",
+        ] {
+            assert!(debug.contains(field), "{field} in {debug}");
+        }
     }
 
     #[test]

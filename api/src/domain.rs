@@ -147,11 +147,11 @@ fn state_of(stored: &StoredGame, viewer: Viewer) -> Result<GameState, ApiError> 
     let finished = game.is_over();
     Ok(GameState {
         id: stored.id.clone(),
-        ruleset: game.ruleset().slug,
+        ruleset: game.ruleset().slug.into(),
         version: stored.revision.number,
         revision: stored.revision.to_string(),
         status: Status::of(finished),
-        phase: game.phase(),
+        phase: game.phase().into(),
         to_act: game.to_act(),
         seats: game.seat_count(),
         seat: viewer.seat(),
@@ -413,7 +413,7 @@ impl Games {
         tracing::info!(game = %stored.id, ruleset = ruleset.slug, seats = seats.len(), "game created");
         Ok(CreatedGame {
             id: stored.id,
-            ruleset: ruleset.slug,
+            ruleset: ruleset.slug.into(),
             version: stored.revision.number,
             revision: stored.revision.to_string(),
             seats,

@@ -1,10 +1,20 @@
-//! Prometheus metrics, kept by hand: a few counters and one latency histogram.
+//! Prometheus metrics: handles of the `metrics` crate, rendered by `metrics-exporter-prometheus`
+//! in the text format (version 0.0.4) under the names dashboards already read.
+//!
+//! Counting takes no lock. A handle is an atomic (a histogram's samples go to a lock-free bucket
+//! that the exporter folds into its buckets at upkeep and render). Handles whose labels are only
+//! known at run time (route and status, ruleset) are found in maps that readers load without a
+//! lock; the first request with a new label registers its handle and swaps in a copy of the map.
 
-use std::collections::BTreeMap;
-use std::fmt::Write;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::borrow::{Borrow, Cow};
+use std::collections::HashMap;
+use std::hash::Hash;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
+
+use arc_swap::ArcSwap;
+use metrics::{Counter, Gauge, Histogram, Key, KeyName, Label, Level, Metadata, Recorder, SharedString};
+use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle, PrometheusRecorder};
 
 use crate::store::{MemoryUse, WriteOutcome};
 
@@ -13,12 +23,53 @@ const BUCKETS: [f64; 12] = [
     0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
 ];
 
-#[derive(Default)]
-struct Histogram {
-    counts: [u64; BUCKETS.len()],
-    count: u64,
-    sum: f64,
-}
+/// How often the samples of the latency histograms are folded into their buckets.
+const UPKEEP_EVERY: Duration = Duration::from_secs(5);
+
+const METADATA: Metadata<'static> = Metadata::new(module_path!(), Level::INFO, Some(module_path!()));
+
+const HTTP_REQUESTS: &str = "roadie_http_requests_total";
+const HTTP_DURATION: &str = "roadie_http_request_duration_seconds";
+const ACTIONS_APPLIED: &str = "roadie_actions_applied_total";
+const GAMES_CREATED: &str = "roadie_games_created_total";
+const CACHE_READS: &str = "roadie_game_cache_reads_total";
+const CAS_CONFLICTS: &str = "roadie_cas_conflicts_total";
+const CAS_RETRIES: &str = "roadie_cas_retries_total";
+const STORE_ERRORS: &str = "roadie_store_errors_total";
+const RATE_LIMITED: &str = "roadie_rate_limited_total";
+const BODY_TIMEOUTS: &str = "roadie_body_timeouts_total";
+const WRITES_RESOLVED: &str = "roadie_writes_resolved_total";
+const STORE_USED_MEMORY: &str = "roadie_store_used_memory_bytes";
+const STORE_MAX_MEMORY: &str = "roadie_store_max_memory_bytes";
+
+const COUNTERS: [(&str, &str); 10] = [
+    (HTTP_REQUESTS, "HTTP requests by route, method and status."),
+    (ACTIONS_APPLIED, "Actions applied, by ruleset."),
+    (GAMES_CREATED, "Games created, by ruleset."),
+    (CACHE_READS, "Uses of this process's copies of games, by result."),
+    (CAS_CONFLICTS, "Writes that lost a compare-and-set race."),
+    (
+        CAS_RETRIES,
+        "Posts re-applied to a newer state after losing a race.",
+    ),
+    (STORE_ERRORS, "Store calls that failed."),
+    (RATE_LIMITED, "Requests refused by a rate limit."),
+    (
+        BODY_TIMEOUTS,
+        "Requests whose body did not arrive within ROADIE_BODY_TIMEOUT_MS.",
+    ),
+    (
+        WRITES_RESOLVED,
+        "Writes whose answer was lost, by what became of them.",
+    ),
+];
+
+const HISTOGRAM: (&str, &str) = (HTTP_DURATION, "Request latency by route.");
+
+const GAUGES: [(&str, &str); 2] = [
+    (STORE_USED_MEMORY, "Memory the store uses (its fullest node)."),
+    (STORE_MAX_MEMORY, "The store's maxmemory (0: no limit)."),
+];
 
 /// What a use of the process's copy of a game found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,24 +94,18 @@ impl CacheRead {
     }
 }
 
-/// Every metric the service exports at `/metrics`.
-#[derive(Default)]
-pub struct Metrics {
-    requests: Mutex<BTreeMap<(String, &'static str, u16), u64>>,
-    latency: Mutex<BTreeMap<String, Histogram>>,
-    actions: Mutex<BTreeMap<&'static str, u64>>,
-    games_created: Mutex<BTreeMap<&'static str, u64>>,
-    cache_reads: [AtomicU64; CacheRead::ALL.len()],
-    cas_conflicts: AtomicU64,
-    cas_retries: AtomicU64,
-    store_errors: AtomicU64,
-    /// Writes whose answer was lost, by what became of them: applied, not applied, unknown.
-    writes_resolved: [AtomicU64; 3],
-    rate_limited: AtomicU64,
-    bodies_timed_out: AtomicU64,
+/// The label of each outcome, at the index `outcome_index` gives it.
+const OUTCOMES: [&str; 3] = ["applied", "not_applied", "unknown"];
+
+fn outcome_index(outcome: WriteOutcome) -> usize {
+    match outcome {
+        WriteOutcome::Applied => 0,
+        WriteOutcome::NotApplied => 1,
+        WriteOutcome::Unknown => 2,
+    }
 }
 
-fn method_name(method: &actix_web::http::Method) -> &'static str {
+fn method_label(method: &actix_web::http::Method) -> &'static str {
     use actix_web::http::Method;
     match *method {
         Method::GET => "GET",
@@ -74,7 +119,142 @@ fn method_name(method: &actix_web::http::Method) -> &'static str {
     }
 }
 
+/// Handles by label, read without a lock. A label seen for the first time is added to a copy
+/// of the map that replaces it; the few labels a process ever sees make that rare.
+struct Labelled<K, V> {
+    handles: ArcSwap<HashMap<K, V>>,
+}
+
+impl<K, V> Default for Labelled<K, V> {
+    fn default() -> Self {
+        Self {
+            handles: ArcSwap::from_pointee(HashMap::new()),
+        }
+    }
+}
+
+impl<K: Clone + Eq + Hash, V: Clone> Labelled<K, V> {
+    /// Calls `f` with the handle of `label`, registered by `register` if it is new.
+    fn with<Q, R>(&self, label: &Q, register: impl FnOnce() -> (K, V), f: impl FnOnce(&V) -> R) -> R
+    where
+        K: Borrow<Q>,
+        Q: Eq + Hash + ?Sized,
+    {
+        if let Some(handle) = self.handles.load().get(label) {
+            return f(handle);
+        }
+        let (key, handle) = register();
+        self.handles.rcu(|handles| {
+            let mut handles = HashMap::clone(handles);
+            handles.entry(key.clone()).or_insert_with(|| handle.clone());
+            handles
+        });
+        f(&handle)
+    }
+}
+
+/// The handles of one route.
+struct RouteMetrics {
+    latency: Histogram,
+    /// Requests by method and status.
+    requests: Labelled<(&'static str, u16), Counter>,
+}
+
+/// Every metric the service exports at `/metrics`.
+pub struct Metrics {
+    recorder: PrometheusRecorder,
+    exposition: PrometheusHandle,
+    routes: Labelled<Cow<'static, str>, Arc<RouteMetrics>>,
+    actions: Labelled<&'static str, Counter>,
+    games_created: Labelled<&'static str, Counter>,
+    cache_reads: [Counter; CacheRead::ALL.len()],
+    cas_conflicts: Counter,
+    cas_retries: Counter,
+    store_errors: Counter,
+    /// Writes whose answer was lost, by `outcome_index`.
+    writes_resolved: [Counter; OUTCOMES.len()],
+    rate_limited: Counter,
+    bodies_timed_out: Counter,
+    /// The store's used and maximum memory, registered at the first reading so that a store
+    /// that never reports one exports neither.
+    memory: OnceLock<[Gauge; 2]>,
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        let recorder = PrometheusBuilder::new()
+            .set_buckets(&BUCKETS)
+            .expect("the latency buckets are not empty")
+            .build_recorder();
+        for (name, help) in COUNTERS {
+            recorder.describe_counter(KeyName::from_const_str(name), None, SharedString::const_str(help));
+        }
+        let (name, help) = HISTOGRAM;
+        recorder.describe_histogram(KeyName::from_const_str(name), None, SharedString::const_str(help));
+        for (name, help) in GAUGES {
+            recorder.describe_gauge(KeyName::from_const_str(name), None, SharedString::const_str(help));
+        }
+        let counter = |name: &'static str| recorder.register_counter(&Key::from_static_name(name), &METADATA);
+        let labelled = |name: &'static str, label: &'static str, value: &'static str| {
+            recorder.register_counter(
+                &Key::from_parts(name, vec![Label::from_static_parts(label, value)]),
+                &METADATA,
+            )
+        };
+        Self {
+            exposition: recorder.handle(),
+            routes: Labelled::default(),
+            actions: Labelled::default(),
+            games_created: Labelled::default(),
+            cache_reads: CacheRead::ALL.map(|read| labelled(CACHE_READS, "result", read.label())),
+            cas_conflicts: counter(CAS_CONFLICTS),
+            cas_retries: counter(CAS_RETRIES),
+            store_errors: counter(STORE_ERRORS),
+            writes_resolved: OUTCOMES.map(|outcome| labelled(WRITES_RESOLVED, "outcome", outcome)),
+            rate_limited: counter(RATE_LIMITED),
+            bodies_timed_out: counter(BODY_TIMEOUTS),
+            memory: OnceLock::new(),
+            recorder,
+        }
+    }
+}
+
 impl Metrics {
+    /// Folds the latency samples into their buckets every few seconds, for as long as `metrics`
+    /// lives, so that a service nobody scrapes does not keep them all.
+    pub fn keep_up(metrics: &Arc<Self>) {
+        let metrics = Arc::downgrade(metrics);
+        actix_web::rt::spawn(async move {
+            let mut tick = tokio::time::interval(UPKEEP_EVERY);
+            loop {
+                tick.tick().await;
+                match metrics.upgrade() {
+                    Some(metrics) => metrics.exposition.run_upkeep(),
+                    None => return,
+                }
+            }
+        });
+    }
+
+    fn route(&self, route: &str, f: impl FnOnce(&RouteMetrics)) {
+        self.routes.with(
+            route,
+            || {
+                let route: Cow<'static, str> = Cow::Owned(route.to_owned());
+                let latency = self.recorder.register_histogram(
+                    &Key::from_parts(HTTP_DURATION, vec![Label::new("route", route.clone())]),
+                    &METADATA,
+                );
+                let handles = RouteMetrics {
+                    latency,
+                    requests: Labelled::default(),
+                };
+                (route, Arc::new(handles))
+            },
+            |handles| f(handles),
+        );
+    }
+
     /// Counts one request to `route` (its pattern, never the concrete path) and its latency.
     pub fn observe_request(
         &self,
@@ -83,237 +263,125 @@ impl Metrics {
         status: u16,
         took: Duration,
     ) {
-        if let Ok(mut requests) = self.requests.lock() {
-            *requests
-                .entry((route.to_owned(), method_name(method), status))
-                .or_default() += 1;
-        }
-        if let Ok(mut latency) = self.latency.lock() {
-            let secs = took.as_secs_f64();
-            let histogram = latency.entry(route.to_owned()).or_default();
-            histogram.count += 1;
-            histogram.sum += secs;
-            for (bound, count) in BUCKETS.iter().zip(histogram.counts.iter_mut()) {
-                if secs <= *bound {
-                    *count += 1;
-                }
-            }
-        }
+        let method = method_label(method);
+        self.route(route, |handles| {
+            handles.latency.record(took.as_secs_f64());
+            handles.requests.with(
+                &(method, status),
+                || {
+                    let labels = vec![
+                        Label::new("route", route.to_owned()),
+                        Label::from_static_parts("method", method),
+                        Label::new("status", status.to_string()),
+                    ];
+                    let counter = self
+                        .recorder
+                        .register_counter(&Key::from_parts(HTTP_REQUESTS, labels), &METADATA);
+                    ((method, status), counter)
+                },
+                |counter| counter.increment(1),
+            );
+        });
+    }
+
+    fn by_ruleset(
+        &self,
+        handles: &Labelled<&'static str, Counter>,
+        name: &'static str,
+        ruleset: &'static str,
+    ) {
+        handles.with(
+            ruleset,
+            || {
+                let key = Key::from_parts(name, vec![Label::from_static_parts("ruleset", ruleset)]);
+                (ruleset, self.recorder.register_counter(&key, &METADATA))
+            },
+            |counter| counter.increment(1),
+        );
     }
 
     /// Counts one applied action of `ruleset`.
     pub fn action_applied(&self, ruleset: &'static str) {
-        if let Ok(mut actions) = self.actions.lock() {
-            *actions.entry(ruleset).or_default() += 1;
-        }
+        self.by_ruleset(&self.actions, ACTIONS_APPLIED, ruleset);
     }
 
     /// Counts one game created of `ruleset`.
     pub fn game_created(&self, ruleset: &'static str) {
-        if let Ok(mut games) = self.games_created.lock() {
-            *games.entry(ruleset).or_default() += 1;
-        }
+        self.by_ruleset(&self.games_created, GAMES_CREATED, ruleset);
     }
 
     /// Counts a use of the process's copy of a game.
     pub fn cache_read(&self, result: CacheRead) {
-        self.cache_reads[result as usize].fetch_add(1, Ordering::Relaxed);
+        self.cache_reads[result as usize].increment(1);
     }
 
     /// Counts a compare-and-set that lost a race.
     pub fn cas_conflict(&self) {
-        self.cas_conflicts.fetch_add(1, Ordering::Relaxed);
+        self.cas_conflicts.increment(1);
     }
 
     /// Counts a post re-applied after losing a race.
     pub fn cas_retry(&self) {
-        self.cas_retries.fetch_add(1, Ordering::Relaxed);
+        self.cas_retries.increment(1);
     }
 
     /// Counts a failed store call.
     pub fn store_error(&self) {
-        self.store_errors.fetch_add(1, Ordering::Relaxed);
+        self.store_errors.increment(1);
     }
 
     /// Counts a write whose answer was lost, by what became of it.
     pub fn write_resolved(&self, outcome: WriteOutcome) {
-        let index = match outcome {
-            WriteOutcome::Applied => 0,
-            WriteOutcome::NotApplied => 1,
-            WriteOutcome::Unknown => 2,
-        };
-        self.writes_resolved[index].fetch_add(1, Ordering::Relaxed);
+        self.writes_resolved[outcome_index(outcome)].increment(1);
     }
 
     /// Counts a request refused by a rate limit.
     pub fn rate_limited(&self) {
-        self.rate_limited.fetch_add(1, Ordering::Relaxed);
+        self.rate_limited.increment(1);
     }
 
     /// Counts a request whose body did not arrive in time.
     pub fn body_timed_out(&self) {
-        self.bodies_timed_out.fetch_add(1, Ordering::Relaxed);
+        self.bodies_timed_out.increment(1);
     }
 
-    /// The Prometheus text exposition of everything, with the store's memory as last read.
+    /// The Prometheus text exposition (format 0.0.4) of everything, with the store's memory as
+    /// last read.
     pub fn render(&self, memory: Option<MemoryUse>) -> String {
-        let mut out = String::new();
-        let _ = writeln!(
-            out,
-            "# HELP roadie_http_requests_total HTTP requests by route, method and status."
-        );
-        let _ = writeln!(out, "# TYPE roadie_http_requests_total counter");
-        if let Ok(requests) = self.requests.lock() {
-            for ((route, method, status), n) in requests.iter() {
-                let _ = writeln!(
-                    out,
-                    "roadie_http_requests_total{{route=\"{}\",method=\"{method}\",status=\"{status}\"}} {n}",
-                    escape(route)
-                );
-            }
-        }
-        let _ = writeln!(
-            out,
-            "# HELP roadie_http_request_duration_seconds Request latency by route."
-        );
-        let _ = writeln!(out, "# TYPE roadie_http_request_duration_seconds histogram");
-        if let Ok(latency) = self.latency.lock() {
-            for (route, h) in latency.iter() {
-                let route = escape(route);
-                for (bound, count) in BUCKETS.iter().zip(h.counts.iter()) {
-                    let _ = writeln!(
-                        out,
-                        "roadie_http_request_duration_seconds_bucket{{route=\"{route}\",le=\"{bound}\"}} {count}"
-                    );
-                }
-                let _ = writeln!(
-                    out,
-                    "roadie_http_request_duration_seconds_bucket{{route=\"{route}\",le=\"+Inf\"}} {}",
-                    h.count
-                );
-                let _ = writeln!(
-                    out,
-                    "roadie_http_request_duration_seconds_sum{{route=\"{route}\"}} {}",
-                    h.sum
-                );
-                let _ = writeln!(
-                    out,
-                    "roadie_http_request_duration_seconds_count{{route=\"{route}\"}} {}",
-                    h.count
-                );
-            }
-        }
-        for (name, help, map) in [
-            (
-                "roadie_actions_applied_total",
-                "Actions applied, by ruleset.",
-                &self.actions,
-            ),
-            (
-                "roadie_games_created_total",
-                "Games created, by ruleset.",
-                &self.games_created,
-            ),
-        ] {
-            let _ = writeln!(out, "# HELP {name} {help}");
-            let _ = writeln!(out, "# TYPE {name} counter");
-            if let Ok(map) = map.lock() {
-                for (ruleset, n) in map.iter() {
-                    let _ = writeln!(out, "{name}{{ruleset=\"{ruleset}\"}} {n}");
-                }
-            }
-        }
-        let _ = writeln!(
-            out,
-            "# HELP roadie_game_cache_reads_total Uses of this process's copies of games, by result."
-        );
-        let _ = writeln!(out, "# TYPE roadie_game_cache_reads_total counter");
-        for (result, n) in CacheRead::ALL.iter().zip(&self.cache_reads) {
-            let _ = writeln!(
-                out,
-                "roadie_game_cache_reads_total{{result=\"{}\"}} {}",
-                result.label(),
-                n.load(Ordering::Relaxed)
-            );
-        }
-        for (name, help, value) in [
-            (
-                "roadie_cas_conflicts_total",
-                "Writes that lost a compare-and-set race.",
-                &self.cas_conflicts,
-            ),
-            (
-                "roadie_cas_retries_total",
-                "Posts re-applied to a newer state after losing a race.",
-                &self.cas_retries,
-            ),
-            (
-                "roadie_store_errors_total",
-                "Store calls that failed.",
-                &self.store_errors,
-            ),
-            (
-                "roadie_rate_limited_total",
-                "Requests refused by a rate limit.",
-                &self.rate_limited,
-            ),
-            (
-                "roadie_body_timeouts_total",
-                "Requests whose body did not arrive within ROADIE_BODY_TIMEOUT_MS.",
-                &self.bodies_timed_out,
-            ),
-        ] {
-            let _ = writeln!(out, "# HELP {name} {help}");
-            let _ = writeln!(out, "# TYPE {name} counter");
-            let _ = writeln!(out, "{name} {}", value.load(Ordering::Relaxed));
-        }
-        let _ = writeln!(
-            out,
-            "# HELP roadie_writes_resolved_total Writes whose answer was lost, by what became of them."
-        );
-        let _ = writeln!(out, "# TYPE roadie_writes_resolved_total counter");
-        for (outcome, n) in ["applied", "not_applied", "unknown"]
-            .iter()
-            .zip(&self.writes_resolved)
-        {
-            let _ = writeln!(
-                out,
-                "roadie_writes_resolved_total{{outcome=\"{outcome}\"}} {}",
-                n.load(Ordering::Relaxed)
-            );
-        }
         if let Some(memory) = memory {
-            for (name, help, value) in [
-                (
-                    "roadie_store_used_memory_bytes",
-                    "Memory the store uses (its fullest node).",
-                    memory.used_bytes,
-                ),
-                (
-                    "roadie_store_max_memory_bytes",
-                    "The store's maxmemory (0: no limit).",
-                    memory.max_bytes,
-                ),
-            ] {
-                let _ = writeln!(out, "# HELP {name} {help}");
-                let _ = writeln!(out, "# TYPE {name} gauge");
-                let _ = writeln!(out, "{name} {value}");
-            }
+            let [used, max] = self.memory.get_or_init(|| {
+                GAUGES.map(|(name, _)| {
+                    self.recorder
+                        .register_gauge(&Key::from_static_name(name), &METADATA)
+                })
+            });
+            used.set(memory.used_bytes as f64);
+            max.set(memory.max_bytes as f64);
         }
-        out
+        self.exposition.render()
     }
-}
-
-fn escape(label: &str) -> String {
-    label
-        .replace('\\', "\\\\")
-        .replace('"', "\\\"")
-        .replace('\n', "\\n")
 }
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
     use super::*;
+
+    /// The value of each sample line, by series (name and labels as written).
+    fn samples(text: &str) -> BTreeMap<&str, &str> {
+        text.lines()
+            .filter(|line| !line.is_empty() && !line.starts_with('#'))
+            .map(|line| {
+                let (series, value) = line.rsplit_once(' ').expect("a sample line has a value");
+                (series, value)
+            })
+            .collect()
+    }
+
+    fn family(series: &str) -> &str {
+        series.split_once('{').map_or(series, |(name, _)| name)
+    }
 
     #[test]
     fn a_request_is_counted_by_route_and_status_and_timed() {
@@ -324,16 +392,55 @@ mod tests {
             200,
             Duration::from_millis(3),
         );
+        metrics.observe_request(
+            "/v1/games/{id}",
+            &actix_web::http::Method::GET,
+            200,
+            Duration::from_millis(30),
+        );
+        metrics.observe_request(
+            "/v1/games/{id}",
+            &actix_web::http::Method::DELETE,
+            404,
+            Duration::from_millis(1),
+        );
         let text = metrics.render(None);
-        assert!(text.contains(
-            "roadie_http_requests_total{route=\"/v1/games/{id}\",method=\"GET\",status=\"200\"} 1"
-        ));
-        assert!(text.contains(
-            "roadie_http_request_duration_seconds_bucket{route=\"/v1/games/{id}\",le=\"0.005\"} 1"
-        ));
-        assert!(text.contains(
-            "roadie_http_request_duration_seconds_bucket{route=\"/v1/games/{id}\",le=\"0.0025\"} 0"
-        ));
+        let samples = samples(&text);
+        let get = "roadie_http_requests_total{route=\"/v1/games/{id}\",method=\"GET\",status=\"200\"}";
+        assert_eq!(samples.get(get), Some(&"2"), "{text}");
+        let delete = "roadie_http_requests_total{route=\"/v1/games/{id}\",method=\"DELETE\",status=\"404\"}";
+        assert_eq!(samples.get(delete), Some(&"1"), "{text}");
+        let bucket = |le: &str| {
+            let series = format!(
+                "roadie_http_request_duration_seconds_bucket{{route=\"/v1/games/{{id}}\",le=\"{le}\"}}"
+            );
+            samples.get(series.as_str()).copied()
+        };
+        assert_eq!(bucket("0.001"), Some("1"), "{text}");
+        assert_eq!(bucket("0.0025"), Some("1"), "{text}");
+        assert_eq!(bucket("0.005"), Some("2"), "{text}");
+        assert_eq!(bucket("0.05"), Some("3"), "{text}");
+        assert_eq!(bucket("+Inf"), Some("3"), "{text}");
+        assert_eq!(
+            samples.get("roadie_http_request_duration_seconds_count{route=\"/v1/games/{id}\"}"),
+            Some(&"3")
+        );
+        let sum: f64 = samples
+            .get("roadie_http_request_duration_seconds_sum{route=\"/v1/games/{id}\"}")
+            .and_then(|s| s.parse().ok())
+            .expect("the histogram has a sum");
+        assert!((sum - 0.034).abs() < 1e-9, "{sum}");
+    }
+
+    #[test]
+    fn a_route_label_is_escaped() {
+        let metrics = Metrics::default();
+        metrics.observe_request("/a\"b", &actix_web::http::Method::POST, 500, Duration::ZERO);
+        let text = metrics.render(None);
+        assert!(
+            text.contains("roadie_http_requests_total{route=\"/a\\\"b\",method=\"POST\",status=\"500\"} 1"),
+            "{text}"
+        );
     }
 
     #[test]
@@ -346,5 +453,107 @@ mod tests {
         assert!(text.contains("roadie_game_cache_reads_total{result=\"hit\"} 2"));
         assert!(text.contains("roadie_game_cache_reads_total{result=\"stale\"} 1"));
         assert!(text.contains("roadie_game_cache_reads_total{result=\"miss\"} 0"));
+    }
+
+    #[test]
+    fn rulesets_outcomes_and_plain_counters_are_counted() {
+        let metrics = Metrics::default();
+        metrics.action_applied("shrewd-producer");
+        metrics.action_applied("shrewd-producer");
+        metrics.game_created("show-business");
+        metrics.write_resolved(WriteOutcome::NotApplied);
+        metrics.cas_conflict();
+        metrics.cas_retry();
+        metrics.cas_retry();
+        metrics.store_error();
+        metrics.rate_limited();
+        metrics.body_timed_out();
+        let text = metrics.render(None);
+        let samples = samples(&text);
+        for (series, value) in [
+            ("roadie_actions_applied_total{ruleset=\"shrewd-producer\"}", "2"),
+            ("roadie_games_created_total{ruleset=\"show-business\"}", "1"),
+            ("roadie_writes_resolved_total{outcome=\"applied\"}", "0"),
+            ("roadie_writes_resolved_total{outcome=\"not_applied\"}", "1"),
+            ("roadie_writes_resolved_total{outcome=\"unknown\"}", "0"),
+            ("roadie_cas_conflicts_total", "1"),
+            ("roadie_cas_retries_total", "2"),
+            ("roadie_store_errors_total", "1"),
+            ("roadie_rate_limited_total", "1"),
+            ("roadie_body_timeouts_total", "1"),
+        ] {
+            assert_eq!(samples.get(series), Some(&value), "{series} in {text}");
+        }
+        assert!(!samples.contains_key("roadie_actions_applied_total{ruleset=\"show-business\"}"));
+    }
+
+    #[test]
+    fn the_store_memory_is_exported_once_read() {
+        let metrics = Metrics::default();
+        assert!(!metrics.render(None).contains("memory_bytes"));
+        let text = metrics.render(Some(MemoryUse {
+            used_bytes: 1_048_576,
+            max_bytes: 3_145_728,
+        }));
+        let samples = samples(&text);
+        assert_eq!(
+            samples.get("roadie_store_used_memory_bytes"),
+            Some(&"1048576"),
+            "{text}"
+        );
+        assert_eq!(
+            samples.get("roadie_store_max_memory_bytes"),
+            Some(&"3145728"),
+            "{text}"
+        );
+        assert!(text.contains("# TYPE roadie_store_max_memory_bytes gauge\n"));
+    }
+
+    /// Every family keeps its name, type and help, in the text format Prometheus scrapes (no
+    /// OpenMetrics `# EOF`, no suffix added to a name).
+    #[test]
+    fn every_family_is_typed_and_described_under_its_own_name() {
+        let metrics = Metrics::default();
+        metrics.observe_request("/healthz", &actix_web::http::Method::GET, 200, Duration::ZERO);
+        metrics.action_applied("shrewd-producer");
+        metrics.game_created("shrewd-producer");
+        let text = metrics.render(Some(MemoryUse {
+            used_bytes: 1,
+            max_bytes: 0,
+        }));
+        assert!(!text.contains("# EOF"), "{text}");
+        for (name, help) in COUNTERS.iter().chain([&HISTOGRAM]).chain(&GAUGES) {
+            assert!(
+                text.contains(&format!("# HELP {name} {help}\n")),
+                "{name} in {text}"
+            );
+        }
+        for (name, kind) in COUNTERS
+            .iter()
+            .map(|(name, _)| (*name, "counter"))
+            .chain([(HTTP_DURATION, "histogram")])
+            .chain(GAUGES.iter().map(|(name, _)| (*name, "gauge")))
+        {
+            assert!(
+                text.contains(&format!("# TYPE {name} {kind}\n")),
+                "{name} in {text}"
+            );
+        }
+        let known: Vec<&str> = COUNTERS
+            .iter()
+            .chain([&HISTOGRAM])
+            .chain(&GAUGES)
+            .map(|(name, _)| *name)
+            .collect();
+        for series in samples(&text).keys() {
+            let name = family(series);
+            let base = name
+                .strip_suffix("_bucket")
+                .or_else(|| name.strip_suffix("_sum"))
+                .or_else(|| name.strip_suffix("_count"))
+                .filter(|base| *base == HTTP_DURATION)
+                .unwrap_or(name);
+            assert!(known.contains(&base), "{series} is not a family Roadie exports");
+        }
     }
 }

@@ -31,7 +31,7 @@ pub struct CreateGame {
 }
 
 /// One seat's token.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct SeatToken {
     /// The seat.
     pub seat: usize,
@@ -40,12 +40,12 @@ pub struct SeatToken {
 }
 
 /// A new game and its tokens. Hand each seat its own token.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct CreatedGame {
     /// The game's id.
     pub id: String,
     /// The ruleset's slug.
-    pub ruleset: &'static str,
+    pub ruleset: Cow<'static, str>,
     /// The game's version (`1` after creation).
     pub version: u64,
     /// The game's revision: the version and the write's random id; the `ETag`.
@@ -77,12 +77,12 @@ impl Status {
 }
 
 /// A game as its caller may see it.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct GameState {
     /// The game's id.
     pub id: String,
     /// The ruleset's slug.
-    pub ruleset: &'static str,
+    pub ruleset: Cow<'static, str>,
     /// The version: the number of writes, incremented by every applied action.
     pub version: u64,
     /// The revision: the version and the write's random id, `<version>.<32 hex digits>`. It is
@@ -91,7 +91,7 @@ pub struct GameState {
     /// `active` or `finished`.
     pub status: Status,
     /// The current phase (see the ruleset's phase machine).
-    pub phase: &'static str,
+    pub phase: Cow<'static, str>,
     /// The seats that may act now; empty once the game is over.
     pub to_act: Vec<usize>,
     /// How many seats the game has.
@@ -115,7 +115,7 @@ pub struct GameState {
 }
 
 /// What a seat may do now.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct LegalActions {
     /// The game's version these actions are legal at.
     pub version: u64,
@@ -138,7 +138,7 @@ pub struct PostAction {
 }
 
 /// An event of the game's log.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct SequencedEvent {
     /// Its position in the game's log, from 1.
     pub seq: u64,
@@ -150,7 +150,7 @@ pub struct SequencedEvent {
 }
 
 /// The result of an applied action.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct ActionResult {
     /// The game's new version.
     pub version: u64,

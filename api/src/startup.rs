@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use actix_web::dev::{Server, Service};
 use actix_web::http::header;
 use actix_web::{App, HttpResponse, HttpServer, web};
+use secrecy::ExposeSecret;
 use utoipa_swagger_ui::SwaggerUi;
 
 use crate::auth::{KeyError, Keys};
@@ -74,27 +75,27 @@ fn connections_per_worker(workers: usize) -> usize {
 }
 
 impl Application {
-    /// Binds `config.addr` and builds.
+    /// Binds `config.http.addr` and builds.
     pub async fn build(config: Config) -> Result<Self, StartError> {
-        let listener = TcpListener::bind(&config.addr)?;
+        let listener = TcpListener::bind(&config.http.addr)?;
         Self::build_with_listener(config, listener).await
     }
 
     /// Builds on an already bound listener.
     pub async fn build_with_listener(config: Config, listener: TcpListener) -> Result<Self, StartError> {
         let port = listener.local_addr()?.port();
-        if config.jwt_secret_generated {
+        if config.tokens.jwt_secret_generated {
             tracing::warn!(
                 "ROADIE_JWT_SECRET is unset: signing with a random secret made at start; \
                  tokens will not survive a restart or work on other instances"
             );
         }
         let retention = Retention {
-            idle: config.game_ttl,
-            finished: config.finished_ttl,
+            idle: config.store.game_ttl,
+            finished: config.store.finished_ttl,
         };
-        let store: Arc<dyn GameStore> = match &config.redis_url {
-            Some(url) => store::redis::connect(url, retention, config.store_timeout).await?,
+        let store: Arc<dyn GameStore> = match &config.store.redis_url {
+            Some(url) => store::redis::connect(url.expose_secret(), retention, config.store.timeout).await?,
             None => {
                 tracing::info!("ROADIE_REDIS_URL is unset: games are kept in memory and lost at exit");
                 let memory = Arc::new(MemoryStore::new(retention));
@@ -114,12 +115,13 @@ impl Application {
             }
         };
         let keys = Arc::new(Keys::new(
-            &config.jwt_secret,
-            config.token_ttl,
-            config.cache_tokens,
+            config.tokens.jwt_secret.expose_secret(),
+            config.tokens.ttl,
+            config.tokens.cache,
         )?);
         let metrics = Arc::new(Metrics::default());
-        let headroom = Arc::new(Headroom::new(config.store_create_limit_percent));
+        Metrics::keep_up(&metrics);
+        let headroom = Arc::new(Headroom::new(config.store.create_limit_percent));
         Headroom::watch(headroom.clone(), store.clone());
         let limits = Arc::new(Limits::new(config.limits.clone()));
         let sweeper = Arc::downgrade(&limits);
@@ -134,8 +136,8 @@ impl Application {
             }
         });
         // The in-memory store holds the decoded games already: a copy of them would only cost.
-        let cached_games = if config.redis_url.is_some() {
-            config.cache_games
+        let cached_games = if config.store.redis_url.is_some() {
+            config.store.cache_games
         } else {
             0
         };
@@ -144,7 +146,7 @@ impl Application {
             keys.clone(),
             metrics.clone(),
             headroom.clone(),
-            config.cas_retries,
+            config.store.cas_retries,
             cached_games,
         ));
         let keys = web::Data::from(keys);
@@ -152,15 +154,17 @@ impl Application {
         let headroom = web::Data::from(headroom);
         let limits = web::Data::from(limits);
         let connection_limits = limits.clone();
-        let limit = config.body_limit;
+        let limit = config.http.body_limit;
         let body_limits = web::Data::new(BodyLimits {
             max_bytes: limit,
-            deadline: config.body_timeout,
+            deadline: config.http.body_timeout,
         });
         let workers = config
+            .http
             .workers
             .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
         let max_connections = config
+            .http
             .max_connections
             .unwrap_or_else(|| connections_per_worker(workers));
         tracing::info!(store = store.kind(), port, ?config, "roadie listening");
@@ -238,9 +242,9 @@ impl Application {
                 .default_service(web::to(routes::not_found))
         })
         .on_connect(move |connection, data| connection_limits.on_connect(connection, data))
-        .client_request_timeout(config.header_timeout)
+        .client_request_timeout(config.http.header_timeout)
         .max_connections(max_connections)
-        .shutdown_timeout(config.shutdown_timeout)
+        .shutdown_timeout(config.http.shutdown_timeout)
         .workers(workers)
         .listen(listener)?;
         tracing::info!(workers, max_connections, "connections per worker");

@@ -1,11 +1,12 @@
 //! One connection to the server: typed calls of the wire contract, each timed and tallied.
 
+use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use std::net::SocketAddr;
-
+use bytes::Bytes;
+use hyper::Method;
+use roadie_api::model::{ActionResult, CreatedGame, GameState, LegalActions};
 use serde::Deserialize;
-use serde::de::IgnoredAny;
 use serde_json::value::RawValue;
 
 use crate::http::{Connection, Request};
@@ -59,47 +60,7 @@ impl std::fmt::Display for CallError {
     }
 }
 
-/// `201` of `POST /v1/games`.
-#[derive(Debug, Deserialize)]
-pub struct Created {
-    pub id: String,
-    pub version: u64,
-    pub seats: Vec<SeatToken>,
-}
-
-/// One seat's token.
-#[derive(Debug, Deserialize)]
-pub struct SeatToken {
-    pub seat: usize,
-    pub token: String,
-}
-
-/// The parts of a game document (`GET /v1/games/{id}`) the generator checks.
-#[derive(Debug, Deserialize)]
-pub struct GameDoc {
-    pub version: u64,
-    pub status: String,
-    pub to_act: Vec<usize>,
-    pub outcome: Option<IgnoredAny>,
-}
-
-/// `GET /v1/games/{id}/actions`: each action is kept as the server wrote it, to post it back.
-#[derive(Debug, Deserialize)]
-pub struct ActionList {
-    pub version: u64,
-    pub actions: Vec<Box<RawValue>>,
-}
-
-/// `200` of `POST /v1/games/{id}/actions`; `game` is absent when the post preferred a
-/// minimal answer.
-#[derive(Debug, Deserialize)]
-pub struct Posted {
-    pub version: u64,
-    pub status: String,
-    pub to_act: Vec<usize>,
-    pub game: Option<GameDoc>,
-}
-
+/// The one field of a problem (`application/problem+json`) the generator tallies by.
 #[derive(Deserialize)]
 struct Problem {
     #[serde(default)]
@@ -114,7 +75,7 @@ pub struct Client {
 impl Client {
     pub fn new(server: &Server, timeout: Duration) -> Self {
         Self {
-            conn: Connection::new(server.addr, server.host.clone(), timeout),
+            conn: Connection::new(server.addr, &server.host, timeout),
         }
     }
 
@@ -122,29 +83,28 @@ impl Client {
         &mut self,
         stats: &mut Stats,
         body: &serde_json::Value,
-    ) -> Result<Created, CallError> {
-        let body = body.to_string();
+    ) -> Result<CreatedGame, CallError> {
         let req = Request {
-            method: "POST",
+            method: Method::POST,
             path: "/v1/games",
             token: None,
             header: None,
-            body: Some(body.as_bytes()),
+            body: Some(Bytes::from(body.to_string())),
         };
-        let bytes = self.call(stats, Endpoint::CreateGame, &req).await?;
+        let bytes = self.call(stats, Endpoint::CreateGame, req).await?;
         decode(&bytes, Endpoint::CreateGame)
     }
 
-    pub async fn game(&mut self, stats: &mut Stats, id: &str) -> Result<GameDoc, CallError> {
+    pub async fn game(&mut self, stats: &mut Stats, id: &str) -> Result<GameState, CallError> {
         let path = format!("/v1/games/{id}");
         let req = Request {
-            method: "GET",
+            method: Method::GET,
             path: &path,
             token: None,
             header: None,
             body: None,
         };
-        let bytes = self.call(stats, Endpoint::GetGame, &req).await?;
+        let bytes = self.call(stats, Endpoint::GetGame, req).await?;
         decode(&bytes, Endpoint::GetGame)
     }
 
@@ -158,16 +118,18 @@ impl Client {
         stats: &mut Stats,
         path: &str,
         token: &str,
-    ) -> Result<ActionList, CallError> {
+    ) -> Result<(LegalActions, Vec<Box<RawValue>>), CallError> {
         let req = Request {
-            method: "GET",
+            method: Method::GET,
             path,
             token: Some(token),
             header: None,
             body: None,
         };
-        let bytes = self.call(stats, Endpoint::ListActions, &req).await?;
-        decode(&bytes, Endpoint::ListActions)
+        let bytes = self.call(stats, Endpoint::ListActions, req).await?;
+        let list: LegalActions = decode(&bytes, Endpoint::ListActions)?;
+        let actions = decode(list.actions.get().as_bytes(), Endpoint::ListActions)?;
+        Ok((list, actions))
     }
 
     pub async fn post(
@@ -177,28 +139,28 @@ impl Client {
         token: &str,
         action: &RawValue,
         minimal: bool,
-    ) -> Result<Posted, CallError> {
+    ) -> Result<ActionResult, CallError> {
         let body = format!(r#"{{"action":{}}}"#, action.get());
         let req = Request {
-            method: "POST",
+            method: Method::POST,
             path,
             token: Some(token),
             header: minimal.then_some(("Prefer", "return=minimal")),
-            body: Some(body.as_bytes()),
+            body: Some(Bytes::from(body)),
         };
-        let bytes = self.call(stats, Endpoint::PostAction, &req).await?;
+        let bytes = self.call(stats, Endpoint::PostAction, req).await?;
         decode(&bytes, Endpoint::PostAction)
     }
 
     pub async fn healthz(&mut self, stats: &mut Stats) -> Result<(), CallError> {
         let req = Request {
-            method: "GET",
+            method: Method::GET,
             path: "/healthz",
             token: None,
             header: None,
             body: None,
         };
-        self.call(stats, Endpoint::Healthz, &req).await.map(drop)
+        self.call(stats, Endpoint::Healthz, req).await.map(drop)
     }
 
     /// Sends, reads the whole body, records the latency, and tallies any error.
@@ -206,8 +168,8 @@ impl Client {
         &mut self,
         stats: &mut Stats,
         endpoint: Endpoint,
-        req: &Request<'_>,
-    ) -> Result<Vec<u8>, CallError> {
+        req: Request<'_>,
+    ) -> Result<Bytes, CallError> {
         let started = Instant::now();
         let reply = self.conn.send(req).await;
         let elapsed = started.elapsed();

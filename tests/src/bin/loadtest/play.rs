@@ -14,7 +14,9 @@ use serde_json::json;
 use serde_json::value::RawValue;
 
 use crate::Flow;
-use crate::client::{CallError, Client, Created, GameDoc, Posted};
+use roadie_api::model::{ActionResult, CreatedGame, GameState, Status};
+
+use crate::client::{CallError, Client};
 use crate::report::Stats;
 
 /// What to play.
@@ -89,7 +91,7 @@ async fn play_one(
         .game(stats, &id)
         .await
         .map_err(|e| format!("{id}: final read: {e}"))?;
-    if last.status != "finished" || last.outcome.is_none() || !last.to_act.is_empty() {
+    if last.status != Status::Finished || last.outcome.is_none() || !last.to_act.is_empty() {
         return Err(format!(
             "{id}: reported finished by the last post, but reads back as {:?} (to_act {:?}, outcome {})",
             last.status,
@@ -115,14 +117,14 @@ async fn play_one(
 async fn play_listed(
     client: &mut Client,
     shared: &Shared,
-    created: &Created,
+    created: &CreatedGame,
     rng: &mut ChaCha8Rng,
     stats: &mut Stats,
 ) -> Result<u64, String> {
     let plan = &shared.plan;
     let id = &created.id;
     let url = Client::actions_path(id);
-    let mut game: GameDoc = client.game(stats, id).await.map_err(|e| format!("{id}: {e}"))?;
+    let mut game: GameState = client.game(stats, id).await.map_err(|e| format!("{id}: {e}"))?;
     if game.version != created.version {
         return Err(format!(
             "{id}: created at version {} but read back at version {}",
@@ -130,9 +132,9 @@ async fn play_listed(
         ));
     }
     let mut accepted: u64 = 0;
-    while game.status != "finished" {
+    while game.status != Status::Finished {
         let (seat, token) = next_turn(plan, created, &game.to_act, accepted, rng)?;
-        let list = client
+        let (list, actions) = client
             .actions(stats, &url, token)
             .await
             .map_err(|e| format!("{id}: seat {seat} lists its actions: {e}"))?;
@@ -142,8 +144,7 @@ async fn play_listed(
                 list.version, game.version
             ));
         }
-        let (_, posted) =
-            post_random(client, stats, &url, (id, seat, token), &list.actions, rng, false).await?;
+        let (_, posted) = post_random(client, stats, &url, (id, seat, token), &actions, rng, false).await?;
         accepted += 1;
         stats.actions += 1;
         shared.actions.fetch_add(1, Ordering::Relaxed);
@@ -167,7 +168,7 @@ async fn play_listed(
 async fn play_mirrored(
     client: &mut Client,
     shared: &Shared,
-    created: &Created,
+    created: &CreatedGame,
     seed: u64,
     rng: &mut ChaCha8Rng,
     stats: &mut Stats,
@@ -199,10 +200,10 @@ async fn play_mirrored(
             ));
         }
         version = posted.version;
-        let finished = posted.status == "finished";
+        let finished = posted.status == Status::Finished;
         if posted.to_act != local.to_act() || finished != local.is_over() {
             return Err(format!(
-                "{id}: after version {version} the server says {} with {:?} to act, the local copy {:?}",
+                "{id}: after version {version} the server says {:?} with {:?} to act, the local copy {:?}",
                 posted.status,
                 posted.to_act,
                 local.to_act()
@@ -222,7 +223,7 @@ async fn post_random<'a>(
     actions: &'a [Box<RawValue>],
     rng: &mut ChaCha8Rng,
     minimal: bool,
-) -> Result<(&'a RawValue, Posted), String> {
+) -> Result<(&'a RawValue, ActionResult), String> {
     if actions.is_empty() {
         return Err(format!("{id}: seat {seat} is to act but has no legal action"));
     }
@@ -241,7 +242,7 @@ async fn post_random<'a>(
 /// of time or of actions.
 fn next_turn<'c>(
     plan: &Plan,
-    created: &'c Created,
+    created: &'c CreatedGame,
     to_act: &[usize],
     accepted: u64,
     rng: &mut ChaCha8Rng,
@@ -270,7 +271,7 @@ fn pick_seat(to_act: &[usize], rng: &mut ChaCha8Rng) -> Option<usize> {
     }
 }
 
-fn token_of(created: &Created, seat: usize) -> Option<&str> {
+fn token_of(created: &CreatedGame, seat: usize) -> Option<&str> {
     created
         .seats
         .iter()
