@@ -130,7 +130,7 @@ local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
 if tat < now then tat = now end
 local next_tat = tat + interval
 local wait = next_tat - interval * tonumber(ARGV[2]) - now
-if wait > 0 then return math.ceil(wait) end
+if wait > 0.001 then return math.ceil(wait) end
 redis.call('SET', KEYS[1], string.format('%.3f', next_tat), 'PX', math.ceil(next_tat - now) + 1)
 return 0
 ";
