@@ -19,11 +19,11 @@ fn cluster_node(dir: &std::path::Path, i: usize) -> Redis {
     ])
 }
 
-#[test]
-fn games_play_the_same_on_a_three_node_redis_cluster() {
+/// Three masters on loopback, slots spread by `redis-cli --cluster create`: the nodes and the
+/// `redis+cluster://` URL naming them.
+pub fn redis_cluster(dir: &std::path::Path) -> (Vec<Redis>, String) {
     ensure_installed("/usr/bin/redis-cli", "redis-tools");
-    let dir = scratch("cluster");
-    let nodes: Vec<Redis> = (0..3).map(|i| cluster_node(&dir, i)).collect();
+    let nodes: Vec<Redis> = (0..3).map(|i| cluster_node(dir, i)).collect();
     let addresses: Vec<String> = nodes.iter().map(|n| format!("127.0.0.1:{}", n.port)).collect();
     let created = Command::new("redis-cli")
         .args(["--cluster", "create"])
@@ -50,7 +50,12 @@ fn games_play_the_same_on_a_three_node_redis_cluster() {
             std::thread::sleep(Duration::from_millis(100));
         }
     }
-    let url = format!("redis+cluster://{}", addresses.join(","));
+    (nodes, format!("redis+cluster://{}", addresses.join(",")))
+}
+
+#[test]
+fn games_play_the_same_on_a_three_node_redis_cluster() {
+    let (_nodes, url) = redis_cluster(&scratch("cluster"));
     let roadie = Roadie::start("cluster_roadie", None, &[("ROADIE_REDIS_URL", &url)]);
     assert_eq!(roadie.get("/readyz", None).json["store"], "redis");
     for (i, (slug, min, _)) in rulesets(&roadie).into_iter().enumerate() {

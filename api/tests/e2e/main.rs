@@ -9,6 +9,7 @@ mod cluster;
 mod concurrency;
 mod docs;
 mod errors;
+mod failover;
 mod games;
 mod idempotency;
 mod integrity;

@@ -229,6 +229,14 @@ impl Roadie {
         self.launch();
     }
 
+    /// SIGKILL: the process dies with whatever it had in flight.
+    pub fn kill(&self) {
+        if let Some(mut child) = self.child().take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
     /// SIGTERM, then waits for a clean exit.
     pub fn stop(&self) {
         let taken = self.child().take();

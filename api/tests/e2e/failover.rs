@@ -4,14 +4,8 @@
 //! version, event log and outcome must be exactly what a local replay of the accepted actions
 //! gives: no action lost, none applied twice.
 //!
-//! Needs `redis-server` and `redis-cli` (`scripts/test` installs them) and the `roadie` binary
-//! cargo builds for this test.
+//! It runs on the e2e harness: its Redis Cluster and processes are the other tests'.
 
-use std::fs;
-use std::net::TcpListener;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::thread::sleep;
 use std::time::{Duration, Instant};
 
 use rand::{Rng, SeedableRng};
@@ -26,201 +20,9 @@ const GAMES: usize = 8;
 const STEPS_BEFORE_KILL: usize = 12;
 /// A game longer than this counts as one that never finishes.
 const MAX_ACTIONS: usize = 5_000;
-const SECRET: &str = "cluster-test-shared-secret-of-32-bytes-or-more";
 
-/// A child process that is killed (SIGKILL) and reaped when dropped.
-struct Proc {
-    name: String,
-    child: Child,
-    log: PathBuf,
-}
-
-impl Proc {
-    fn spawn(name: &str, command: &mut Command, log: PathBuf) -> Proc {
-        let out = fs::File::create(&log).unwrap_or_else(|e| panic!("cannot create {}: {e}", log.display()));
-        let err = out.try_clone().expect("log file handle clones");
-        let child = command
-            .stdin(Stdio::null())
-            .stdout(out)
-            .stderr(err)
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {name}: {e}"));
-        Proc {
-            name: name.to_owned(),
-            child,
-            log,
-        }
-    }
-
-    /// SIGKILL, then reap.
-    fn kill(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-
-    fn log_tail(&self) -> String {
-        let text = fs::read_to_string(&self.log).unwrap_or_default();
-        let lines: Vec<&str> = text.lines().collect();
-        lines[lines.len().saturating_sub(20)..].join("\n")
-    }
-}
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        self.kill();
-    }
-}
-
-/// A directory of this test's own, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new() -> TempDir {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or_default();
-        let path = std::env::temp_dir().join(format!("roadie-cluster-{}-{nanos}", std::process::id()));
-        fs::create_dir_all(&path).unwrap_or_else(|e| panic!("cannot create {}: {e}", path.display()));
-        TempDir(path)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
-fn port_is_free(port: u16) -> bool {
-    TcpListener::bind(("127.0.0.1", port)).is_ok()
-}
-
-/// A free loopback port; with `bus`, one whose cluster bus port (`port + 10000`) is free too.
-fn free_port(bus: bool, taken: &[u16]) -> u16 {
-    for _ in 0..200 {
-        let port = TcpListener::bind(("127.0.0.1", 0))
-            .and_then(|l| l.local_addr())
-            .map(|a| a.port())
-            .expect("the OS hands out a free port");
-        if taken.contains(&port) || (bus && (port > 55_535 || !port_is_free(port + 10_000))) {
-            continue;
-        }
-        return port;
-    }
-    panic!("no free port found");
-}
-
-fn has(program: &str) -> bool {
-    Command::new(program)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
-/// `redis-server` and `redis-cli` must be installed (`scripts/test` installs them).
-fn ensure_redis() {
-    assert!(
-        has("redis-server") && has("redis-cli"),
-        "redis-server and redis-cli are missing: run scripts/test, which installs them"
-    );
-}
-
-/// The `roadie` binary cargo built for this test.
-fn roadie_binary() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_roadie"))
-}
-
-fn redis_cli(port: u16, args: &[&str]) -> String {
-    let output = Command::new("redis-cli")
-        .args(["-h", "127.0.0.1", "-p", &port.to_string()])
-        .args(args)
-        .output()
-        .expect("redis-cli runs");
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn wait_until(what: &str, limit: Duration, mut ready: impl FnMut() -> bool) {
-    let until = Instant::now() + limit;
-    while !ready() {
-        assert!(Instant::now() < until, "{what} was not ready within {limit:?}");
-        sleep(Duration::from_millis(50));
-    }
-}
-
-/// Three masters on loopback, slots spread by `redis-cli --cluster create`.
-fn start_cluster(dir: &Path) -> (Vec<Proc>, Vec<u16>) {
-    let mut ports = Vec::new();
-    let mut nodes = Vec::new();
-    for i in 0..3 {
-        let port = free_port(true, &ports);
-        ports.push(port);
-        let node_dir = dir.join(format!("redis-{i}"));
-        fs::create_dir_all(&node_dir).expect("node dir");
-        let mut command = Command::new("redis-server");
-        command.args([
-            "--bind",
-            "127.0.0.1",
-            "--port",
-            &port.to_string(),
-            "--cluster-enabled",
-            "yes",
-            "--cluster-config-file",
-            &node_dir.join("nodes.conf").to_string_lossy(),
-            "--dir",
-            &node_dir.to_string_lossy(),
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-        ]);
-        nodes.push(Proc::spawn(
-            &format!("redis {port}"),
-            &mut command,
-            node_dir.join("redis.log"),
-        ));
-    }
-    for &port in &ports {
-        wait_until(&format!("redis on {port}"), Duration::from_secs(10), || {
-            redis_cli(port, &["ping"]).trim() == "PONG"
-        });
-    }
-    let addresses: Vec<String> = ports.iter().map(|p| format!("127.0.0.1:{p}")).collect();
-    let created = Command::new("redis-cli")
-        .arg("--cluster")
-        .arg("create")
-        .args(&addresses)
-        .args(["--cluster-replicas", "0", "--cluster-yes"])
-        .stdout(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(created, "redis-cli --cluster create failed");
-    for &port in &ports {
-        wait_until(
-            &format!("cluster state on {port}"),
-            Duration::from_secs(20),
-            || redis_cli(port, &["cluster", "info"]).contains("cluster_state:ok"),
-        );
-    }
-    (nodes, ports)
-}
-
-fn start_roadie(name: &str, binary: &Path, dir: &Path, cluster: &str, taken: &[u16]) -> (Proc, String) {
-    let port = free_port(false, taken);
-    let mut command = Command::new(binary);
-    command
-        .env("ROADIE_ADDR", format!("127.0.0.1:{port}"))
-        .env("ROADIE_REDIS_URL", cluster)
-        .env("ROADIE_JWT_SECRET", SECRET)
-        .env("ROADIE_WORKERS", "2")
-        .env("ROADIE_CREATE_RATE", "0")
-        .env("ROADIE_TOKEN_RATE", "0")
-        .env("RUST_LOG", "warn");
-    let proc = Proc::spawn(name, &mut command, dir.join(format!("{name}.log")));
-    (proc, format!("http://127.0.0.1:{port}"))
-}
+use crate::cluster::redis_cluster;
+use crate::support::{Roadie, scratch};
 
 /// What the test knows of one game: its tokens, the version it expects, and every accepted
 /// action in order (seat and JSON), for the replay at the end.
@@ -453,20 +255,10 @@ async fn check_against_replay(http: &reqwest::Client, base: &str, game: &Game) {
 
 #[test]
 fn two_processes_on_redis_cluster_lose_no_action_when_one_is_killed() {
-    ensure_redis();
-    let binary = roadie_binary();
-    let dir = TempDir::new();
-    let (_nodes, ports) = start_cluster(&dir.0);
-    let cluster = format!(
-        "redis+cluster://{}",
-        ports
-            .iter()
-            .map(|p| format!("127.0.0.1:{p}"))
-            .collect::<Vec<_>>()
-            .join(",")
-    );
-    let (a, url_a) = start_roadie("roadie-a", &binary, &dir.0, &cluster, &ports);
-    let (mut b, url_b) = start_roadie("roadie-b", &binary, &dir.0, &cluster, &ports);
+    let (_nodes, cluster) = redis_cluster(&scratch("failover"));
+    let a = Roadie::start("failover_a", None, &[("ROADIE_REDIS_URL", &cluster)]);
+    let b = Roadie::start("failover_b", None, &[("ROADIE_REDIS_URL", &cluster)]);
+    let (url_a, url_b) = (a.base.clone(), b.base.clone());
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -484,7 +276,7 @@ fn two_processes_on_redis_cluster_lose_no_action_when_one_is_killed() {
                 match http.get(format!("{url}/readyz")).send().await {
                     Ok(r) if r.status().is_success() => break,
                     _ if Instant::now() < until => tokio::time::sleep(Duration::from_millis(100)).await,
-                    _ => panic!("{} never became ready:\n{}", proc.name, proc.log_tail()),
+                    _ => panic!("{url} never became ready:\n{}", proc.log_text()),
                 }
             }
         }
