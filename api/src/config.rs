@@ -49,6 +49,9 @@ pub struct HttpConfig {
     /// `ROADIE_SHUTDOWN_TIMEOUT_SECS`: how long a graceful shutdown waits for requests in flight
     /// (default 10).
     pub shutdown_timeout: u64,
+    /// `ROADIE_CORS_ORIGINS`: origins (`https://host:port`, separated by commas) whose pages may
+    /// call the API from a browser (default none: only pages the service itself serves).
+    pub cors_origins: Vec<String>,
 }
 
 /// Where games are kept, for how long, and how the process uses the store.
@@ -191,6 +194,14 @@ impl Config {
                 body_timeout: Duration::from_millis(number("ROADIE_BODY_TIMEOUT_MS", 10_000)?.max(1)),
                 header_timeout: Duration::from_millis(number("ROADIE_HEADER_TIMEOUT_MS", 5_000)?.max(1)),
                 shutdown_timeout: number("ROADIE_SHUTDOWN_TIMEOUT_SECS", 10)?,
+                cors_origins: get("ROADIE_CORS_ORIGINS")
+                    .map(|list| {
+                        list.split(',')
+                            .map(|origin| origin.trim().trim_end_matches('/').to_owned())
+                            .filter(|origin| !origin.is_empty())
+                            .collect()
+                    })
+                    .unwrap_or_default(),
             },
             store: StoreConfig {
                 redis_url: get("ROADIE_REDIS_URL").map(SecretString::from),

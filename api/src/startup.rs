@@ -53,6 +53,40 @@ fn route_of(req: &actix_web::HttpRequest) -> std::borrow::Cow<'static, str> {
     }
 }
 
+/// Cross-origin calls from pages of `origins` (and of the service's own origin): preflights are
+/// answered, and the headers a client reads are exposed.
+fn cors(origins: Arc<Vec<String>>) -> actix_cors::Cors {
+    use actix_web::http::header;
+    actix_cors::Cors::default()
+        .allowed_origin_fn(move |origin, head| {
+            let origin = origin.to_str().unwrap_or_default();
+            let same = head
+                .headers()
+                .get(header::HOST)
+                .and_then(|h| h.to_str().ok())
+                .is_some_and(|host| origin.ends_with(&format!("://{host}")));
+            same || origins.iter().any(|allowed| allowed == origin)
+        })
+        .allowed_methods(["GET", "POST", "DELETE"])
+        .allowed_headers([
+            header::AUTHORIZATION,
+            header::CONTENT_TYPE,
+            header::IF_MATCH,
+            header::IF_NONE_MATCH,
+            header::HeaderName::from_static("idempotency-key"),
+            header::HeaderName::from_static("prefer"),
+        ])
+        .expose_headers([
+            header::ETAG,
+            header::LOCATION,
+            header::RETRY_AFTER,
+            header::ALLOW,
+            header::HeaderName::from_static("idempotent-replayed"),
+            header::HeaderName::from_static("preference-applied"),
+        ])
+        .max_age(3600)
+}
+
 /// Open files kept for the store's connections, logs and the like.
 const RESERVED_FILES: u64 = 128;
 
@@ -169,6 +203,7 @@ impl Application {
             .unwrap_or_else(|| connections_per_worker(workers));
         tracing::info!(store = store.kind(), port, ?config, "roadie listening");
 
+        let cors_origins = std::sync::Arc::new(config.http.cors_origins.clone());
         let server = HttpServer::new(move || {
             let metrics_mw = metrics.clone();
             let limits_mw = limits.clone();
@@ -219,6 +254,10 @@ impl Application {
                         response
                     }
                 })
+                .wrap(actix_web::middleware::Condition::new(
+                    !cors_origins.is_empty(),
+                    cors(cors_origins.clone()),
+                ))
                 .configure(routes::configure)
                 .service(
                     SwaggerUi::new("/swagger-ui/{_:.*}").url("/api-docs/openapi.json", openapi::document()),

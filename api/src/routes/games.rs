@@ -54,14 +54,26 @@ pub async fn create_game(
         .json(created))
 }
 
-/// How long to wait for a change.
+/// How long to wait for a change. Other query parameters (a cache buster, say) are ignored.
 #[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct GameQuery {
     /// With `If-None-Match` naming the current version: wait up to this many seconds (at most
     /// 30) for the game to change before answering `304`. A change answers at once with the game.
+    #[param(minimum = 0, maximum = 30)]
     pub wait: Option<u64>,
+}
+
+/// `400 malformed_query` unless `value` of parameter `name` is within `min..=max`.
+fn within(name: &str, value: u64, min: u64, max: u64) -> Result<u64, ApiError> {
+    if (min..=max).contains(&value) {
+        Ok(value)
+    } else {
+        Err(ApiError::new(
+            crate::error::Code::MalformedQuery,
+            format!("{name} is from {min} to {max}; it was {value}"),
+        ))
+    }
 }
 
 /// The game as the caller may see it: a seat's view with its token, the spectator view without.
@@ -91,7 +103,7 @@ pub async fn get_game(
     viewer: ViewerCaller,
     known: IfNoneMatch,
 ) -> Result<HttpResponse, ApiError> {
-    let wait = Duration::from_secs(query.wait.unwrap_or(0)).min(MAX_WAIT);
+    let wait = Duration::from_secs(within("wait", query.wait.unwrap_or(0), 0, MAX_WAIT.as_secs())?);
     Ok(match games.get(&id, viewer.0, known.0.as_ref(), wait).await? {
         Seen::Changed(state) => HttpResponse::Ok()
             .insert_header(etag(&state.revision))
@@ -216,15 +228,16 @@ pub async fn post_action(
     Ok(response.body(reply.body))
 }
 
-/// Where to read the log from.
+/// Where to read the log from. Other query parameters (a cache buster, say) are ignored.
 #[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct EventsQuery {
     /// Return events after this sequence number (default 0: from the start).
     #[serde(default)]
+    #[param(minimum = 0)]
     pub after: u64,
-    /// At most this many events of the log are read (default and maximum 5000).
+    /// At most this many events of the log are read (1 to 5000, default 5000).
+    #[param(minimum = 1, maximum = 5000)]
     pub limit: Option<u64>,
 }
 
@@ -247,7 +260,8 @@ pub async fn list_events(
     viewer: ViewerCaller,
     query: web::Query<EventsQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let limit = query.limit.unwrap_or(crate::domain::MAX_EVENTS_PER_READ);
+    let max = crate::domain::MAX_EVENTS_PER_READ;
+    let limit = within("limit", query.limit.unwrap_or(max), 1, max)?;
     let log = games.events(&id, viewer.0, query.after, limit).await?;
     Ok(HttpResponse::Ok()
         .insert_header((header::VARY, "Authorization"))

@@ -100,3 +100,90 @@ async fn every_route_answers_its_documented_success() {
     assert_eq!(deleted.status, 204);
     assert_eq!(app.get(&path, None).await.status, 404);
 }
+
+#[actix_web::test]
+async fn unknown_query_parameters_are_ignored_and_bounds_are_the_documented_ones() {
+    let app = TestApp::spawn(&[]).await;
+    let game = app.create("shrewd-producer", 3, 3).await;
+    let path = format!("/v1/games/{}", game.id);
+    assert_eq!(app.get(&format!("{path}?_=1700000000"), None).await.status, 200);
+    assert_eq!(
+        app.get(&format!("{path}/events?_=1&limit=5000"), None)
+            .await
+            .status,
+        200
+    );
+    for query in [
+        "?wait=31",
+        "/events?limit=0",
+        "/events?limit=5001",
+        "/events?after=-1",
+    ] {
+        let reply = app.get(&format!("{path}{query}"), None).await;
+        assert_eq!(reply.status, 400, "{query}: {}", reply.body);
+        assert_eq!(reply.code(), "malformed_query", "{query}");
+        assert!(!reply.body.contains("u64"), "a Rust type name in {}", reply.body);
+    }
+}
+
+#[actix_web::test]
+async fn pages_of_the_configured_origins_may_call_from_a_browser() {
+    let origin = "https://table.example";
+    let app = TestApp::spawn(&[(
+        "ROADIE_CORS_ORIGINS",
+        "https://table.example, https://other.example",
+    )])
+    .await;
+    let preflight = app
+        .send(
+            app.http
+                .request(reqwest::Method::OPTIONS, app.url("/v1/games"))
+                .header("Origin", origin)
+                .header("Access-Control-Request-Method", "POST")
+                .header("Access-Control-Request-Headers", "content-type, idempotency-key"),
+        )
+        .await;
+    assert!(preflight.status < 300, "{}", preflight.body);
+    assert_eq!(preflight.header("access-control-allow-origin"), Some(origin));
+    let created = app
+        .send(
+            app.http
+                .post(app.url("/v1/games"))
+                .header("Origin", origin)
+                .json(&json!({"ruleset": "shrewd-producer", "seats": 3})),
+        )
+        .await;
+    assert_eq!(created.status, 201);
+    assert_eq!(created.header("access-control-allow-origin"), Some(origin));
+    let exposed = created
+        .header("access-control-expose-headers")
+        .unwrap_or_default()
+        .to_lowercase();
+    for header in ["etag", "location", "retry-after"] {
+        assert!(exposed.contains(header), "{header} is not exposed: {exposed}");
+    }
+    let stranger = app
+        .send(
+            app.http
+                .get(app.url("/v1/rulesets"))
+                .header("Origin", "https://evil.example"),
+        )
+        .await;
+    assert_eq!(stranger.header("access-control-allow-origin"), None);
+
+    let closed = TestApp::spawn(&[]).await;
+    let reply = closed
+        .send(
+            closed
+                .http
+                .get(closed.url("/v1/rulesets"))
+                .header("Origin", origin),
+        )
+        .await;
+    assert_eq!(reply.status, 200);
+    assert_eq!(
+        reply.header("access-control-allow-origin"),
+        None,
+        "no origin is allowed by default"
+    );
+}
