@@ -124,10 +124,7 @@ impl<G: Game> Erased for G {
     }
 
     fn apply(&mut self, seat: Seat, action: &str) -> Result<Vec<Event<Json>>, Rejection> {
-        let events = crate::contract::play(self, seat, || {
-            serde_json::from_str::<G::Action>(action)
-                .map_err(|e| Rejection::malformed(format!("not a {} action: {e}", G::SLUG)))
-        })?;
+        let events = crate::contract::play(self, seat, || parse_action::<G>(action))?;
         Ok(erase_events(events))
     }
 
@@ -298,6 +295,22 @@ impl AnyGame {
     }
 }
 
+/// `action` as one of `G`'s actions. A field the action does not carry is refused rather than
+/// ignored: serde lets a tagged unit variant (`{"type": "roll", "extra": true}`) through.
+fn parse_action<G: Game>(action: &str) -> Result<G::Action, Rejection> {
+    let malformed =
+        |e: &dyn std::fmt::Display| Rejection::malformed(format!("not a {} action: {e}", G::SLUG));
+    let sent: serde_json::Value = serde_json::from_str(action).map_err(|e| malformed(&e))?;
+    let parsed: G::Action = serde_json::from_value(sent.clone()).map_err(|e| malformed(&e))?;
+    if let (Some(sent), Ok(serde_json::Value::Object(kept))) =
+        (sent.as_object(), serde_json::to_value(&parsed))
+        && let Some(extra) = sent.keys().find(|key| !kept.contains_key(*key))
+    {
+        return Err(malformed(&format_args!("unknown field `{extra}`")));
+    }
+    Ok(parsed)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -340,5 +353,29 @@ mod tests {
         assert!(run.failures.is_empty(), "{:#?}", run.failures);
         let registered: Vec<&str> = RULESETS.iter().map(|r| r.slug).collect();
         assert_eq!(run.checked, registered);
+    }
+
+    /// An action with a field its ruleset does not know is malformed, whatever the game: the
+    /// client meant something the rules never saw.
+    #[test]
+    fn an_action_with_an_unknown_field_is_refused_as_malformed_in_every_game() {
+        for ruleset in RULESETS {
+            let seats = *ruleset.seats.start();
+            let (game, _) = AnyGame::setup(ruleset.slug, None, seats, 5).expect("setup");
+            let seat = *game.to_act().first().expect("someone acts at the start");
+            let listed = game.legal_action_list(seat);
+            let mut action: serde_json::Value =
+                serde_json::from_str(listed[0].get()).expect("a listed action is JSON");
+            action["extra"] = serde_json::json!(true);
+            let mut tried = game.clone();
+            let refused = tried.apply(seat, &action.to_string()).expect_err(ruleset.slug);
+            assert_eq!(
+                refused.code,
+                crate::RejectionCode::MalformedAction,
+                "{}: {refused:?}",
+                ruleset.slug
+            );
+            assert_eq!(tried, game, "{}: a refused action changed the game", ruleset.slug);
+        }
     }
 }

@@ -132,7 +132,7 @@ impl Tokens {
 
 /// An action the active seat posts. The legal list (`GET .../actions`) gives each one exactly.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 #[schema(as = RockTheWorldAction)]
 pub enum Action {
     /// R16: "A player must roll to begin his turn and move his Lead Singer Cutout": 1d6,

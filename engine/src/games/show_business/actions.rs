@@ -89,7 +89,7 @@ pub enum Market {
 /// `T33`); cities are letters; band board fields are 0 mic, 1 guitar/piano, 2 bass, 3 drums,
 /// 4 and 5 free.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 #[schema(as = ShowBusinessAction)]
 pub enum Action {
     /// Setup 10 / step 9 (S5): a sealed bid of 0 up to own cash.

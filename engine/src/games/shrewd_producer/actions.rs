@@ -8,7 +8,7 @@ use crate::Seat;
 
 /// An action: the JSON a client posts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 #[schema(as = ShrewdProducerAction)]
 pub enum Action {
     /// Draft (G22): "choose 1 to add to their hand and pass the other face down to the player
