@@ -462,21 +462,6 @@ impl ResponseError for ApiError {
     }
 }
 
-/// actix's JSON extractor errors, as problems.
-pub fn json_error(err: error::JsonPayloadError, limit: usize) -> ApiError {
-    use error::JsonPayloadError as E;
-    match err {
-        E::Overflow { .. } | E::OverflowKnownLength { .. } => ApiError::payload_too_large(limit),
-        E::Payload(error::PayloadError::Overflow) => ApiError::payload_too_large(limit),
-        E::Deserialize(e) => ApiError::new(Code::MalformedJson, format!("the body is not accepted: {e}")),
-        E::ContentType => ApiError::new(Code::MalformedJson, "the body must be JSON"),
-        other => ApiError::new(
-            Code::UnreadableBody,
-            format!("the body could not be read: {other}"),
-        ),
-    }
-}
-
 /// actix's query-string extractor errors, as problems.
 pub fn query_error(err: error::QueryPayloadError) -> ApiError {
     ApiError::new(

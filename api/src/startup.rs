@@ -188,9 +188,8 @@ impl Application {
         let headroom = web::Data::from(headroom);
         let limits = web::Data::from(limits);
         let connection_limits = limits.clone();
-        let limit = config.http.body_limit;
         let body_limits = web::Data::new(BodyLimits {
-            max_bytes: limit,
+            max_bytes: config.http.body_limit,
             deadline: config.http.body_timeout,
         });
         let workers = config
@@ -214,13 +213,6 @@ impl Application {
                 .app_data(headroom.clone())
                 .app_data(limits.clone())
                 .app_data(body_limits.clone())
-                .app_data(
-                    web::JsonConfig::default()
-                        .limit(limit)
-                        .content_type_required(false)
-                        .error_handler(move |err, _| error::json_error(err, limit).into()),
-                )
-                .app_data(web::PayloadConfig::new(limit))
                 .app_data(web::QueryConfig::default().error_handler(|err, _| error::query_error(err).into()))
                 .app_data(web::PathConfig::default().error_handler(|err, _| error::path_error(err).into()))
                 .wrap_fn(move |req, srv| {
