@@ -722,7 +722,20 @@ impl Games {
         if let Some(cache) = &self.cache {
             cache.forget(id.as_str());
         }
-        if !self.counted(self.store.delete(id.as_str()).await)? {
+        let deleted = match self.store.delete(id.as_str()).await {
+            Ok(deleted) => deleted,
+            // The delete may have reached the store: say so, and that repeating it is safe.
+            Err(StoreError::Unavailable(cause)) => {
+                self.metrics.store_error();
+                tracing::warn!(game = %id, %cause, "a delete's answer was lost");
+                return Err(ApiError::new(
+                    Code::OutcomeUnknown,
+                    "the store did not confirm the delete and the game may be gone; DELETE again, which is safe to repeat",
+                ));
+            }
+            Err(e) => return Err(self.counted(Err(e))?),
+        };
+        if !deleted {
             return Err(ApiError::game_not_found(id.as_str()));
         }
         tracing::info!(game = %id, "game deleted by its host");

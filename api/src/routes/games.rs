@@ -126,6 +126,7 @@ pub async fn get_game(
         (status = 401, response = crate::error::Unauthorized),
         (status = 403, response = crate::error::Forbidden),
         (status = 404, response = crate::error::NotFound),
+        (status = 503, response = crate::error::ServiceUnavailable),
     )
 )]
 pub async fn delete_game(
