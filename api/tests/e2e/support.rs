@@ -36,6 +36,18 @@ pub fn ensure_installed(binary: &str, package: &str) {
     );
 }
 
+/// The Python of `target/venv`, where `scripts/test` installs the pinned tools of
+/// `scripts/requirements.txt`.
+pub fn python() -> PathBuf {
+    let python = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/venv/bin/python");
+    assert!(
+        python.exists(),
+        "{} is missing: run scripts/test, which installs scripts/requirements.txt there",
+        python.display()
+    );
+    python
+}
+
 /// A `redis-server` of our own on a free loopback port, stopped when dropped.
 pub struct Redis {
     pub port: u16,
