@@ -21,6 +21,7 @@ pub mod routes;
 pub mod startup;
 pub mod store;
 pub mod telemetry;
+pub mod web;
 
 use config::Config;
 use startup::{Application, StartError};

@@ -251,6 +251,7 @@ impl Application {
                     cors(cors_origins.clone()),
                 ))
                 .configure(routes::configure)
+                .configure(crate::web::configure)
                 .service(
                     SwaggerUi::new("/swagger-ui/{_:.*}").url("/api-docs/openapi.json", openapi::document()),
                 )

@@ -1,0 +1,139 @@
+// Calls to Roadie's public API, the page's token storage, and a small DOM builder.
+
+/** A refused call: the problem's `detail` is what the page shows. */
+export class Problem extends Error {
+  constructor(status, body) {
+    const detail = body && typeof body === "object" && typeof body.detail === "string"
+      ? body.detail
+      : `the server answered ${status}`;
+    super(detail);
+    this.status = status;
+    this.code = body && typeof body === "object" ? body.code : undefined;
+  }
+}
+
+/** One call: `{status, etag, json}`; a 4xx or 5xx throws a Problem. */
+export async function api(path, { method = "GET", token, body, headers = {}, signal } = {}) {
+  const sent = { Accept: "application/json", ...headers };
+  if (token) sent.Authorization = `Bearer ${token}`;
+  if (body !== undefined) sent["Content-Type"] = "application/json";
+  const response = await fetch(path, {
+    method,
+    headers: sent,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    cache: "no-store",
+    signal,
+  });
+  let json = null;
+  if (response.status !== 204 && response.status !== 304) {
+    const text = await response.text();
+    if (text) {
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = null;
+      }
+    }
+  }
+  if (response.status >= 400) throw new Problem(response.status, json);
+  return { status: response.status, etag: response.headers.get("ETag"), json };
+}
+
+/** The seat a token opens, read from its payload (the server checks its signature). */
+export function seatOf(token) {
+  try {
+    const part = token.split(".")[1].replace(/-/g, "+").replace(/_/g, "/");
+    const claims = JSON.parse(atob(part.padEnd(part.length + ((4 - (part.length % 4)) % 4), "=")));
+    return Number.isInteger(claims.seat) ? claims.seat : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Seat tokens this tab holds for game `id`, by seat. */
+export function heldTokens(id) {
+  try {
+    const held = JSON.parse(sessionStorage.getItem(`roadie:${id}`) ?? "{}");
+    return held && typeof held === "object" ? held : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Keeps `token` (a seat's) for game `id` in this tab. */
+export function holdToken(id, token) {
+  const seat = seatOf(token);
+  if (seat === null) return null;
+  const held = heldTokens(id);
+  held[seat] = token;
+  sessionStorage.setItem(`roadie:${id}`, JSON.stringify(held));
+  return seat;
+}
+
+/**
+ * The ruleset's component catalogue (`GET /v1/rulesets/{slug}/components`) as a lookup by id;
+ * empty when the service has none, so pages show raw ids.
+ */
+export async function catalogue(slug) {
+  const byId = new Map();
+  const byKind = new Map();
+  try {
+    const { json } = await api(`/v1/rulesets/${encodeURIComponent(slug)}/components`);
+    const kinds = json && typeof json.components === "object" && json.components ? json.components : {};
+    for (const [kind, items] of Object.entries(kinds)) {
+      if (!Array.isArray(items)) continue;
+      byKind.set(kind, items);
+      for (const item of items) {
+        if (item && (typeof item.id === "string" || typeof item.id === "number")) {
+          byId.set(String(item.id), { kind, ...item });
+        }
+      }
+    }
+  } catch {
+    // No catalogue (404) or an unreadable one: raw ids.
+  }
+  return {
+    get: (id) => byId.get(String(id)) ?? null,
+    name: (id) => byId.get(String(id))?.name ?? String(id),
+    kind: (kind) => byKind.get(kind) ?? [],
+    size: byId.size,
+  };
+}
+
+/** `h("div", {class: "x"}, child, ...)`: an element; strings become text, never HTML. */
+export function h(tag, attrs = {}, ...children) {
+  const el = tag.startsWith("svg:")
+    ? document.createElementNS("http://www.w3.org/2000/svg", tag.slice(4))
+    : document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs ?? {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else el.setAttribute(key, value === true ? "" : String(value));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children) {
+    if (child === undefined || child === null || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else el.append(child instanceof Node ? child : String(child));
+  }
+}
+
+/** Shows `message` in the page's error line, or hides it. */
+export function showError(message) {
+  const el = document.getElementById("error");
+  if (!el) return;
+  el.textContent = message ?? "";
+  el.hidden = !message;
+}
+
+/** Replaces the children of `el`; arrays are flattened and strings become text. */
+export function fill(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+  return el;
+}

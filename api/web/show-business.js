@@ -1,0 +1,74 @@
+// Show Business: band boards, the charts with their fields, the city map with concert tokens,
+// the tracks, the dice and the rondel.
+
+import { h } from "./api.js";
+
+const arr = (v) => (Array.isArray(v) ? v : []);
+
+function token(t, names) {
+  if (!t || typeof t !== "object") return h("span", { class: "token" }, names.name(t));
+  return h("span", { class: `token colour-${t.colour ?? ""}`, title: t.id }, `${t.colour ?? ""} ${t.value ?? ""}`);
+}
+
+function artist(a, names) {
+  const known = names.get(a?.id);
+  return h("span", { class: `card colour-${a?.style ?? ""}`, title: a?.id },
+    h("b", {}, a?.name ?? known?.name ?? a?.id),
+    `${a?.style ?? ""}${a?.alternative ? ` / ${a.alternative}` : ""}${a?.side_b ? " (B)" : ""}`,
+    `fields ${arr(a?.fields).join(",")} · indep. ${a?.independence ?? "?"}`,
+    arr(a?.tokens).length ? h("span", {}, arr(a.tokens).map((t) => token(t, names))) : null);
+}
+
+/** Draws a Show Business view. */
+export function render(view, { names, game }) {
+  const acting = arr(game?.to_act);
+  const cities = new Map();
+  for (const t of arr(view?.map_tokens)) {
+    const city = String(t?.city ?? "?");
+    cities.set(city, [...(cities.get(city) ?? []), t]);
+  }
+  const catalogued = names.kind("cities").concat(names.kind("city")).map((c) => String(c.id));
+  const knownCities = [...new Set([...catalogued, ...arr(view?.concert_market).map((t) => String(t?.city ?? "?")), ...[...cities.keys()].sort()])];
+  const map = h("div", { class: "sb-map" }, knownCities.map((c) =>
+    h("div", { class: "city", dataset: { city: c } }, h("b", {}, names.name(c)), h("div", {}, arr(cities.get(c)).map((t) => token(t, names))))));
+  const fields = arr(view?.chart_fields);
+  const chart = h("div", { class: "chart" }, arr(view?.chart).map((entries, i) =>
+    h("div", { class: "field" }, h("b", {}, `#${i + 1}`), fields[i] ? ` power ${fields[i].power} · cost ${fields[i].cost}` : "",
+      h("div", {}, arr(entries).map((e) => h("div", {}, typeof e === "object" ? Object.values(e ?? {}).map((v) => (typeof v === "object" ? JSON.stringify(v) : names.name(v))).join(" ") : names.name(e)))))));
+  return h("div", { class: "sb" },
+    h("div", { class: "stats" },
+      h("span", {}, "Rondel ", h("b", {}, view?.rondel ?? "?")),
+      h("span", {}, "Active ", h("b", {}, `seat ${view?.active ?? "?"}`)),
+      h("span", {}, "Order ", h("b", {}, arr(view?.order).join(" → "))),
+      h("span", {}, "Quarters ended ", h("b", {}, arr(view?.quarter_ends).filter(Boolean).length)),
+      view?.last_turn ? h("span", {}, h("b", {}, "last turn")) : null),
+    h("h4", {}, "Dice"),
+    h("div", { class: "row" }, arr(view?.dice).map((d, i) => h("span", { class: "die", dataset: { die: i } }, d ?? "–"))),
+    h("h4", {}, "Band boards"),
+    h("div", { class: "players" }, arr(view?.players).map((p) =>
+      h("div", { class: `player${acting.includes(p.seat) ? " acting" : ""}${p.seat === view?.me ? " me" : ""}` },
+        h("h3", {}, `Seat ${p.seat} · ${p.colour ?? ""}${p.bankrupt !== null && p.bankrupt !== undefined ? " · bankrupt" : ""}`),
+        h("div", { class: "track" },
+          h("span", {}, "Cash ", h("b", {}, p.cash)),
+          h("span", {}, "Popularity ", h("b", {}, p.popularity)),
+          h("span", {}, "Satisfaction ", h("b", {}, p.satisfaction)),
+          h("span", {}, "Time ", h("b", {}, p.time)),
+          h("span", {}, "Hand ", h("b", {}, p.hand_count)),
+          p.scandal ? h("span", {}, h("b", {}, "scandal")) : null,
+          h("span", {}, "Car ", h("b", {}, p.car ?? "?"))),
+        h("div", { class: "row" }, arr(p.band).map((a) => artist(a, names))),
+        arr(p.hand).length ? [h("h4", {}, "Hand"), h("div", { class: "row" }, arr(p.hand).map((c) => h("span", { class: "card" }, names.name(typeof c === "object" ? c?.id : c))))] : null,
+        arr(p.songs).length ? [h("h4", {}, "Songs"), h("div", { class: "row" }, arr(p.songs).map((s) => h("span", { class: "card" }, typeof s === "object" ? Object.entries(s ?? {}).map(([k, v]) => `${k} ${typeof v === "object" ? JSON.stringify(v) : v}`).join(" · ") : names.name(s))))] : null,
+        h("div", { class: "stats" }, "Blank songs: ", arr(p.blanks).join(" ")),
+      ))),
+    h("h4", {}, "Charts"),
+    chart,
+    h("h4", {}, "City map"),
+    map,
+    h("h4", {}, "Concert market"),
+    h("div", { class: "row" }, arr(view?.concert_market).map((t) => token(t, names))),
+    h("h4", {}, "Markets"),
+    h("div", { class: "row" }, "Artists: ", arr(view?.artist_market).map((a) => h("span", { class: "card" }, names.name(a)))),
+    h("div", { class: "row" }, "Influence: ", arr(view?.influence_market).map((c) => h("span", { class: "card" }, names.name(c)))),
+  );
+}

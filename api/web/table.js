@@ -1,0 +1,284 @@
+// A table: one game seen by one of the seats this tab holds, or by a spectator. Generic for every
+// ruleset (view tree, legal actions as buttons, event log, phase machine); a ruleset's renderer,
+// when there is one, draws the view above the tree.
+
+import { api, catalogue, fill, h, heldTokens, holdToken, seatOf, showError } from "./api.js";
+import { machineList } from "./machine.js";
+import { label, tree } from "./tree.js";
+
+const RENDERERS = {
+  "shrewd-producer": "./shrewd-producer.js",
+  "rock-the-world": "./rock-the-world.js",
+  "show-business": "./show-business.js",
+};
+const WAIT_SECS = 25;
+
+const id = decodeURIComponent(location.pathname.replace(/^\/play\//, "").replace(/\/$/, ""));
+const state = {
+  game: null,
+  etag: null,
+  ruleset: null,
+  names: null,
+  renderer: null,
+  viewer: null,
+  events: [],
+  nextAfter: 0,
+  watch: null,
+  busy: false,
+};
+
+function takeFragmentToken() {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const token = fragment.get("token");
+  if (!token) return null;
+  const seat = holdToken(id, token);
+  history.replaceState(null, "", location.pathname + location.search);
+  return seat;
+}
+
+function tokenOf(viewer) {
+  return viewer === null ? undefined : heldTokens(id)[viewer];
+}
+
+function heldSeats() {
+  return Object.entries(heldTokens(id))
+    .filter(([, token]) => seatOf(token) !== null)
+    .map(([seat]) => Number(seat))
+    .sort((a, b) => a - b);
+}
+
+function renderViewers() {
+  const seats = heldSeats();
+  const toAct = state.game?.to_act ?? [];
+  const button = (viewer, text) =>
+    h("button", {
+      type: "button",
+      class: viewer === state.viewer ? "viewer current" : toAct.includes(viewer) ? "viewer acting" : "viewer",
+      "aria-pressed": viewer === state.viewer ? "true" : "false",
+      dataset: { seat: viewer === null ? "spectator" : viewer },
+      onclick: () => switchViewer(viewer),
+    }, text);
+  fill(document.getElementById("viewers"), 
+    h("span", {}, "View as "),
+    seats.map((s) => button(s, `Seat ${s}${toAct.includes(s) ? " ●" : ""}`)),
+    button(null, "Spectator"),
+  );
+}
+
+function switchViewer(viewer) {
+  if (viewer === state.viewer) return;
+  state.viewer = viewer;
+  sessionStorage.setItem(`roadie:${id}:viewer`, viewer === null ? "spectator" : String(viewer));
+  state.events = [];
+  state.nextAfter = 0;
+  state.etag = null;
+  showError(null);
+  restartWatch();
+}
+
+function renderTurn(game) {
+  const toAct = Array.isArray(game.to_act) ? game.to_act : [];
+  const mine = state.viewer !== null && toAct.includes(state.viewer);
+  const who = game.status !== "active"
+    ? `Game ${game.status}`
+    : toAct.length
+      ? `${mine ? "Your turn. " : ""}To act: ${toAct.map((s) => `seat ${s}`).join(", ")}`
+      : "Nobody to act";
+  fill(document.getElementById("turn"), 
+    h("h2", {}, who),
+    h("p", {}, `Phase: ${String(game.phase ?? "?").replace(/_/g, " ")} · version ${game.version} · you are ${state.viewer === null ? "a spectator" : `seat ${state.viewer}`} of ${game.seats ?? "?"}`),
+  );
+  document.getElementById("status").textContent = game.status ?? "";
+}
+
+function renderOutcome(game) {
+  const box = document.getElementById("outcome");
+  const scores = Array.isArray(game?.outcome?.scores) ? game.outcome.scores : null;
+  if (!game.outcome) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const winners = Array.isArray(game.outcome.winners) ? game.outcome.winners : [];
+  fill(box, 
+    h("h2", {}, "Final scores"),
+    winners.length ? h("p", { class: "winners" }, `Winner: ${winners.map((s) => `seat ${s}`).join(", ")}`) : null,
+    scores
+      ? h("table", { class: "scores" },
+          h("thead", {}, h("tr", {}, h("th", {}, "rank"), h("th", {}, "seat"), h("th", {}, "total"), h("th", {}, "details"))),
+          h("tbody", {}, [...scores].sort((a, b) => (a.rank ?? 0) - (b.rank ?? 0)).map((s) =>
+            h("tr", { class: winners.includes(s.seat) ? "winner" : null },
+              h("td", {}, s.rank ?? ""), h("td", {}, `seat ${s.seat}`), h("td", {}, s.total ?? ""),
+              h("td", {}, (Array.isArray(s.lines) ? s.lines : []).map((l) => `${l.label}: ${l.points}`).join("; "))))))
+      : tree(game.outcome, state.names),
+  );
+}
+
+function renderBoard(game) {
+  const board = document.getElementById("board");
+  const parts = [h("h2", {}, "Table")];
+  if (state.renderer) {
+    try {
+      parts.push(state.renderer(game.view, { game, names: state.names, viewer: state.viewer, h }));
+    } catch (e) {
+      parts.push(h("p", { class: "error" }, `could not draw this view: ${e.message}`));
+    }
+    parts.push(h("details", { class: "raw" }, h("summary", {}, "Whole view"), tree(game.view, state.names)));
+  } else {
+    parts.push(tree(game.view, state.names));
+  }
+  fill(board, ...parts);
+}
+
+function renderActions(list, revision) {
+  const box = document.getElementById("action-list");
+  if (state.viewer === null) {
+    fill(box, h("p", { class: "nil" }, "Spectators watch."));
+  } else if (!list.length) {
+    fill(box, h("p", { class: "nil" }, state.game?.status === "active" ? "Nothing to do now: the table updates when others play." : "The game is over."));
+  } else {
+    fill(box, ...list.map((action, i) =>
+      h("button", { type: "button", class: "action", dataset: { index: i, type: action?.type ?? "" }, onclick: () => play(action, revision) }, label(action, state.names))));
+  }
+}
+
+function renderEvents() {
+  const list = document.getElementById("events");
+  const shown = state.events.slice(-200).reverse();
+  fill(list, ...shown.map((e) => h("li", { value: e.seq }, label(e.body, state.names), e.audience?.to && e.audience.to !== "everyone" ? h("span", { class: "tag" }, "private") : null)));
+}
+
+async function loadEvents(token) {
+  for (let page = 0; page < 20; page++) {
+    const { json } = await api(`/v1/games/${encodeURIComponent(id)}/events?after=${state.nextAfter}&limit=1000`, { token });
+    const events = Array.isArray(json?.events) ? json.events : [];
+    state.events.push(...events);
+    const next = Number(json?.next_after ?? state.nextAfter);
+    if (!events.length || next <= state.nextAfter) break;
+    state.nextAfter = next;
+  }
+  renderEvents();
+}
+
+async function show(game, etag) {
+  if (state.game && game.revision === state.game.revision) return;
+  state.game = game;
+  state.etag = etag ?? (game.revision ? `"${game.revision}"` : null);
+  document.body.dataset.status = game.status ?? "";
+  renderViewers();
+  renderTurn(game);
+  renderOutcome(game);
+  renderBoard(game);
+  fill(document.getElementById("machine"), machineList(state.ruleset?.machine, game.phase));
+  const token = tokenOf(state.viewer);
+  let actions = [];
+  if (token && game.status === "active" && (game.to_act ?? []).includes(state.viewer)) {
+    try {
+      const { json } = await api(`/v1/games/${encodeURIComponent(id)}/actions`, { token });
+      actions = json?.revision === undefined || json.revision === game.revision ? json?.actions ?? [] : [];
+    } catch (e) {
+      showError(e.message);
+    }
+  }
+  if (state.game !== game) return;
+  renderActions(Array.isArray(actions) ? actions : [], game.revision);
+  try {
+    await loadEvents(token);
+  } catch (e) {
+    showError(e.message);
+  }
+  if (state.game !== game) return;
+  document.body.dataset.version = String(game.version);
+  document.body.dataset.toAct = (game.to_act ?? []).join(",");
+  document.body.dataset.viewer = state.viewer === null ? "spectator" : String(state.viewer);
+  document.body.dataset.settled = game.revision;
+}
+
+async function play(action, revision) {
+  if (state.busy) return;
+  state.busy = true;
+  showError(null);
+  for (const b of document.querySelectorAll("button.action")) b.disabled = true;
+  try {
+    const { json } = await api(`/v1/games/${encodeURIComponent(id)}/actions`, {
+      method: "POST",
+      token: tokenOf(state.viewer),
+      body: { action },
+      headers: { "If-Match": `"${revision}"`, "Idempotency-Key": crypto.randomUUID() },
+    });
+    if (json?.game) await show(json.game, json.revision ? `"${json.revision}"` : null);
+  } catch (e) {
+    showError(e.message);
+    for (const b of document.querySelectorAll("button.action")) b.disabled = false;
+  } finally {
+    state.busy = false;
+  }
+}
+
+async function watch(controller) {
+  let failures = 0;
+  while (!controller.signal.aborted) {
+    try {
+      const headers = state.etag ? { "If-None-Match": state.etag } : {};
+      const wait = state.etag ? `?wait=${WAIT_SECS}` : "";
+      const reply = await api(`/v1/games/${encodeURIComponent(id)}${wait}`, { token: tokenOf(state.viewer), headers, signal: controller.signal });
+      failures = 0;
+      if (reply.status === 200 && reply.json) {
+        await show(reply.json, reply.etag);
+        if (reply.json.status !== "active") {
+          document.body.dataset.finished = "true";
+        }
+      }
+    } catch (e) {
+      if (controller.signal.aborted) return;
+      showError(e.message);
+      failures += 1;
+      await new Promise((r) => setTimeout(r, Math.min(30000, 1000 * 2 ** failures)));
+    }
+  }
+}
+
+function restartWatch() {
+  state.watch?.abort();
+  state.game = null;
+  state.watch = new AbortController();
+  watch(state.watch);
+}
+
+async function start() {
+  const fromLink = takeFragmentToken();
+  const seats = heldSeats();
+  const kept = sessionStorage.getItem(`roadie:${id}:viewer`);
+  if (fromLink !== null) state.viewer = fromLink;
+  else if (kept === "spectator") state.viewer = null;
+  else if (kept !== null && seats.includes(Number(kept))) state.viewer = Number(kept);
+  else state.viewer = seats.length ? seats[0] : null;
+  try {
+    const first = await api(`/v1/games/${encodeURIComponent(id)}`, { token: tokenOf(state.viewer) });
+    const slug = first.json?.ruleset;
+    const [ruleset, names] = await Promise.all([
+      api(`/v1/rulesets/${encodeURIComponent(slug)}`).then((r) => r.json).catch(() => null),
+      catalogue(slug),
+    ]);
+    state.ruleset = ruleset;
+    state.names = names;
+    document.getElementById("title").textContent = `${ruleset?.title ?? slug} · ${id}`;
+    document.title = `Roadie: ${ruleset?.title ?? slug}`;
+    if (RENDERERS[slug]) {
+      try {
+        state.renderer = (await import(RENDERERS[slug])).render;
+      } catch (e) {
+        showError(`could not load the ${slug} table: ${e.message}`);
+      }
+    }
+    await show(first.json, first.etag);
+  } catch (e) {
+    showError(e.message);
+    renderViewers();
+    return;
+  }
+  state.watch = new AbortController();
+  watch(state.watch);
+}
+
+start();
