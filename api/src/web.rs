@@ -18,13 +18,21 @@ const TABLE: &str = include_str!("../web/table.html");
 
 /// Every asset under `/play/assets/`, by file name.
 const ASSETS: &[(&str, &str, &str)] = &[
-    ("style.css", "text/css; charset=utf-8", include_str!("../web/style.css")),
+    (
+        "style.css",
+        "text/css; charset=utf-8",
+        include_str!("../web/style.css"),
+    ),
     ("api.js", JS, include_str!("../web/api.js")),
     ("lobby.js", JS, include_str!("../web/lobby.js")),
     ("table.js", JS, include_str!("../web/table.js")),
     ("tree.js", JS, include_str!("../web/tree.js")),
     ("machine.js", JS, include_str!("../web/machine.js")),
-    ("shrewd-producer.js", JS, include_str!("../web/shrewd-producer.js")),
+    (
+        "shrewd-producer.js",
+        JS,
+        include_str!("../web/shrewd-producer.js"),
+    ),
     ("rock-the-world.js", JS, include_str!("../web/rock-the-world.js")),
     ("show-business.js", JS, include_str!("../web/show-business.js")),
 ];

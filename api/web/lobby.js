@@ -60,6 +60,7 @@ async function choose(slug) {
     );
     rules.hidden = false;
     fill(rules, h("h2", {}, `${json?.title ?? slug}: phases`), machineList(json?.machine, null));
+    document.body.dataset.ruleset = slug;
   } catch (e) {
     showError(e.message);
   }

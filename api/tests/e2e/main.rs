@@ -21,3 +21,4 @@ mod readme;
 mod restart;
 mod support;
 mod tokens;
+mod web;

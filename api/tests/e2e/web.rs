@@ -1,0 +1,506 @@
+//! The web table at `/play/`, in Debian's headless Chromium driven through `/usr/bin/chromedriver`
+//! (WebDriver): every ruleset is played by clicks only from the lobby to the final scores, one game
+//! with two seats in two browsers that see each other's moves without reloading. Each table is
+//! photographed at mid-game under `target/` (`ROADIE_UPDATE_SCREENSHOTS=1` copies the pictures to
+//! `docs/`); the browser's console must stay free of errors.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use base64::Engine;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use reqwest::blocking::Client;
+use serde_json::{Value, json};
+
+use crate::support::{Redis, Roadie, ensure_installed, free_port, scratch};
+
+/// Most clicks a game may take before the test calls it stuck.
+const MAX_CLICKS: usize = 1500;
+
+/// A PNG of the table below this size is a blank or broken page.
+const MIN_SCREENSHOT_BYTES: usize = 40_000;
+
+/// `chromedriver` on a free port, stopped when dropped.
+struct Driver {
+    child: Child,
+    base: String,
+    http: Client,
+}
+
+impl Driver {
+    fn start() -> Self {
+        ensure_installed("/usr/bin/chromium", "chromium");
+        ensure_installed("/usr/bin/chromedriver", "chromium-driver");
+        let port = free_port();
+        let child = Command::new("/usr/bin/chromedriver")
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start chromedriver");
+        let driver = Driver {
+            child,
+            base: format!("http://127.0.0.1:{port}"),
+            http: Client::builder()
+                .timeout(Duration::from_secs(60))
+                .build()
+                .expect("client"),
+        };
+        wait_for("chromedriver to answer", Duration::from_secs(20), || {
+            driver
+                .http
+                .get(format!("{}/status", driver.base))
+                .send()
+                .is_ok_and(|r| r.status().is_success())
+        });
+        driver
+    }
+
+    fn call(&self, method: reqwest::Method, path: &str, body: Option<Value>) -> Value {
+        let mut request = self.http.request(method, format!("{}{path}", self.base));
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let reply: Value = request.send().and_then(|r| r.json()).expect("WebDriver reply");
+        assert!(
+            reply["value"]["error"].is_null(),
+            "WebDriver {path}: {}",
+            reply["value"]
+        );
+        reply["value"].clone()
+    }
+
+    /// A fresh Chromium with its own profile (so its own `sessionStorage`).
+    fn browser(&self, name: &str) -> Browser<'_> {
+        let profile = scratch(&format!("web_chromium_{name}"));
+        let caps = json!({"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:loggingPrefs": {"browser": "ALL"},
+            "goog:chromeOptions": {
+                "binary": "/usr/bin/chromium",
+                "args": [
+                    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                    "--disable-dev-shm-usage", "--window-size=1280,1400",
+                    format!("--user-data-dir={}", profile.display()),
+                ],
+            },
+        }}});
+        let session = self.call(reqwest::Method::POST, "/session", Some(caps));
+        Browser {
+            driver: self,
+            session: session["sessionId"].as_str().expect("session id").to_owned(),
+        }
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One browser session.
+struct Browser<'a> {
+    driver: &'a Driver,
+    session: String,
+}
+
+impl Browser<'_> {
+    fn post(&self, path: &str, body: Value) -> Value {
+        self.driver.call(
+            reqwest::Method::POST,
+            &format!("/session/{}{path}", self.session),
+            Some(body),
+        )
+    }
+
+    fn get(&self, path: &str) -> Value {
+        self.driver.call(
+            reqwest::Method::GET,
+            &format!("/session/{}{path}", self.session),
+            None,
+        )
+    }
+
+    fn open(&self, url: &str) {
+        self.post("/url", json!({"url": url}));
+    }
+
+    fn find(&self, css: &str) -> String {
+        let found = self.post("/element", json!({"using": "css selector", "value": css}));
+        found
+            .as_object()
+            .and_then(|o| o.values().next())
+            .and_then(Value::as_str)
+            .expect("element id")
+            .to_owned()
+    }
+
+    fn click(&self, css: &str) {
+        let element = self.find(css);
+        self.post(&format!("/element/{element}/click"), json!({}));
+    }
+
+    fn type_into(&self, css: &str, text: &str) {
+        let element = self.find(css);
+        self.post(&format!("/element/{element}/clear"), json!({}));
+        self.post(&format!("/element/{element}/value"), json!({"text": text}));
+    }
+
+    /// Reads the page (never changes it): the value of a JavaScript expression.
+    fn read(&self, expression: &str) -> Value {
+        self.post(
+            "/execute/sync",
+            json!({"script": format!("return {expression};"), "args": []}),
+        )
+    }
+
+    fn body_data(&self, key: &str) -> String {
+        self.read(&format!("document.body.dataset.{key} ?? ''"))
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    }
+
+    fn error_line(&self) -> Option<String> {
+        let shown = self.read(
+            "(() => { const e = document.getElementById('error'); return e && !e.hidden ? e.textContent : null; })()",
+        );
+        shown.as_str().map(str::to_owned)
+    }
+
+    fn screenshot(&self) -> Vec<u8> {
+        let png = self.get("/screenshot");
+        base64::engine::general_purpose::STANDARD
+            .decode(png.as_str().expect("base64 PNG"))
+            .expect("PNG")
+    }
+
+    fn resize(&self, width: u32, height: u32) {
+        self.post("/window/rect", json!({"width": width, "height": height}));
+    }
+
+    /// Severe console entries, less the catalogue's 404 while the service has none (the page then
+    /// shows raw ids, as it should).
+    fn console_errors(&self) -> Vec<String> {
+        let entries = self.post("/se/log", json!({"type": "browser"}));
+        entries
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|e| e["level"] == "SEVERE")
+            .filter_map(|e| e["message"].as_str())
+            .filter(|m| !(m.contains("/components - Failed to load resource") && m.contains("404")))
+            .map(str::to_owned)
+            .collect()
+    }
+
+    fn wait_settled(&self, what: &str, done: impl Fn(&Self) -> bool) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if done(self) {
+                return;
+            }
+            if let Some(error) = self.error_line() {
+                panic!("the page shows an error while waiting for {what}: {error}");
+            }
+            assert!(Instant::now() < deadline, "timed out waiting for {what}");
+            std::thread::sleep(Duration::from_millis(30));
+        }
+    }
+}
+
+impl Drop for Browser<'_> {
+    fn drop(&mut self) {
+        let _ = self
+            .driver
+            .http
+            .delete(format!("{}/session/{}", self.driver.base, self.session))
+            .send();
+    }
+}
+
+fn wait_for(what: &str, within: Duration, mut done: impl FnMut() -> bool) {
+    let deadline = Instant::now() + within;
+    while !done() {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Fills the lobby's form by clicks and typing, creates the game, and returns the seat links.
+fn create_in_lobby(
+    browser: &Browser,
+    roadie: &Roadie,
+    ruleset: &str,
+    seats: usize,
+    seed: u64,
+    options: &[(&str, &str)],
+) -> Vec<String> {
+    browser.open(&roadie.url("/play/"));
+    browser.wait_settled("the lobby", |b| b.body_data("ready") == "true");
+    browser.click(&format!("#ruleset option[value=\"{ruleset}\"]"));
+    browser.wait_settled("the ruleset's options", |b| b.body_data("ruleset") == ruleset);
+    browser.type_into("#seats", &seats.to_string());
+    browser.type_into("#seed", &seed.to_string());
+    for (name, value) in options {
+        browser.type_into(&format!("#option-{name}"), value);
+    }
+    browser.click("#create-button");
+    browser.wait_settled("the seat links", |b| {
+        b.read("document.querySelectorAll('a.seat-link').length") == json!(seats)
+    });
+    let links = browser.read("[...document.querySelectorAll('a.seat-link')].map((a) => a.href)");
+    let links: Vec<String> = links
+        .as_array()
+        .expect("links")
+        .iter()
+        .filter_map(|l| l.as_str().map(str::to_owned))
+        .collect();
+    for link in &links {
+        assert!(
+            link.contains("/play/") && link.contains("#token="),
+            "a seat link holds its token in the fragment: {link}"
+        );
+    }
+    links
+}
+
+/// The game's id, from the table's address.
+fn game_id(browser: &Browser) -> String {
+    let path = browser.read("location.pathname");
+    path.as_str()
+        .and_then(|p| p.strip_prefix("/play/"))
+        .expect("a table address")
+        .to_owned()
+}
+
+/// Clicks the `index`th legal action and waits for the table to show the next state.
+fn click_action(browser: &Browser, rng: &mut ChaCha8Rng) {
+    let before = browser.body_data("settled");
+    let count = browser
+        .read("document.querySelectorAll('button.action').length")
+        .as_u64()
+        .expect("count");
+    assert!(count > 0, "the acting seat's table shows no action");
+    let index = rng.random_range(0..count);
+    browser.click(&format!("button.action[data-index=\"{index}\"]"));
+    browser.wait_settled("the table after a click", |b| b.body_data("settled") != before);
+}
+
+fn save_screenshot(png: &[u8], name: &str) -> PathBuf {
+    assert!(png.starts_with(b"\x89PNG"), "{name}: not a PNG");
+    assert!(
+        png.len() >= MIN_SCREENSHOT_BYTES,
+        "{name}: a {} byte screenshot is a blank page",
+        png.len()
+    );
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("web-screenshots");
+    std::fs::create_dir_all(&dir).expect("screenshot dir");
+    let path = dir.join(format!("{name}.png"));
+    std::fs::write(&path, png).expect("write screenshot");
+    if std::env::var_os("ROADIE_UPDATE_SCREENSHOTS").is_some() {
+        let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/web");
+        std::fs::create_dir_all(&docs).expect("docs/web");
+        std::fs::write(docs.join(format!("{name}.png")), png).expect("write docs screenshot");
+    }
+    path
+}
+
+/// The final scores as the finished page shows them, checked against the API's outcome.
+fn assert_final_scores(browser: &Browser, roadie: &Roadie, id: &str, seats: usize) {
+    browser.wait_settled("the final scores", |b| {
+        b.read("!document.getElementById('outcome').hidden") == json!(true)
+    });
+    let rows = browser.read("document.querySelectorAll('#outcome table.scores tbody tr').length");
+    assert_eq!(rows, json!(seats), "one score row per seat");
+    let game = roadie.get(&format!("/v1/games/{id}"), None);
+    assert_eq!(game.json["status"], "finished");
+    let winners = game.json["outcome"]["winners"].as_array().expect("winners").len();
+    let highlighted = browser.read("document.querySelectorAll('#outcome tr.winner').length");
+    assert_eq!(highlighted, json!(winners), "the winners' rows are marked");
+    let actions = browser.read("document.querySelectorAll('button.action').length");
+    assert_eq!(actions, json!(0), "a finished game offers no action");
+}
+
+/// Plays a whole game in one tab that holds every seat, clicking the acting seat's tab, then one
+/// of its actions; photographs the table after `shot_at` clicks.
+fn play_in_one_tab(
+    ruleset: &str,
+    seats: usize,
+    seed: u64,
+    options: &[(&str, &str)],
+    shot_at: usize,
+) -> (Roadie, String) {
+    let redis = Redis::start();
+    let roadie = Roadie::start(&format!("web_{ruleset}"), Some(&redis), &[("RUST_LOG", "debug")]);
+    let driver = Driver::start();
+    let browser = driver.browser(ruleset);
+    create_in_lobby(&browser, &roadie, ruleset, seats, seed, options);
+    browser.click("#play-here");
+    browser.wait_settled("the table", |b| !b.body_data("settled").is_empty());
+    let id = game_id(&browser);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut clicks = 0;
+    while browser.body_data("status") == "active" {
+        assert!(
+            clicks < MAX_CLICKS,
+            "{ruleset} did not end in {MAX_CLICKS} clicks"
+        );
+        let to_act = browser.body_data("toAct");
+        let seat = to_act.split(',').next().expect("a seat to act").to_owned();
+        if browser.body_data("viewer") != seat {
+            browser.click(&format!("button.viewer[data-seat=\"{seat}\"]"));
+            browser.wait_settled("the seat's table", |b| b.body_data("viewer") == seat);
+        }
+        click_action(&browser, &mut rng);
+        clicks += 1;
+        if clicks == shot_at {
+            let path = save_screenshot(&browser.screenshot(), ruleset);
+            eprintln!("{ruleset}: mid-game table at {}", path.display());
+        }
+    }
+    assert!(clicks > shot_at, "{ruleset} ended before its mid-game screenshot");
+    assert_final_scores(&browser, &roadie, &id, seats);
+    assert_eq!(browser.console_errors(), Vec::<String>::new(), "console errors");
+    drop(browser);
+    (roadie, id)
+}
+
+/// The server never logged a seat token, even at `debug`, where every request is logged.
+fn assert_no_token_logged(roadie: &Roadie) {
+    let log = roadie.log_text();
+    assert!(!log.is_empty(), "the server logged nothing");
+    assert!(!log.contains("eyJ"), "a token reached the server's log:\n{log}");
+}
+
+#[test]
+fn pages_and_assets_carry_a_strict_content_security_policy() {
+    let roadie = Roadie::start("web_csp", None, &[]);
+    for path in [
+        "/play/",
+        "/play/0123456789abcdef01234567",
+        "/play/assets/table.js",
+        "/play/assets/style.css",
+    ] {
+        let reply = roadie.get(path, None);
+        assert_eq!(reply.status, 200, "{path}");
+        let csp = reply.header("content-security-policy").expect("a CSP");
+        assert!(csp.contains("default-src 'self'"), "{path}: {csp}");
+        assert!(csp.contains("script-src 'self'"), "{path}: {csp}");
+        assert!(!csp.contains("unsafe"), "{path}: {csp}");
+        assert_eq!(reply.header("x-content-type-options"), Some("nosniff"));
+    }
+    let script = roadie.get("/play/assets/table.js", None);
+    assert!(
+        script
+            .header("content-type")
+            .is_some_and(|t| t.starts_with("text/javascript"))
+    );
+    let page = roadie
+        .http
+        .get(roadie.url("/play/"))
+        .send()
+        .expect("lobby")
+        .text()
+        .expect("html");
+    assert!(
+        !page.contains("<script>") && !page.contains("style="),
+        "no inline script or style"
+    );
+    roadie
+        .get("/play/assets/nothing.js", None)
+        .assert_problem(404, "route_not_found");
+    let redirect = roadie.request(roadie.http.get(roadie.url("/play")));
+    assert_eq!(redirect.status, 200, "/play leads to the lobby");
+}
+
+#[test]
+fn shrewd_producer_is_played_to_the_end_by_clicks() {
+    let (roadie, _) = play_in_one_tab("shrewd-producer", 3, 11, &[], 60);
+    assert_no_token_logged(&roadie);
+}
+
+#[test]
+fn show_business_is_played_to_the_end_by_clicks() {
+    let (roadie, _) = play_in_one_tab("show-business", 2, 7, &[], 80);
+    assert_no_token_logged(&roadie);
+}
+
+/// Rock the World with a turn cap of 3 per seat, each seat in its own browser: each sees the
+/// other's moves by itself (the long-poll), without a reload.
+#[test]
+fn rock_the_world_is_played_by_two_browsers_that_see_each_other() {
+    let redis = Redis::start();
+    let roadie = Roadie::start("web_rock-the-world", Some(&redis), &[("RUST_LOG", "debug")]);
+    let driver = Driver::start();
+    let first = driver.browser("rtw_seat0");
+    let second = driver.browser("rtw_seat1");
+    let links = create_in_lobby(
+        &first,
+        &roadie,
+        "rock-the-world",
+        2,
+        5,
+        &[("max_turns_per_seat", "3")],
+    );
+    first.click("a.seat-link[data-seat=\"0\"]");
+    second.open(&links[1]);
+    let browsers = [&first, &second];
+    for (seat, browser) in browsers.iter().enumerate() {
+        browser.wait_settled("the table", |b| b.body_data("viewer") == seat.to_string());
+        let address = browser.read("location.href");
+        assert!(
+            !address.as_str().unwrap_or_default().contains("token"),
+            "the token left the address bar: {address}"
+        );
+    }
+    let id = game_id(&first);
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut clicks = 0;
+    loop {
+        // Both tables show the same state before anyone moves: the one that did not click
+        // caught up by itself.
+        let settled = first.body_data("settled");
+        second.wait_settled("the other browser to catch up", |b| {
+            b.body_data("settled") == settled
+        });
+        if first.body_data("status") != "active" {
+            break;
+        }
+        assert!(clicks < MAX_CLICKS, "rock-the-world did not end");
+        let to_act = first.body_data("toAct");
+        let seat: usize = to_act
+            .split(',')
+            .next()
+            .and_then(|s| s.parse().ok())
+            .expect("a seat to act");
+        click_action(browsers[seat], &mut rng);
+        clicks += 1;
+        if clicks == 6 {
+            save_screenshot(&first.screenshot(), "rock-the-world");
+            save_screenshot(&second.screenshot(), "rock-the-world-seat-1");
+        }
+    }
+    assert!(clicks > 6, "the game ended before its mid-game screenshot");
+    for browser in browsers {
+        assert_final_scores(browser, &roadie, &id, 2);
+        assert_eq!(browser.console_errors(), Vec::<String>::new(), "console errors");
+    }
+    // Readable on a phone: at 420 px, nothing is wider than the window.
+    first.resize(420, 900);
+    first.wait_settled("the narrow layout", |b| {
+        b.read("window.innerWidth").as_u64().is_some_and(|w| w <= 420)
+    });
+    let overflow = first.read("document.documentElement.scrollWidth - window.innerWidth");
+    assert!(
+        overflow.as_i64().is_some_and(|o| o <= 0),
+        "the table is wider than a phone: {overflow}"
+    );
+    save_screenshot(&first.screenshot(), "rock-the-world-phone");
+    assert_no_token_logged(&roadie);
+}
