@@ -4,6 +4,7 @@
 
 import { api, catalogue, fill, h, heldTokens, holdToken, seatOf, showError } from "./api.js";
 import { machineList } from "./machine.js";
+import { actionForm } from "./schema-form.js";
 import { label, tree } from "./tree.js";
 
 const RENDERERS = {
@@ -169,7 +170,11 @@ async function show(game, etag) {
   renderTurn(game);
   renderOutcome(game);
   renderBoard(game);
-  fill(document.getElementById("machine"), machineList(state.ruleset?.machine, game.phase));
+  const machine = fill(document.getElementById("machine"), machineList(state.ruleset?.machine, game.phase));
+  const list = machine.querySelector(".machine");
+  const now = machine.querySelector(".current");
+  if (list && now) list.scrollTop = now.offsetTop - list.offsetTop - 8;
+  document.getElementById("action-form").hidden = state.viewer === null || game.status !== "active";
   const token = tokenOf(state.viewer);
   let actions = [];
   if (token && game.status === "active" && (game.to_act ?? []).includes(state.viewer)) {
@@ -194,7 +199,7 @@ async function show(game, etag) {
   document.body.dataset.settled = game.revision;
 }
 
-async function play(action, revision) {
+async function play(action, revision = state.game?.revision) {
   if (state.busy) return;
   state.busy = true;
   showError(null);
@@ -264,6 +269,9 @@ async function start() {
     state.names = names;
     document.getElementById("title").textContent = `${ruleset?.title ?? slug} · ${id}`;
     document.title = `Roadie: ${ruleset?.title ?? slug}`;
+    const schemas = await api("/api-docs/openapi.json").then((r) => r.json?.components?.schemas ?? {}).catch(() => ({}));
+    const form = actionForm(schemas?.[ruleset?.schemas?.action], schemas, (action) => play(action));
+    if (form) fill(document.getElementById("action-form"), form);
     if (RENDERERS[slug]) {
       try {
         state.renderer = (await import(RENDERERS[slug])).render;

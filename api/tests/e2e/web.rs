@@ -292,7 +292,9 @@ fn click_action(browser: &Browser, rng: &mut ChaCha8Rng) {
     browser.wait_settled("the table after a click", |b| b.body_data("settled") != before);
 }
 
-fn save_screenshot(png: &[u8], name: &str) -> PathBuf {
+/// Saves a screenshot under `target/`; with `ROADIE_UPDATE_SCREENSHOTS` set, a `documented` one
+/// is also copied to `docs/web/` for the README.
+fn save_screenshot(png: &[u8], name: &str, documented: bool) -> PathBuf {
     assert!(png.starts_with(b"\x89PNG"), "{name}: not a PNG");
     assert!(
         png.len() >= MIN_SCREENSHOT_BYTES,
@@ -303,7 +305,7 @@ fn save_screenshot(png: &[u8], name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).expect("screenshot dir");
     let path = dir.join(format!("{name}.png"));
     std::fs::write(&path, png).expect("write screenshot");
-    if std::env::var_os("ROADIE_UPDATE_SCREENSHOTS").is_some() {
+    if documented && std::env::var_os("ROADIE_UPDATE_SCREENSHOTS").is_some() {
         let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/web");
         std::fs::create_dir_all(&docs).expect("docs/web");
         std::fs::write(docs.join(format!("{name}.png")), png).expect("write docs screenshot");
@@ -344,6 +346,7 @@ fn play_in_one_tab(
     browser.click("#play-here");
     browser.wait_settled("the table", |b| !b.body_data("settled").is_empty());
     let id = game_id(&browser);
+    assert_refusal_shows_its_detail(&browser, &roadie, &id);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut clicks = 0;
     while browser.body_data("status") == "active" {
@@ -357,18 +360,72 @@ fn play_in_one_tab(
             browser.click(&format!("button.viewer[data-seat=\"{seat}\"]"));
             browser.wait_settled("the seat's table", |b| b.body_data("viewer") == seat);
         }
-        click_action(&browser, &mut rng);
-        clicks += 1;
         if clicks == shot_at {
-            let path = save_screenshot(&browser.screenshot(), ruleset);
+            let path = save_screenshot(&browser.screenshot(), ruleset, true);
             eprintln!("{ruleset}: mid-game table at {}", path.display());
         }
+        click_action(&browser, &mut rng);
+        clicks += 1;
     }
     assert!(clicks > shot_at, "{ruleset} ended before its mid-game screenshot");
     assert_final_scores(&browser, &roadie, &id, seats);
     assert_eq!(browser.console_errors(), Vec::<String>::new(), "console errors");
     drop(browser);
     (roadie, id)
+}
+
+/// An action the seat may not take, sent from the form the page builds from the ruleset's action
+/// schema: the page shows the problem's `detail` and the game does not change.
+fn assert_refusal_shows_its_detail(browser: &Browser, roadie: &Roadie, id: &str) {
+    let before = roadie.get(&format!("/v1/games/{id}"), None).json["version"].clone();
+    let phase = browser.body_data("settled");
+    browser.click("#free-action summary");
+    let types = browser.read("[...document.querySelectorAll('#action-type option')].map((o) => o.value)");
+    let legal = browser.read("[...document.querySelectorAll('button.action')].map((b) => b.dataset.type)");
+    let illegal = types
+        .as_array()
+        .expect("action types")
+        .iter()
+        .filter_map(Value::as_str)
+        .filter(|t| !legal.as_array().expect("legal").iter().any(|l| l == t))
+        .find(|t| {
+            browser.click(&format!("#action-type option[value=\"{t}\"]"));
+            browser.read("document.querySelectorAll('#free-action .fields label').length") == json!(0)
+        })
+        .expect("an action type without fields that the seat may not take now")
+        .to_owned();
+    browser.click("#action-send");
+    wait_for("the refusal's detail", Duration::from_secs(10), || {
+        browser.error_line().is_some()
+    });
+    let shown = browser.error_line().unwrap_or_default();
+    let token = browser.read(&format!(
+        "JSON.parse(sessionStorage.getItem('roadie:{id}'))[document.body.dataset.viewer]"
+    ));
+    let refusal = roadie.post(
+        &format!("/v1/games/{id}/actions"),
+        token.as_str(),
+        &json!({"action": {"type": illegal}}),
+    );
+    assert!(refusal.status >= 400 && refusal.status < 500, "{refusal:?}");
+    let detail = refusal.json["detail"].as_str().expect("a detail");
+    assert!(
+        shown == detail,
+        "the page shows {shown:?}, the problem says {detail:?}"
+    );
+    assert_eq!(
+        roadie.get(&format!("/v1/games/{id}"), None).json["version"],
+        before
+    );
+    assert_eq!(browser.body_data("settled"), phase, "a refusal changes nothing");
+    let errors = browser.console_errors();
+    assert!(
+        errors
+            .iter()
+            .all(|e| e.contains("/actions - Failed to load resource") && e.contains("status of 4")),
+        "console errors besides the refused post: {errors:?}"
+    );
+    browser.click("#free-action summary");
 }
 
 /// The server never logged a seat token, even at `debug`, where every request is logged.
@@ -462,13 +519,15 @@ fn rock_the_world_is_played_by_two_browsers_that_see_each_other() {
     let id = game_id(&first);
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     let mut clicks = 0;
+    let mut settled = first.body_data("settled");
     loop {
-        // Both tables show the same state before anyone moves: the one that did not click
-        // caught up by itself.
-        let settled = first.body_data("settled");
-        second.wait_settled("the other browser to catch up", |b| {
-            b.body_data("settled") == settled
-        });
+        // Both tables show the state the last click made before anyone moves again: the one
+        // that did not click caught up by itself.
+        for browser in browsers {
+            browser.wait_settled("both browsers to show the last move", |b| {
+                b.body_data("settled") == settled
+            });
+        }
         if first.body_data("status") != "active" {
             break;
         }
@@ -480,10 +539,11 @@ fn rock_the_world_is_played_by_two_browsers_that_see_each_other() {
             .and_then(|s| s.parse().ok())
             .expect("a seat to act");
         click_action(browsers[seat], &mut rng);
+        settled = browsers[seat].body_data("settled");
         clicks += 1;
         if clicks == 6 {
-            save_screenshot(&first.screenshot(), "rock-the-world");
-            save_screenshot(&second.screenshot(), "rock-the-world-seat-1");
+            save_screenshot(&first.screenshot(), "rock-the-world", true);
+            save_screenshot(&second.screenshot(), "rock-the-world-seat-1", false);
         }
     }
     assert!(clicks > 6, "the game ended before its mid-game screenshot");
@@ -501,6 +561,6 @@ fn rock_the_world_is_played_by_two_browsers_that_see_each_other() {
         overflow.as_i64().is_some_and(|o| o <= 0),
         "the table is wider than a phone: {overflow}"
     );
-    save_screenshot(&first.screenshot(), "rock-the-world-phone");
+    save_screenshot(&first.screenshot(), "rock-the-world-phone", false);
     assert_no_token_logged(&roadie);
 }
