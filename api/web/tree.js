@@ -42,7 +42,7 @@ function brief(v, names) {
   if (v === null || v === undefined) return "none";
   if (Array.isArray(v)) return `[${v.map((x) => brief(x, names)).join(", ")}]`;
   if (typeof v === "object") return `{${label(v, names)}}`;
-  if (names && (typeof v === "string" || typeof v === "number")) {
+  if (names && typeof v === "string") {
     const named = names.get(v);
     if (named?.name) return named.name;
   }

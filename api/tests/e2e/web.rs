@@ -200,7 +200,7 @@ impl Browser<'_> {
     }
 
     fn wait_settled(&self, what: &str, done: impl Fn(&Self) -> bool) {
-        let deadline = Instant::now() + Duration::from_secs(30);
+        let deadline = Instant::now() + Duration::from_secs(90);
         loop {
             if done(self) {
                 return;
@@ -551,6 +551,13 @@ fn rock_the_world_is_played_by_two_browsers_that_see_each_other() {
         assert_final_scores(browser, &roadie, &id, 2);
         assert_eq!(browser.console_errors(), Vec::<String>::new(), "console errors");
     }
+    second.click("button.viewer[data-seat=\"spectator\"]");
+    second.wait_settled("the spectator's table", |b| b.body_data("viewer") == "spectator");
+    assert_eq!(
+        second.read("document.querySelectorAll('button.action').length"),
+        json!(0),
+        "a spectator has no action"
+    );
     // Readable on a phone: at 420 px, nothing is wider than the window.
     first.resize(420, 900);
     first.wait_settled("the narrow layout", |b| {
