@@ -35,6 +35,10 @@ export function render(view, { names, game }) {
   const chart = h("div", { class: "chart" }, arr(view?.chart).map((entries, i) =>
     h("div", { class: "field" }, h("b", {}, `#${i + 1}`), fields[i] ? ` power ${fields[i].power} · cost ${fields[i].cost}` : "",
       h("div", {}, arr(entries).map((e) => h("div", {}, typeof e === "object" ? Object.values(e ?? {}).map((v) => (typeof v === "object" ? JSON.stringify(v) : names.name(v))).join(" ") : names.name(e)))))));
+  const rondelFields = names.kind("rondel").concat(names.kind("rondel_fields"));
+  const rondel = rondelFields.length
+    ? h("div", { class: "rondel" }, rondelFields.map((f) => h("span", { class: [f.id, f.name].includes(view?.rondel) ? "current" : "" }, f.name ?? f.id)))
+    : h("div", { class: "rondel" }, h("span", { class: "current" }, view?.rondel ?? "?"));
   return h("div", { class: "sb" },
     h("div", { class: "stats" },
       h("span", {}, "Rondel ", h("b", {}, view?.rondel ?? "?")),
@@ -42,6 +46,8 @@ export function render(view, { names, game }) {
       h("span", {}, "Order ", h("b", {}, arr(view?.order).join(" → "))),
       h("span", {}, "Quarters ended ", h("b", {}, arr(view?.quarter_ends).filter(Boolean).length)),
       view?.last_turn ? h("span", {}, h("b", {}, "last turn")) : null),
+    h("h4", {}, "Rondel"),
+    rondel,
     h("h4", {}, "Dice"),
     h("div", { class: "row" }, arr(view?.dice).map((d, i) => h("span", { class: "die", dataset: { die: i } }, d ?? "–"))),
     h("h4", {}, "Band boards"),
