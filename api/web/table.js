@@ -24,6 +24,7 @@ const state = {
   viewer: null,
   events: [],
   nextAfter: 0,
+  logComplete: false,
   watch: null,
   busy: false,
 };
@@ -72,6 +73,7 @@ function switchViewer(viewer) {
   sessionStorage.setItem(`roadie:${id}:viewer`, viewer === null ? "spectator" : String(viewer));
   state.events = [];
   state.nextAfter = 0;
+  state.logComplete = false;
   state.etag = null;
   showError(null);
   restartWatch();
@@ -175,6 +177,12 @@ async function show(game, etag) {
   const now = machine.querySelector(".current");
   if (list && now) list.scrollTop = now.offsetTop - list.offsetTop - 8;
   document.getElementById("action-form").hidden = state.viewer === null || game.status !== "active";
+  if (game.status !== "active" && !state.logComplete) {
+    // A finished game's whole log is public: read it again from the start.
+    state.logComplete = true;
+    state.events = [];
+    state.nextAfter = 0;
+  }
   const token = tokenOf(state.viewer);
   let actions = [];
   if (token && game.status === "active" && (game.to_act ?? []).includes(state.viewer)) {
@@ -199,19 +207,36 @@ async function show(game, etag) {
   document.body.dataset.settled = game.revision;
 }
 
+/** A fresh key, so that a retried post is applied once (`crypto.randomUUID` needs HTTPS off loopback). */
+function idempotencyKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 async function play(action, revision = state.game?.revision) {
   if (state.busy) return;
   state.busy = true;
   showError(null);
   for (const b of document.querySelectorAll("button.action")) b.disabled = true;
+  // A 503 is retried with the same key: the server applies the action at most once and a
+  // replay answers with the first outcome (its game then comes by the long-poll).
+  const key = idempotencyKey();
   try {
-    const { json } = await api(`/v1/games/${encodeURIComponent(id)}/actions`, {
-      method: "POST",
-      token: tokenOf(state.viewer),
-      body: { action },
-      headers: { "If-Match": `"${revision}"`, "Idempotency-Key": crypto.randomUUID() },
-    });
-    if (json?.game) await show(json.game, json.revision ? `"${json.revision}"` : null);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const { json } = await api(`/v1/games/${encodeURIComponent(id)}/actions`, {
+          method: "POST",
+          token: tokenOf(state.viewer),
+          body: { action },
+          headers: { "If-Match": `"${revision}"`, "Idempotency-Key": key },
+        });
+        if (json?.game) await show(json.game, json.revision ? `"${json.revision}"` : null);
+        break;
+      } catch (e) {
+        if (e.status !== 503 || attempt >= 3) throw e;
+        await new Promise((r) => setTimeout(r, 1000 * attempt));
+      }
+    }
   } catch (e) {
     showError(e.message);
     for (const b of document.querySelectorAll("button.action")) b.disabled = false;
