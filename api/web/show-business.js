@@ -14,8 +14,8 @@ function artist(a, names) {
   const known = names.get(a?.id);
   return h("span", { class: `card colour-${a?.style ?? ""}`, title: a?.id },
     h("b", {}, a?.name ?? known?.name ?? a?.id),
-    `${a?.style ?? ""}${a?.alternative ? ` / ${a.alternative}` : ""}${a?.side_b ? " (B)" : ""}`,
-    `fields ${arr(a?.fields).join(",")} · indep. ${a?.independence ?? "?"}`,
+    h("span", {}, `${a?.style ?? ""}${a?.alternative ? ` / ${a.alternative}` : ""}${a?.side_b ? " (B side)" : ""}`),
+    h("span", {}, `fields ${arr(a?.fields).join(", ")} · independence ${a?.independence ?? "?"}`),
     arr(a?.tokens).length ? h("span", {}, arr(a.tokens).map((t) => token(t, names))) : null);
 }
 

@@ -133,16 +133,38 @@ function renderBoard(game) {
   fill(board, ...parts);
 }
 
+/** Above this many actions of one type, they are offered as a list to pick from and one button. */
+const GROUP_ABOVE = 8;
+
 function renderActions(list, revision) {
   const box = document.getElementById("action-list");
+  document.body.dataset.actions = String(list.length);
   if (state.viewer === null) {
     fill(box, h("p", { class: "nil" }, "Spectators watch."));
-  } else if (!list.length) {
-    fill(box, h("p", { class: "nil" }, state.game?.status === "active" ? "Nothing to do now: the table updates when others play." : "The game is over."));
-  } else {
-    fill(box, ...list.map((action, i) =>
-      h("button", { type: "button", class: "action", dataset: { index: i, type: action?.type ?? "" }, onclick: () => play(action, revision) }, label(action, state.names))));
+    return;
   }
+  if (!list.length) {
+    fill(box, h("p", { class: "nil" }, state.game?.status === "active" ? "Nothing to do now: the table updates when others play." : "The game is over."));
+    return;
+  }
+  const groups = new Map();
+  list.forEach((action, index) => {
+    const type = String(action?.type ?? "");
+    groups.set(type, [...(groups.get(type) ?? []), { action, index }]);
+  });
+  fill(box, [...groups].map(([type, items]) => {
+    if (items.length <= GROUP_ABOVE) {
+      return items.map(({ action, index }) =>
+        h("button", { type: "button", class: "action", dataset: { index, type }, onclick: () => play(action, revision) }, label(action, state.names)));
+    }
+    const choice = h("select", { class: "action-group", dataset: { type }, "aria-label": type.replace(/_/g, " ") },
+      items.map(({ action, index }) => {
+        const { type: _, ...rest } = action ?? {};
+        return h("option", { value: index, dataset: { index } }, label(rest, state.names));
+      }));
+    return h("span", { class: "action-choice" }, h("span", {}, type.replace(/_/g, " ")), choice,
+      h("button", { type: "button", class: "action-go", dataset: { type }, onclick: () => play(list[Number(choice.value)], revision) }, "Send"));
+  }));
 }
 
 function renderEvents() {
@@ -217,7 +239,7 @@ async function play(action, revision = state.game?.revision) {
   if (state.busy) return;
   state.busy = true;
   showError(null);
-  for (const b of document.querySelectorAll("button.action")) b.disabled = true;
+  for (const b of document.querySelectorAll("button.action, button.action-go")) b.disabled = true;
   // A 503 is retried with the same key: the server applies the action at most once and a
   // replay answers with the first outcome (its game then comes by the long-poll).
   const key = idempotencyKey();
@@ -239,7 +261,7 @@ async function play(action, revision = state.game?.revision) {
     }
   } catch (e) {
     showError(e.message);
-    for (const b of document.querySelectorAll("button.action")) b.disabled = false;
+    for (const b of document.querySelectorAll("button.action, button.action-go")) b.disabled = false;
   } finally {
     state.busy = false;
   }

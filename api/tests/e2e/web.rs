@@ -279,16 +279,27 @@ fn game_id(browser: &Browser) -> String {
         .to_owned()
 }
 
-/// Clicks the `index`th legal action and waits for the table to show the next state.
+/// Clicks one of the legal actions, picked by `rng`: its button, or its entry in the list of
+/// its type and that list's button; then waits for the table to show the next state.
 fn click_action(browser: &Browser, rng: &mut ChaCha8Rng) {
     let before = browser.body_data("settled");
-    let count = browser
-        .read("document.querySelectorAll('button.action').length")
-        .as_u64()
-        .expect("count");
+    let count: u64 = browser
+        .body_data("actions")
+        .parse()
+        .expect("the count of actions");
     assert!(count > 0, "the acting seat's table shows no action");
     let index = rng.random_range(0..count);
-    browser.click(&format!("button.action[data-index=\"{index}\"]"));
+    let button = format!("button.action[data-index=\"{index}\"]");
+    if browser.read(&format!("document.querySelector('{button}') !== null")) == json!(true) {
+        browser.click(&button);
+    } else {
+        browser.click(&format!("select.action-group option[data-index=\"{index}\"]"));
+        let group = browser.read(&format!(
+            "document.querySelector('option[data-index=\"{index}\"]').closest('select').dataset.type"
+        ));
+        let group = group.as_str().expect("the list's action type");
+        browser.click(&format!("button.action-go[data-type=\"{group}\"]"));
+    }
     browser.wait_settled("the table after a click", |b| b.body_data("settled") != before);
 }
 
@@ -325,7 +336,7 @@ fn assert_final_scores(browser: &Browser, roadie: &Roadie, id: &str, seats: usiz
     let winners = game.json["outcome"]["winners"].as_array().expect("winners").len();
     let highlighted = browser.read("document.querySelectorAll('#outcome tr.winner').length");
     assert_eq!(highlighted, json!(winners), "the winners' rows are marked");
-    let actions = browser.read("document.querySelectorAll('button.action').length");
+    let actions = browser.read("document.querySelectorAll('button.action, button.action-go').length");
     assert_eq!(actions, json!(0), "a finished game offers no action");
 }
 
@@ -381,7 +392,8 @@ fn assert_refusal_shows_its_detail(browser: &Browser, roadie: &Roadie, id: &str)
     let phase = browser.body_data("settled");
     browser.click("#free-action summary");
     let types = browser.read("[...document.querySelectorAll('#action-type option')].map((o) => o.value)");
-    let legal = browser.read("[...document.querySelectorAll('button.action')].map((b) => b.dataset.type)");
+    let legal =
+        browser.read("[...document.querySelectorAll('#action-list [data-type]')].map((b) => b.dataset.type)");
     let illegal = types
         .as_array()
         .expect("action types")
@@ -484,7 +496,7 @@ fn shrewd_producer_is_played_to_the_end_by_clicks() {
 
 #[test]
 fn show_business_is_played_to_the_end_by_clicks() {
-    let (roadie, _) = play_in_one_tab("show-business", 2, 7, &[], 80);
+    let (roadie, _) = play_in_one_tab("show-business", 2, 7, &[], 40);
     assert_no_token_logged(&roadie);
 }
 
