@@ -326,16 +326,28 @@ fn save_screenshot(png: &[u8], name: &str, documented: bool) -> PathBuf {
 
 /// The final scores as the finished page shows them, checked against the API's outcome.
 fn assert_final_scores(browser: &Browser, roadie: &Roadie, id: &str, seats: usize) {
-    browser.wait_settled("the final scores", |b| {
-        b.read("!document.getElementById('outcome').hidden") == json!(true)
-    });
-    let rows = browser.read("document.querySelectorAll('#outcome table.scores tbody tr').length");
-    assert_eq!(rows, json!(seats), "one score row per seat");
     let game = roadie.get(&format!("/v1/games/{id}"), None);
     assert_eq!(game.json["status"], "finished");
+    let revision = game.json["revision"].as_str().expect("revision").to_owned();
+    browser.wait_settled("the finished game", |b| b.body_data("settled") == revision);
+    assert!(
+        browser.read("!document.getElementById('outcome').hidden") == json!(true),
+        "the final scores are shown"
+    );
+    let rows = browser.read("document.querySelectorAll('#outcome table.scores tbody tr').length");
+    assert_eq!(rows, json!(seats), "one score row per seat");
     let winners = game.json["outcome"]["winners"].as_array().expect("winners").len();
     let highlighted = browser.read("document.querySelectorAll('#outcome tr.winner').length");
     assert_eq!(highlighted, json!(winners), "the winners' rows are marked");
+    let marked = browser.read("document.querySelector('#machine .phase.current')?.dataset.phase");
+    assert_eq!(
+        marked, game.json["phase"],
+        "the phase list marks the current phase"
+    );
+    let log = roadie.get(&format!("/v1/games/{id}/events?after=0&limit=5000"), None);
+    let logged = log.json["events"].as_array().expect("events").len().min(200);
+    let shown = browser.read("document.querySelectorAll('#events li').length");
+    assert_eq!(shown, json!(logged), "the finished game's whole log is shown");
     let actions = browser.read("document.querySelectorAll('button.action, button.action-go').length");
     assert_eq!(actions, json!(0), "a finished game offers no action");
 }
