@@ -106,14 +106,14 @@ impl Cursor {
         Some((Bytes::from(out), self))
     }
 
-    /// Writes `step`'s events and, when the revision moved, its state; ends the stream after a
-    /// finished game's last event.
+    /// Writes `step`'s events and, once they reach the revision read and it moved on, its state;
+    /// ends the stream after a finished game's last event.
     fn record(&mut self, step: StreamStep, out: &mut String) {
         for event in &step.events {
             frame(out, Some(event.seq), "event", event);
         }
         self.after = step.next_after;
-        if self.shown != Some(step.revision) {
+        if step.caught_up && self.shown != Some(step.revision) {
             frame(
                 out,
                 None,
