@@ -50,6 +50,23 @@ pub struct Games {
     cache: Option<GameCache>,
 }
 
+/// One step of a push stream: see [`Games::stream_step`].
+#[derive(Debug)]
+pub struct StreamStep {
+    /// The revision the events were read at.
+    pub revision: Revision,
+    /// Whether the game goes on at that revision.
+    pub status: Status,
+    /// The seats that may act at that revision.
+    pub to_act: Vec<usize>,
+    /// Whether the log holds nothing after `next_after` at that revision.
+    pub caught_up: bool,
+    /// The sequence number of the last event read (seen by the caller or not).
+    pub next_after: u64,
+    /// The events the caller may see, in order.
+    pub events: Vec<SequencedEvent>,
+}
+
 /// The answer to a post, serialized once.
 pub struct ActionReply {
     /// The game's revision after the action.
@@ -715,6 +732,41 @@ impl Games {
             next_after,
             events: sequenced((after.saturating_add(1)..).zip(events), viewer, finished),
         })
+    }
+
+    /// What a push stream that has sent everything up to sequence number `after` sends next:
+    /// the caller's events the log holds at the revision read (at most [`MAX_EVENTS_PER_READ`]),
+    /// with that revision and who acts at it, so that the two always agree.
+    pub async fn stream_step(&self, id: &GameId, viewer: Viewer, after: u64) -> Result<StreamStep, ApiError> {
+        let stored = self.read(id).await?;
+        seated(&stored.game, viewer)?;
+        let waiting = stored.events.saturating_sub(after);
+        let limit = waiting.min(MAX_EVENTS_PER_READ);
+        let events = if limit == 0 {
+            Vec::new()
+        } else {
+            self.counted(self.store.events(id.as_str(), after, limit).await)?
+        };
+        let finished = stored.game.is_over();
+        let next_after = after.saturating_add(events.len() as u64);
+        Ok(StreamStep {
+            revision: stored.revision,
+            status: Status::of(finished),
+            to_act: stored.game.to_act(),
+            caught_up: next_after >= stored.events,
+            next_after,
+            events: sequenced((after.saturating_add(1)..).zip(events), viewer, finished),
+        })
+    }
+
+    /// Returns once game `id` may have moved on from `known`, or after `within`.
+    pub async fn wait_for_change(
+        &self,
+        id: &GameId,
+        known: &Revision,
+        within: Duration,
+    ) -> Result<(), ApiError> {
+        self.counted(self.store.wait_for_change(id.as_str(), known, within).await)
     }
 
     /// Forgets a game (the host's call).

@@ -20,6 +20,7 @@ pub mod request;
 pub mod routes;
 pub mod startup;
 pub mod store;
+pub mod stream;
 pub mod telemetry;
 pub mod web;
 

@@ -63,3 +63,35 @@ fn the_load_generator_plays_every_game_to_the_end_in_both_flows() {
         }
     }
 }
+
+#[test]
+fn streams_opened_on_every_game_each_deliver_its_events_to_the_end() {
+    let redis = Redis::start();
+    let roadie = Roadie::start("loadtest_streams", Some(&redis), &[]);
+    let output = Command::new(env!("CARGO_BIN_EXE_loadtest"))
+        .args([
+            "--url",
+            &roadie.base,
+            "--ruleset",
+            "shrewd-producer",
+            "--seats",
+            "3",
+        ])
+        .args(["--games", "6", "--connections", "3", "--floor-secs", "0"])
+        .args(["--flow", "mirrored", "--streams-per-game", "2", "--json"])
+        .output()
+        .expect("run loadtest");
+    let summary: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "loadtest printed no JSON summary ({e}): {}",
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    assert!(output.status.success(), "loadtest failed: {summary:#}");
+    assert_eq!(summary["streams"]["streams"], 12, "{summary:#}");
+    assert_eq!(summary["streams"]["streams_per_game"], 2, "{summary:#}");
+    // Every action of Shrewd Producer makes at least one public event.
+    let events = summary["streams"]["events"].as_u64().expect("events");
+    let actions = summary["actions"].as_u64().expect("actions");
+    assert!(events >= 2 * actions, "{summary:#}");
+}

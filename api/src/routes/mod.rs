@@ -6,6 +6,7 @@
 pub mod games;
 pub mod health;
 pub mod rulesets;
+pub mod stream;
 
 use actix_web::http::Method;
 use actix_web::{HttpRequest, web};
@@ -50,6 +51,7 @@ routes! {
     "/v1/games/{id}" => { GET => games::get_game, DELETE => games::delete_game }
     "/v1/games/{id}/actions" => { GET => games::list_actions, POST => games::post_action }
     "/v1/games/{id}/events" => { GET => games::list_events }
+    "/v1/games/{id}/stream" => { GET => stream::stream_game }
     "/healthz" => { GET => health::healthz }
     "/readyz" => { GET => health::readyz }
     "/metrics" => { GET => health::metrics }

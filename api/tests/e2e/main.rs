@@ -19,6 +19,7 @@ mod processes;
 mod readiness;
 mod readme;
 mod restart;
+mod stream;
 mod support;
 mod tokens;
 mod web;

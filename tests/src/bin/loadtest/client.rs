@@ -202,6 +202,7 @@ impl Client {
 }
 
 /// Where the server listens, resolved once.
+#[derive(Clone, Debug)]
 pub struct Server {
     pub addr: SocketAddr,
     pub host: String,

@@ -7,6 +7,9 @@
 //!     --url http://127.0.0.1:8080 --ruleset shrewd-producer --games 200 --connections 64
 //! ```
 //!
+//! `--streams-per-game K` also watches each game with `K` spectator push streams and reports the
+//! events they delivered per second.
+//!
 //! `--flow listed` (the default) lists the seat's actions before each post; `--flow mirrored`
 //! plays from a local copy of the rules and posts only, one request per action.
 //!
@@ -18,6 +21,7 @@ mod client;
 mod http;
 mod play;
 mod report;
+mod stream;
 
 use std::net::{IpAddr, ToSocketAddrs};
 use std::process::ExitCode;
@@ -42,6 +46,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 const MAX_GAMES: usize = 100_000;
 const MAX_CONNECTIONS: usize = 1_024;
 const MAX_SECONDS: u64 = 3_600;
+const MAX_STREAMS_PER_GAME: usize = 64;
 
 /// How each connection learns what it may post.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -101,6 +106,11 @@ pub struct Args {
     /// Worker threads of the generator's own runtime (it shares the machine with the server).
     #[arg(long, default_value_t = 2)]
     threads: usize,
+    /// Spectator push streams (`GET /v1/games/{id}/stream`) opened on each game from its
+    /// creation to its end, so about this many times `--connections` are open at once; the
+    /// summary reports the events they delivered per second (at most 64).
+    #[arg(long, default_value_t = 0)]
+    streams_per_game: usize,
     /// Print the summary as JSON on stdout instead of a table.
     #[arg(long)]
     json: bool,
@@ -129,6 +139,10 @@ fn main() -> ExitCode {
     };
     if args.games == 0 || args.connections == 0 || args.threads == 0 {
         eprintln!("loadtest: --games, --connections and --threads must be at least 1");
+        return ExitCode::from(2);
+    }
+    if args.streams_per_game > MAX_STREAMS_PER_GAME {
+        eprintln!("loadtest: at most {MAX_STREAMS_PER_GAME} streams per game");
         return ExitCode::from(2);
     }
     if args.games > MAX_GAMES || args.connections > MAX_CONNECTIONS || args.time_limit > MAX_SECONDS {
@@ -217,10 +231,13 @@ async fn run(args: Args, base: Url, server: Server, options: Option<serde_json::
             games: args.games,
             max_actions: args.max_actions,
             deadline: Instant::now() + Duration::from_secs(args.time_limit),
+            streams_per_game: args.streams_per_game,
         },
         next_game: AtomicUsize::new(0),
         actions: AtomicU64::new(0),
         finished: AtomicU64::new(0),
+        server: server.clone(),
+        watchers: Arc::default(),
     });
 
     let bar = ProgressBar::new(args.games as u64);
@@ -260,6 +277,7 @@ async fn run(args: Args, base: Url, server: Server, options: Option<serde_json::
             Err(e) => stats.fail(format!("a connection's task ended abnormally: {e}")),
         }
     }
+    let streams = Arc::clone(&shared.watchers).finish().await;
     let play_elapsed = started.elapsed();
     ticker.abort();
     bar.set_position(shared.finished.load(Ordering::Relaxed));
@@ -278,7 +296,11 @@ async fn run(args: Args, base: Url, server: Server, options: Option<serde_json::
     } else {
         None
     };
-    Summary::new(&args, base.as_str(), play_elapsed, stats, floor)
+    let mut summary = Summary::new(&args, base.as_str(), play_elapsed, stats, floor);
+    if args.streams_per_game > 0 {
+        summary.add_streams(streams);
+    }
+    summary
 }
 
 /// `GET /healthz` as fast as `connections` connections go, for `duration`.

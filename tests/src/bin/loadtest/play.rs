@@ -16,8 +16,9 @@ use serde_json::value::RawValue;
 use crate::Flow;
 use roadie_api::model::{ActionResult, CreatedGame, GameState, Status};
 
-use crate::client::{CallError, Client};
+use crate::client::{CallError, Client, Server};
 use crate::report::Stats;
+use crate::stream::Watchers;
 
 /// What to play.
 pub struct Plan {
@@ -29,6 +30,8 @@ pub struct Plan {
     pub games: usize,
     pub max_actions: u64,
     pub deadline: Instant,
+    /// Spectator streams opened on each game as it is created.
+    pub streams_per_game: usize,
 }
 
 /// The plan and the counters every connection shares.
@@ -37,6 +40,8 @@ pub struct Shared {
     pub next_game: AtomicUsize,
     pub actions: AtomicU64,
     pub finished: AtomicU64,
+    pub server: Server,
+    pub watchers: Arc<Watchers>,
 }
 
 /// One connection: plays games one after another until none is left or the time is up.
@@ -81,6 +86,12 @@ async fn play_one(
         .map_err(|e| format!("create: {e}"))?;
     stats.games_created += 1;
     let id = created.id.clone();
+    if plan.streams_per_game > 0 {
+        shared
+            .watchers
+            .watch(&shared.server, &id, plan.streams_per_game, plan.deadline)
+            .await;
+    }
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x0005_eed0_fc40_1ce5);
 
     let accepted = match plan.flow {

@@ -9,6 +9,7 @@ use hdrhistogram::Histogram;
 use serde::Serialize;
 
 use crate::client::Endpoint;
+use crate::stream::StreamStats;
 use crate::{Args, Flow};
 
 /// Failures kept word for word; past this many only the count grows.
@@ -184,9 +185,40 @@ pub struct Summary {
     pub passed: bool,
     pub failure_count: u64,
     pub failures: Vec<String>,
+    /// What the spectator push streams delivered, when there were any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub streams: Option<StreamSummary>,
+}
+
+/// The push streams of a run.
+#[derive(Debug, Serialize)]
+pub struct StreamSummary {
+    pub streams: u64,
+    pub streams_per_game: usize,
+    pub events: u64,
+    /// Events delivered per second of the play phase, over all streams.
+    pub events_per_second: f64,
+    pub bytes: u64,
 }
 
 impl Summary {
+    /// Adds what the push streams delivered; a failed stream fails the run.
+    pub fn add_streams(&mut self, streams: StreamStats) {
+        self.failure_count += streams.failure_count;
+        self.failures.extend(streams.failures);
+        self.passed = self.failure_count == 0;
+        let per_game = (streams.streams as usize)
+            .checked_div(self.games_created as usize)
+            .unwrap_or(0);
+        self.streams = Some(StreamSummary {
+            streams: streams.streams,
+            streams_per_game: per_game,
+            events: streams.events,
+            events_per_second: streams.events as f64 / self.seconds,
+            bytes: streams.bytes,
+        });
+    }
+
     pub fn new(args: &Args, url: &str, elapsed: Duration, stats: Stats, floor: Option<Floor>) -> Self {
         let secs = elapsed.as_secs_f64().max(1e-9);
         let mut failures = stats.failures.clone();
@@ -246,6 +278,7 @@ impl Summary {
             passed: failure_count == 0,
             failure_count,
             failures,
+            streams: None,
         }
     }
 
@@ -312,6 +345,17 @@ impl Summary {
         }
         if let Some(r) = self.floor_ratio {
             let _ = writeln!(out, "  ratio      actions/s : healthz/s = {r:.3}");
+        }
+        if let Some(s) = &self.streams {
+            let _ = writeln!(
+                out,
+                "  streams    {} ({} per game): {} events delivered, {:.0} events/s, {:.1} MB",
+                s.streams,
+                s.streams_per_game,
+                s.events,
+                s.events_per_second,
+                s.bytes as f64 / 1e6
+            );
         }
         if self.passed {
             let _ = writeln!(out, "  result     PASS");

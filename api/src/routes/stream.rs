@@ -1,0 +1,95 @@
+//! `/v1/games/{id}/stream`: the game's events pushed as Server-Sent Events.
+
+use std::convert::Infallible;
+
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse, web};
+use futures_util::StreamExt;
+use serde::Deserialize;
+use utoipa::IntoParams;
+
+use crate::auth::ViewerCaller;
+use crate::domain::Games;
+use crate::error::{ApiError, Code};
+use crate::request::GameId;
+use crate::stream::Cursor;
+
+/// Where to start. Other query parameters (a cache buster, say) are ignored.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct StreamQuery {
+    /// Send the events after this sequence number (default 0: from the start). A
+    /// `Last-Event-ID` header, which a reconnecting `EventSource` sends, takes precedence.
+    #[param(minimum = 0)]
+    pub after: Option<u64>,
+}
+
+/// The sequence number in `Last-Event-ID`, if the header is there.
+fn last_event_id(req: &HttpRequest) -> Result<Option<u64>, ApiError> {
+    let Some(value) = req.headers().get("Last-Event-ID") else {
+        return Ok(None);
+    };
+    value
+        .to_str()
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .map(Some)
+        .ok_or_else(|| {
+            ApiError::new(
+                Code::MalformedHeader,
+                "Last-Event-ID is the sequence number of the last event received (the `id:` of an `event` message)",
+            )
+        })
+}
+
+/// The game's events as the caller may see them, pushed as they happen (Server-Sent Events).
+///
+/// Messages, each a JSON `data:` line:
+/// - `event` (with `id:` = its sequence number): one event the caller may see, as in
+///   `GET /v1/games/{id}/events`;
+/// - `state`: the game's `version`, `revision`, `status` and `to_act` after the events before it,
+///   sent whenever the game changes;
+/// - `end`: the game is over (same fields as `state`); the stream closes after it;
+/// - `error`: `{"code"}` of the problem that ended the stream (the game is gone, the store does
+///   not answer); reconnect with `Last-Event-ID` to resume.
+///
+/// A comment line `: keep-alive` comes after 15 s without a message. The stream works through
+/// any process: a client that reconnects (to any process) with `Last-Event-ID` (or `?after=`) set
+/// to the last `id:` it received gets every later event once, none missed.
+#[utoipa::path(
+    get, path = "/v1/games/{id}/stream", tag = "games",
+    params(
+        ("id" = String, Path, description = "The game's id"),
+        ("Last-Event-ID" = Option<u64>, Header, description = "The last `id:` received: resume after it"),
+        StreamQuery,
+    ),
+    security((), ("seat_token" = [])),
+    responses(
+        (status = 200, description = "The stream: `event`, `state`, `end` and `error` messages", content_type = "text/event-stream", body = String),
+        (status = 400, response = crate::error::BadRequest),
+        (status = 401, response = crate::error::Unauthorized),
+        (status = 403, response = crate::error::Forbidden),
+        (status = 404, response = crate::error::NotFound),
+        (status = 503, response = crate::error::ServiceUnavailable),
+    )
+)]
+pub async fn stream_game(
+    games: web::Data<Games>,
+    id: GameId,
+    viewer: ViewerCaller,
+    query: web::Query<StreamQuery>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let after = last_event_id(&req)?.or(query.after).unwrap_or(0);
+    let (first, cursor) = Cursor::new(games, id, viewer.0, after).open().await?;
+    let rest = futures_util::stream::unfold(cursor, Cursor::next);
+    let body = futures_util::stream::once(std::future::ready(first))
+        .chain(rest)
+        .map(Ok::<_, Infallible>);
+    Ok(HttpResponse::Ok()
+        .content_type("text/event-stream")
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .insert_header((header::VARY, "Authorization"))
+        .insert_header(("X-Accel-Buffering", "no"))
+        .streaming(body))
+}

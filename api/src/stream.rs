@@ -1,0 +1,167 @@
+//! The push stream of one game for one viewer, as Server-Sent Events.
+//!
+//! The stream holds no state that a process death could lose: it is a cursor (the last sequence
+//! number sent) over the game's log in the store. Each step reads the caller's events after the
+//! cursor at the game's current revision, sends them with `id:` = their sequence number, then the
+//! revision and who acts; once caught up it waits on the game's update channel (the one the
+//! long-poll uses, so a write through any process wakes it). A client that reconnects anywhere
+//! with `Last-Event-ID` resumes from its last event: nothing skipped, nothing repeated.
+
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use actix_web::web::{Bytes, Data};
+use roadie_engine::Viewer;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::domain::{Games, StreamStep};
+use crate::error::{ApiError, Code};
+use crate::model::Status;
+use crate::request::GameId;
+use crate::store::Revision;
+
+/// How long a stream stays silent before it sends a keep-alive comment.
+pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+/// How long a client waits before reconnecting (the SSE `retry:` field), in milliseconds.
+const RETRY_MS: u64 = 1_000;
+
+/// The `state` message: the game after the events sent before it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StreamState {
+    /// The game's version.
+    pub version: u64,
+    /// The game's revision (its `ETag`).
+    pub revision: String,
+    /// Whether the game goes on.
+    pub status: Status,
+    /// The seats that may act now.
+    pub to_act: Vec<usize>,
+}
+
+/// The `error` message that ends a stream the service cannot carry on (the game is gone, the
+/// store does not answer): reconnect with `Last-Event-ID` to resume.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StreamError {
+    /// The problem's code, as an error response would carry it.
+    pub code: Code,
+}
+
+/// Where a stream stands.
+pub struct Cursor {
+    games: Data<Games>,
+    id: GameId,
+    viewer: Viewer,
+    /// The sequence number of the last event read.
+    after: u64,
+    /// The revision of the last `state` sent.
+    shown: Option<Revision>,
+    /// Set once everything up to this revision is sent: the next step waits for a change first.
+    caught_up_at: Option<Revision>,
+    done: bool,
+}
+
+impl Cursor {
+    /// A stream of game `id` for `viewer` that has seen every event up to `after`.
+    pub fn new(games: Data<Games>, id: GameId, viewer: Viewer, after: u64) -> Self {
+        Self {
+            games,
+            id,
+            viewer,
+            after,
+            shown: None,
+            caught_up_at: None,
+            done: false,
+        }
+    }
+
+    /// The first step, taken before the answer's status is sent, so that an unknown game or a
+    /// wrong seat is an error response and not a stream.
+    pub async fn open(mut self) -> Result<(Bytes, Self), ApiError> {
+        let step = self.games.stream_step(&self.id, self.viewer, self.after).await?;
+        let mut out = format!("retry: {RETRY_MS}\n\n");
+        self.record(step, &mut out);
+        Ok((Bytes::from(out), self))
+    }
+
+    /// The next chunk of the stream, or `None` once it has ended.
+    pub async fn next(mut self) -> Option<(Bytes, Self)> {
+        if self.done {
+            return None;
+        }
+        let mut out = String::new();
+        if let Some(known) = self.caught_up_at.take()
+            && let Err(e) = self.games.wait_for_change(&self.id, &known, KEEP_ALIVE).await
+        {
+            return Some((self.fail(&e), self));
+        }
+        match self.games.stream_step(&self.id, self.viewer, self.after).await {
+            Ok(step) => self.record(step, &mut out),
+            Err(e) => return Some((self.fail(&e), self)),
+        }
+        if out.is_empty() {
+            out.push_str(": keep-alive\n\n");
+        }
+        Some((Bytes::from(out), self))
+    }
+
+    /// Writes `step`'s events and, once they reach the revision read and it moved on, its state;
+    /// ends the stream after a finished game's last event.
+    fn record(&mut self, step: StreamStep, out: &mut String) {
+        for event in &step.events {
+            frame(out, Some(event.seq), "event", event);
+        }
+        self.after = step.next_after;
+        if step.caught_up && self.shown != Some(step.revision) {
+            frame(
+                out,
+                None,
+                "state",
+                &StreamState {
+                    version: step.revision.number,
+                    revision: step.revision.to_string(),
+                    status: step.status,
+                    to_act: step.to_act.clone(),
+                },
+            );
+            self.shown = Some(step.revision);
+        }
+        if step.caught_up {
+            if step.status == Status::Finished {
+                frame(
+                    out,
+                    None,
+                    "end",
+                    &StreamState {
+                        version: step.revision.number,
+                        revision: step.revision.to_string(),
+                        status: step.status,
+                        to_act: step.to_act,
+                    },
+                );
+                self.done = true;
+            } else {
+                self.caught_up_at = Some(step.revision);
+            }
+        }
+    }
+
+    /// The `error` message, and the end of the stream.
+    fn fail(&mut self, e: &ApiError) -> Bytes {
+        self.done = true;
+        let mut out = String::new();
+        frame(&mut out, None, "error", &StreamError { code: e.code() });
+        Bytes::from(out)
+    }
+}
+
+/// One SSE message. JSON has no raw newline, so `data` is always one line.
+fn frame(out: &mut String, id: Option<u64>, event: &str, data: &impl Serialize) {
+    if let Some(id) = id {
+        let _ = writeln!(out, "id: {id}");
+    }
+    let _ = writeln!(out, "event: {event}");
+    let data = serde_json::to_string(data).unwrap_or_else(|_| "null".into());
+    let _ = write!(out, "data: {data}\n\n");
+}
