@@ -17,6 +17,9 @@ use utoipa::{Modify, OpenApi};
 use crate::model::{AnyAction, AnyEvent, AnyOptions, AnyView};
 use crate::{error, model, routes};
 
+mod examples;
+mod links;
+
 /// The document's skeleton; [`document`] gives the finished one.
 #[derive(OpenApi)]
 #[openapi(
@@ -175,6 +178,8 @@ fn add_discriminators(components: &mut Components) {
 pub fn document() -> Document {
     let mut doc = ApiDoc::openapi();
     doc.merge(routes::Documented::openapi());
+    links::Links.modify(&mut doc);
+    examples::Examples.modify(&mut doc);
     match serde_json::to_value(&doc) {
         Ok(mut value) => {
             name_seats(&mut value);
