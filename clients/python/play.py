@@ -25,13 +25,17 @@ def fail(message):
 
 
 def parsed(response, model, what):
-    """The response's parsed body, after checking that it is a `model` that writes back exactly
-    what the server sent."""
+    """The response's parsed body, after checking that it is a `model` (a class, or the prefix
+    of the names of a ruleset's classes) that writes back exactly what the server sent."""
     if response.status_code.value // 100 != 2:
         fail(f"{what}: {response.status_code.value} {response.content[:500]!r}")
     body = response.parsed
-    if not isinstance(body, model):
-        fail(f"{what}: parsed as {type(body).__name__}, not {model.__name__}")
+    name = type(body).__name__
+    if isinstance(model, str):
+        if not name.startswith(model) or not hasattr(body, "to_dict"):
+            fail(f"{what}: parsed as {name}, not a class of {model}")
+    elif not isinstance(body, model):
+        fail(f"{what}: parsed as {name}, not {model.__name__}")
     sent = json.loads(response.content)
     if body.to_dict() != sent:
         fail(f"{what}: the client's model does not write back what was sent:\n{json.dumps(sent)[:2000]}\n{json.dumps(body.to_dict())[:2000]}")
@@ -49,24 +53,31 @@ def check_variant(value, prefix, what):
         fail(f"{what} parsed as {name}, a class of another ruleset")
 
 
+def request(models, prefix, name, **fields):
+    """The request model `name`, or its ruleset's own (`<Ruleset><name>`) where the document has
+    one per ruleset."""
+    model = getattr(models, prefix + name, None) or getattr(models, name)
+    return model(**fields)
+
+
 def play(base_url, ruleset, seed, client_module):
     from roadie_client import AuthenticatedClient, Client
     from roadie_client.api.games import create_game, get_game, list_actions, list_events, post_action
-    from roadie_client.models import ActionResult, CreateGame, CreatedGame, EventLog, GameState, LegalActions, PostAction
+    from roadie_client import models
 
     slug, title, seats = ruleset.slug, ruleset.title, ruleset.seats.min_
     prefix = class_prefix(title)
     spectator = Client(base_url=base_url, raise_on_unexpected_status=True)
     created = parsed(
-        create_game.sync_detailed(client=spectator, body=CreateGame(ruleset=slug, seats=seats, seed=seed)),
-        CreatedGame,
+        create_game.sync_detailed(client=spectator, body=request(models, prefix, "CreateGame", ruleset=slug, seats=seats, seed=seed)),
+        prefix,
         f"create {slug}",
     )
     seat_clients = [AuthenticatedClient(base_url=base_url, token=s.token, raise_on_unexpected_status=True) for s in created.seats]
     chooser = random.Random(seed)
     steps = 0
     while True:
-        game = parsed(get_game.sync_detailed(created.id, client=spectator), GameState, f"{slug} game")
+        game = parsed(get_game.sync_detailed(created.id, client=spectator), prefix, f"{slug} game")
         check_variant(game.view, prefix, f"{slug}'s spectator view")
         if game.status.value == "finished":
             break
@@ -75,15 +86,15 @@ def play(base_url, ruleset, seed, client_module):
         if not game.to_act:
             fail(f"{slug}: active, but nobody may act")
         seat = game.to_act[0]
-        listed = parsed(list_actions.sync_detailed(created.id, client=seat_clients[seat]), LegalActions, f"{slug} actions")
+        listed = parsed(list_actions.sync_detailed(created.id, client=seat_clients[seat]), prefix, f"{slug} actions")
         if not listed.actions:
             fail(f"{slug}: seat {seat} is to act but may do nothing")
         for action in listed.actions:
             check_variant(action, prefix, f"{slug}'s action {action.to_dict()}")
         action = chooser.choice(listed.actions)
         result = parsed(
-            post_action.sync_detailed(created.id, client=seat_clients[seat], body=PostAction(action=action)),
-            ActionResult,
+            post_action.sync_detailed(created.id, client=seat_clients[seat], body=models.PostAction(action=action)),
+            prefix,
             f"{slug} post {action.to_dict()}",
         )
         for event in result.events:
@@ -99,7 +110,7 @@ def play(base_url, ruleset, seed, client_module):
         fail(f"{slug}: the revealed seed does not match its commitment")
     events, after = [], 0
     while True:
-        log = parsed(list_events.sync_detailed(created.id, client=spectator, after=after), EventLog, f"{slug} events")
+        log = parsed(list_events.sync_detailed(created.id, client=spectator, after=after), prefix, f"{slug} events")
         if not log.finished:
             fail(f"{slug}: the log of a finished game says it is not")
         events.extend(log.events)
