@@ -117,6 +117,8 @@ pub struct GameState {
 /// What a seat may do now.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct LegalActions {
+    /// The ruleset's slug.
+    pub ruleset: Cow<'static, str>,
     /// The game's version these actions are legal at.
     pub version: u64,
     /// The game's revision these actions are legal at (its `ETag`).
@@ -152,6 +154,8 @@ pub struct SequencedEvent {
 /// The result of an applied action.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct ActionResult {
+    /// The ruleset's slug.
+    pub ruleset: Cow<'static, str>,
     /// The game's new version.
     pub version: u64,
     /// The game's new revision (its `ETag`).
@@ -174,6 +178,8 @@ pub struct ActionResult {
 pub struct EventLog {
     /// The game's id.
     pub id: String,
+    /// The ruleset's slug.
+    pub ruleset: Cow<'static, str>,
     /// The game's version when read.
     pub version: u64,
     /// The game's revision when read.
