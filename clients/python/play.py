@@ -57,7 +57,7 @@ def request(models, prefix, name, **fields):
     """The request model `name`, or its ruleset's own (`<Ruleset><name>`) where the document has
     one per ruleset."""
     model = getattr(models, prefix + name, None) or getattr(models, name)
-    return model(**fields)
+    return model.from_dict(fields)
 
 
 def play(base_url, ruleset, seed, client_module):
