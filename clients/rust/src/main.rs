@@ -31,12 +31,16 @@ fn without_nulls(value: Value) -> Value {
 fn check<T: DeserializeOwned + Serialize>(what: &str, bodies: &[Value]) -> usize {
     let mut failures = 0;
     for body in bodies {
-        let parsed: T = match serde_json::from_value(body.clone()) {
+        // From text, so that an error names its column.
+        let text = body.to_string();
+        let parsed: T = match serde_json::from_str(&text) {
             Ok(parsed) => parsed,
             Err(e) => {
                 failures += 1;
                 if failures <= 3 {
-                    eprintln!("{what}: does not deserialize ({e}): {body}");
+                    let column = e.column().saturating_sub(1);
+                    let at = text.get(column.saturating_sub(200)..column).unwrap_or_default();
+                    eprintln!("{what}: does not deserialize ({e}), after ...{at}");
                 }
                 continue;
             }
