@@ -63,6 +63,8 @@ fn schemathesis(roadie: &Roadie, name: &str, config: &str, args: &[&str]) -> Str
         .arg(&reports)
         .args(args)
         .env("SCHEMATHESIS_TELEMETRY", "false")
+        // Its cache of found failures goes where its reports go, not into the source tree.
+        .current_dir(&reports)
         .output()
         .expect("run schemathesis");
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
