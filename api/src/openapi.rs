@@ -301,6 +301,7 @@ pub fn document() -> Document {
     match serde_json::to_value(&doc) {
         Ok(mut value) => {
             name_seats(&mut value);
+            idempotency_key_format(&mut value);
             if let Some(serde_json::Value::Object(schemas)) = value.pointer_mut("/components/schemas") {
                 name_variants(schemas);
                 per_ruleset(schemas);
@@ -334,6 +335,29 @@ fn name_seats(value: &mut serde_json::Value) {
         }
         serde_json::Value::Array(items) => items.iter_mut().for_each(name_seats),
         _ => {}
+    }
+}
+
+/// The `Idempotency-Key` header's schema: what [`crate::request::IdempotencyKey`] accepts.
+fn idempotency_key_format(value: &mut serde_json::Value) {
+    let Some(paths) = value.get_mut("paths").and_then(|p| p.as_object_mut()) else {
+        return;
+    };
+    let parameters = paths
+        .values_mut()
+        .filter_map(|item| item.as_object_mut())
+        .flat_map(|item| item.values_mut())
+        .filter_map(|operation| operation.get_mut("parameters").and_then(|p| p.as_array_mut()))
+        .flatten();
+    for parameter in parameters {
+        if parameter["name"] == "Idempotency-Key" {
+            parameter["schema"] = json!({
+                "type": "string",
+                "minLength": 1,
+                "maxLength": crate::request::MAX_IDEMPOTENCY_KEY,
+                "pattern": "^[!-~]+$",
+            });
+        }
     }
 }
 
