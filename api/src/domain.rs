@@ -476,6 +476,7 @@ impl Games {
         let stored = self.read(id).await?;
         seated(&stored.game, Viewer::Seat(seat))?;
         Ok(LegalActions {
+            ruleset: stored.game.ruleset().slug.into(),
             version: stored.revision.number,
             revision: stored.revision.to_string(),
             seat,
@@ -488,6 +489,7 @@ impl Games {
     async fn replay(
         &self,
         id: &GameId,
+        ruleset: &'static str,
         seat: usize,
         fingerprint: Option<u64>,
         record: IdempotentRecord,
@@ -501,6 +503,7 @@ impl Games {
         let after = record.first_event.saturating_sub(1);
         let events = self.counted(self.store.events(id.as_str(), after, record.events).await)?;
         let result = ActionResult {
+            ruleset: ruleset.into(),
             version: record.revision.number,
             revision: record.revision.to_string(),
             status: Status::of(record.finished),
@@ -547,7 +550,8 @@ impl Games {
                 None if scoped_key.is_some() => {
                     let (stored, prior) = self.load(id, scoped_key.as_deref()).await?;
                     if let Some(record) = prior {
-                        return self.replay(id, command.seat, fingerprint, record).await;
+                        let ruleset = stored.game.ruleset().slug;
+                        return self.replay(id, ruleset, command.seat, fingerprint, record).await;
                     }
                     Arc::new(stored)
                 }
@@ -581,7 +585,8 @@ impl Games {
                     });
                 }
                 Saved::Replayed(record) => {
-                    return self.replay(id, command.seat, fingerprint, record).await;
+                    let ruleset = stored.game.ruleset().slug;
+                    return self.replay(id, ruleset, command.seat, fingerprint, record).await;
                 }
                 Saved::Fenced => return Err(ApiError::store_unavailable()),
                 Saved::Conflict { current: None } => {
@@ -663,6 +668,7 @@ impl Games {
         let viewer = Viewer::Seat(command.seat);
         let to_act = next.game.to_act();
         let result = ActionResult {
+            ruleset: next.game.ruleset().slug.into(),
             version: next.revision.number,
             revision: next.revision.to_string(),
             status: Status::of(finished),
@@ -726,6 +732,7 @@ impl Games {
         let next_after = after.saturating_add(events.len() as u64);
         Ok(EventLog {
             id: stored.id.clone(),
+            ruleset: stored.game.ruleset().slug.into(),
             version: stored.revision.number,
             revision: stored.revision.to_string(),
             finished,

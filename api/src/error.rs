@@ -276,7 +276,7 @@ impl ApiError {
     pub fn new(code: Code, detail: impl Into<String>) -> Self {
         Self {
             code,
-            detail: detail.into(),
+            detail: plain_types(&detail.into()),
             extra: Extra::Nothing,
         }
     }
@@ -462,12 +462,87 @@ impl ResponseError for ApiError {
     }
 }
 
-/// actix's query-string extractor errors, as problems.
-pub fn query_error(err: error::QueryPayloadError) -> ApiError {
+/// The whole-number query parameters and their bounds, for errors that name them.
+const QUERY_NUMBERS: [(&str, u64, u64); 3] = [
+    ("wait", 0, 30),
+    ("limit", 1, 5000),
+    ("after", 0, crate::model::MAX_SAFE_INTEGER),
+];
+
+/// actix's query-string extractor errors, as problems naming the parameter at fault.
+pub fn query_error(err: error::QueryPayloadError, query: &str) -> ApiError {
+    let pairs = actix_web::web::Query::<Vec<(String, String)>>::from_query(query)
+        .map(|q| q.into_inner())
+        .unwrap_or_default();
+    let bad = pairs.into_iter().find_map(|(name, value)| {
+        let (name, min, max) = QUERY_NUMBERS.iter().find(|(n, _, _)| *n == name)?;
+        let fits = value.parse::<u64>().is_ok_and(|v| (*min..=*max).contains(&v));
+        (!fits).then(|| format!("{name} is a whole number from {min} to {max}; it was {value:?}"))
+    });
     ApiError::new(
         Code::MalformedQuery,
-        format!("the query string is not accepted: {err}"),
+        bad.unwrap_or_else(|| format!("the query string is not accepted: {err}")),
     )
+}
+
+/// `detail` with the Rust type names serde puts in its messages (`expected usize`, `expected
+/// struct CreateGame`) said in JSON's words.
+pub fn plain_types(detail: &str) -> String {
+    const WORDS: [(&str, &str); 12] = [
+        ("u8", "a whole number from 0 to 255"),
+        ("u16", "a whole number from 0 to 65535"),
+        ("u32", "a whole number from 0 to 4294967295"),
+        ("u64", "a whole number from 0 to 18446744073709551615"),
+        ("usize", "a whole number from 0 to 18446744073709551615"),
+        ("i8", "a whole number from -128 to 127"),
+        ("i16", "a whole number from -32768 to 32767"),
+        ("i32", "a whole number from -2147483648 to 2147483647"),
+        ("i64", "a whole number"),
+        ("f32", "a number"),
+        ("f64", "a number"),
+        ("bool", "true or false"),
+    ];
+    let mut out = String::with_capacity(detail.len());
+    let mut rest = detail;
+    while let Some(at) = rest.find("expected ") {
+        let (before, after) = rest.split_at(at + "expected ".len());
+        out.push_str(before);
+        let word_end = after
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(after.len());
+        let word = &after[..word_end];
+        if let Some((_, plain)) = WORDS.iter().find(|(rust, _)| *rust == word) {
+            out.push_str(plain);
+            rest = &after[word_end..];
+            continue;
+        }
+        let named = [
+            "struct ",
+            "internally tagged enum ",
+            "enum ",
+            "tuple struct ",
+            "unit struct ",
+        ]
+        .iter()
+        .find_map(|kind| after.strip_prefix(kind).map(|tail| (kind, tail)));
+        match named {
+            Some((kind, tail)) => {
+                let name_end = tail
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(tail.len());
+                out.push_str(match *kind {
+                    "internally tagged enum " => "an object with a `type`",
+                    "enum " | "unit struct " => "one of the documented values",
+                    "tuple struct " => "an array",
+                    _ => "an object",
+                });
+                rest = &tail[name_end..];
+            }
+            None => rest = after,
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// actix's path extractor errors, as problems.
@@ -489,6 +564,33 @@ mod tests {
             assert!(code.status().is_client_error() || code.status().is_server_error());
             assert!(!code.advice().is_empty());
         }
+    }
+
+    #[test]
+    fn details_name_json_types_not_rust_ones() {
+        assert_eq!(
+            plain_types("invalid type: floating point `3.5`, expected usize at line 1 column 9"),
+            "invalid type: floating point `3.5`, expected a whole number from 0 to 18446744073709551615 at line 1 column 9"
+        );
+        assert_eq!(
+            plain_types("invalid type: integer `3`, expected struct CreateGame"),
+            "invalid type: integer `3`, expected an object"
+        );
+        assert_eq!(
+            plain_types("expected internally tagged enum Action; expected u8"),
+            "expected an object with a `type`; expected a whole number from 0 to 255"
+        );
+        assert_eq!(plain_types("expected a string"), "expected a string");
+        let problem = query_error(
+            error::QueryPayloadError::Deserialize(serde::de::Error::custom("invalid digit")),
+            "_=1&limit=abc",
+        );
+        assert_eq!(problem.code(), Code::MalformedQuery);
+        assert!(
+            problem.detail.contains("limit is a whole number from 1 to 5000"),
+            "{}",
+            problem.detail
+        );
     }
 
     #[test]

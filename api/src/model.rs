@@ -10,14 +10,58 @@ use utoipa::openapi::schema::{OneOf, Schema};
 use utoipa::openapi::{Ref, RefOr};
 use utoipa::{PartialSchema, ToSchema};
 
+/// The largest integer every JSON reader keeps exactly: 2^53 - 1.
+pub const MAX_SAFE_INTEGER: u64 = 9_007_199_254_740_991;
+
+/// A whole number from 0 to `max`, written as JSON's integer or as a float with no fraction
+/// (`3.0`): JSON Schema's `integer` allows both. The error names the field.
+fn whole_number<'de, D: serde::Deserializer<'de>>(d: D, field: &str, max: u64) -> Result<u64, D::Error> {
+    let value = serde_json::Value::deserialize(d)?;
+    let whole = match &value {
+        serde_json::Value::Number(n) => n.as_u64().or_else(|| {
+            n.as_f64()
+                .filter(|f| f.fract() == 0.0 && (0.0..=max as f64).contains(f))
+                .map(|f| f as u64)
+        }),
+        _ => None,
+    };
+    whole.filter(|n| *n <= max).ok_or_else(|| {
+        serde::de::Error::custom(format!(
+            "{field} is a whole number from 0 to {max}; it was {value}"
+        ))
+    })
+}
+
+fn seat_count<'de, D: serde::Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
+    whole_number(d, "seats", u16::MAX.into()).map(|n| n as usize)
+}
+
+fn seed<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    Option::<serde_json::Value>::deserialize(d)?
+        .filter(|v| !v.is_null())
+        .map(|v| whole_number(v, "seed", MAX_SAFE_INTEGER).map_err(serde::de::Error::custom))
+        .transpose()
+}
+
+fn ruleset_slug<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    match serde_json::Value::deserialize(d)? {
+        serde_json::Value::String(slug) => Ok(slug),
+        other => Err(serde::de::Error::custom(format!(
+            "ruleset is a slug of `GET /v1/rulesets`, a string; it was {other}"
+        ))),
+    }
+}
+
 /// Create a game.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"ruleset": "shrewd-producer", "seats": 4, "seed": 42}))]
 pub struct CreateGame {
     /// The ruleset's slug (see `GET /v1/rulesets`).
+    #[serde(deserialize_with = "ruleset_slug")]
     pub ruleset: String,
     /// How many seats; the ruleset says how many it allows.
+    #[serde(deserialize_with = "seat_count")]
     pub seats: usize,
     /// The ruleset's options; omitted ones keep their defaults.
     #[schema(value_type = Option<AnyOptions>)]
@@ -27,6 +71,7 @@ pub struct CreateGame {
     /// ends; `seed_commitment` commits to it. A creator who chooses the seed can work out every
     /// hand: choose one for tests and replays, never for play among strangers.
     #[schema(minimum = 0, maximum = 9007199254740991_u64)]
+    #[serde(default, deserialize_with = "seed")]
     pub seed: Option<u64>,
 }
 
@@ -117,6 +162,8 @@ pub struct GameState {
 /// What a seat may do now.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct LegalActions {
+    /// The ruleset's slug.
+    pub ruleset: Cow<'static, str>,
     /// The game's version these actions are legal at.
     pub version: u64,
     /// The game's revision these actions are legal at (its `ETag`).
@@ -152,6 +199,8 @@ pub struct SequencedEvent {
 /// The result of an applied action.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct ActionResult {
+    /// The ruleset's slug.
+    pub ruleset: Cow<'static, str>,
     /// The game's new version.
     pub version: u64,
     /// The game's new revision (its `ETag`).
@@ -174,6 +223,8 @@ pub struct ActionResult {
 pub struct EventLog {
     /// The game's id.
     pub id: String,
+    /// The ruleset's slug.
+    pub ruleset: Cow<'static, str>,
     /// The game's version when read.
     pub version: u64,
     /// The game's revision when read.

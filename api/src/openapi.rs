@@ -9,13 +9,15 @@
 use roadie_engine::RULESETS;
 use serde_json::json;
 use utoipa::openapi::extensions::Extensions;
-use utoipa::openapi::schema::{Discriminator, Schema};
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
-use utoipa::openapi::{Components, OpenApi as Document, RefOr};
+use utoipa::openapi::{Components, OpenApi as Document};
 use utoipa::{Modify, OpenApi};
 
 use crate::model::{AnyAction, AnyEvent, AnyOptions, AnyView};
 use crate::{error, model, routes};
+
+mod examples;
+mod links;
 
 /// The document's skeleton; [`document`] gives the finished one.
 #[derive(OpenApi)]
@@ -79,7 +81,6 @@ impl Modify for RulesetDocs {
                 }),
             );
         }
-        add_discriminators(components);
         components.add_security_scheme(
             "seat_token",
             SecurityScheme::Http(
@@ -106,68 +107,188 @@ impl Modify for RulesetDocs {
     }
 }
 
-/// The tag (property name and value) a variant schema carries: a required property whose only
-/// allowed value is one string, as serde's `#[serde(tag = ...)]` produces.
-fn tag_of(schema: &RefOr<Schema>, components: &Components, depth: usize) -> Option<(String, String)> {
-    if depth > 4 {
-        return None;
-    }
-    match schema {
-        RefOr::Ref(r) => {
-            let name = r.ref_location.strip_prefix("#/components/schemas/")?;
-            tag_of(components.schemas.get(name)?, components, depth + 1)
-        }
-        RefOr::T(Schema::Object(object)) => object.properties.iter().find_map(|(name, property)| {
-            let RefOr::T(Schema::Object(p)) = property else {
-                return None;
-            };
-            match p.enum_values.as_deref() {
-                Some([serde_json::Value::String(value)]) if object.required.contains(name) => {
+type Schemas = serde_json::Map<String, serde_json::Value>;
+
+const SCHEMAS: &str = "#/components/schemas/";
+
+fn schema_ref(name: &str) -> serde_json::Value {
+    json!({"$ref": format!("{SCHEMAS}{name}")})
+}
+
+/// `snake_case` or `kebab-case` as `PascalCase`: the Rust name serde's renaming came from.
+fn pascal(text: &str) -> String {
+    text.split(['_', '-'])
+        .map(|word| {
+            let mut chars = word.chars();
+            chars
+                .next()
+                .map(|first| first.to_ascii_uppercase().to_string() + chars.as_str())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// The tag of an inline variant as serde's internal tagging writes it: a required property
+/// whose schema allows one string only.
+fn tag_of(variant: &serde_json::Value) -> Option<(String, String)> {
+    let required = variant.get("required")?.as_array()?;
+    variant
+        .get("properties")?
+        .as_object()?
+        .iter()
+        .find_map(
+            |(name, property)| match property.get("enum")?.as_array()?.as_slice() {
+                [serde_json::Value::String(value)] if required.iter().any(|r| r == name) => {
                     Some((name.clone(), value.clone()))
                 }
                 _ => None,
-            }
-        }),
-        RefOr::T(Schema::AllOf(all)) => all
-            .items
-            .iter()
-            .find_map(|item| tag_of(item, components, depth + 1)),
-        _ => None,
+            },
+        )
+}
+
+/// Every variant of an internally tagged enum becomes a schema of its own, named for the enum
+/// and the variant (`ShowBusinessAction_Pass`), and the enum a `oneOf` of references with a
+/// discriminator that maps each tag value to its variant's schema.
+fn name_variants(schemas: &mut Schemas) {
+    let names: Vec<String> = schemas.keys().cloned().collect();
+    for name in names {
+        let Some(variants) = schemas[&name].get("oneOf").and_then(|o| o.as_array()) else {
+            continue;
+        };
+        let tags: Option<Vec<(String, String)>> = variants.iter().map(tag_of).collect();
+        let Some(tags) = tags.filter(|t| !t.is_empty()) else {
+            continue;
+        };
+        if tags.iter().any(|(property, _)| *property != tags[0].0) {
+            continue;
+        }
+        let variants = variants.clone();
+        let mut mapping = serde_json::Map::new();
+        let mut refs = Vec::new();
+        for (variant, (_, value)) in variants.into_iter().zip(&tags) {
+            let variant_name = format!("{name}_{}", pascal(value));
+            mapping.insert(value.clone(), format!("{SCHEMAS}{variant_name}").into());
+            refs.push(schema_ref(&variant_name));
+            schemas.insert(variant_name, variant);
+        }
+        if let Some(serde_json::Value::Object(union)) = schemas.get_mut(&name) {
+            union.insert("oneOf".into(), refs.into());
+            union.insert(
+                "discriminator".into(),
+                json!({"propertyName": tags[0].0, "mapping": mapping}),
+            );
+        }
     }
 }
 
-/// Gives every `oneOf` whose variants all carry the same tag property a discriminator on it
-/// (with a mapping when the variants are references).
-fn add_discriminators(components: &mut Components) {
-    let mut found = Vec::new();
-    for (name, schema) in &components.schemas {
-        let RefOr::T(Schema::OneOf(one)) = schema else {
+/// Each wire type that carries a ruleset's actions, events, views or options gets one schema
+/// per ruleset (`ShrewdProducerGameState`...) whose `ruleset` (or `slug`) allows that ruleset
+/// only, and the wire type becomes a `oneOf` of them with a discriminator on that field: an
+/// action or event of one game never validates as another's.
+fn per_ruleset(schemas: &mut Schemas) {
+    const WIRE_TYPES: [(&str, &str); 8] = [
+        ("CreateGame", "ruleset"),
+        ("CreatedGame", "ruleset"),
+        ("GameState", "ruleset"),
+        ("LegalActions", "ruleset"),
+        ("SequencedEvent", ""),
+        ("ActionResult", "ruleset"),
+        ("EventLog", "ruleset"),
+        ("RulesetDetail", "slug"),
+    ];
+    for (base, tag) in WIRE_TYPES {
+        let Some(template) = schemas.get(base).cloned() else {
             continue;
         };
-        if one.discriminator.is_some() || one.items.is_empty() {
-            continue;
-        }
-        let tags: Option<Vec<(String, String)>> =
-            one.items.iter().map(|item| tag_of(item, components, 0)).collect();
-        let Some(tags) = tags else { continue };
-        let property = &tags[0].0;
-        if tags.iter().any(|(p, _)| p != property) {
-            continue;
-        }
-        let mut discriminator = Discriminator::new(property.clone());
-        for (item, (_, value)) in one.items.iter().zip(&tags) {
-            if let RefOr::Ref(r) = item {
-                discriminator
-                    .mapping
-                    .insert(value.clone(), r.ref_location.clone());
+        let mut mapping = serde_json::Map::new();
+        let mut refs = Vec::new();
+        for ruleset in RULESETS {
+            let prefix = pascal(ruleset.slug);
+            let names = (ruleset.schemas)();
+            let mut schema = template.clone();
+            let description = schema["description"].as_str().unwrap_or_default().to_owned();
+            schema["description"] =
+                format!("{} ({}).", description.trim_end_matches('.'), ruleset.title).into();
+            let properties = &mut schema["properties"];
+            if !tag.is_empty() {
+                let about = properties[tag]["description"].clone();
+                properties[tag] = json!({"type": "string", "enum": [ruleset.slug], "description": about});
             }
+            let mut point = |property: &str, target: serde_json::Value| {
+                if let Some(p) = properties.get_mut(property) {
+                    let about = p["description"].clone();
+                    *p = target;
+                    if about.is_string() {
+                        p["description"] = about;
+                    }
+                }
+            };
+            match base {
+                "CreateGame" => {
+                    point(
+                        "options",
+                        json!({"oneOf": [schema_ref(&names.options), {"type": "null"}]}),
+                    );
+                    point(
+                        "seats",
+                        json!({"type": "integer", "minimum": ruleset.seats.start(), "maximum": ruleset.seats.end()}),
+                    );
+                }
+                "GameState" => point("view", schema_ref(&names.view)),
+                "LegalActions" => point(
+                    "actions",
+                    json!({"type": "array", "items": schema_ref(&names.action)}),
+                ),
+                "SequencedEvent" => point("body", schema_ref(&names.event)),
+                "ActionResult" => {
+                    point("game", schema_ref(&format!("{prefix}GameState")));
+                    point(
+                        "events",
+                        json!({"type": "array", "items": schema_ref(&format!("{prefix}SequencedEvent"))}),
+                    );
+                }
+                "EventLog" => point(
+                    "events",
+                    json!({"type": "array", "items": schema_ref(&format!("{prefix}SequencedEvent"))}),
+                ),
+                "RulesetDetail" => point("options", schema_ref(&names.options)),
+                _ => {}
+            }
+            if let Some(example) = schema.as_object_mut().and_then(|s| s.remove("example"))
+                && example.get(tag).and_then(|v| v.as_str()) == Some(ruleset.slug)
+            {
+                schema["example"] = example;
+            }
+            let name = format!("{prefix}{base}");
+            mapping.insert(ruleset.slug.into(), format!("{SCHEMAS}{name}").into());
+            refs.push(schema_ref(&name));
+            schemas.insert(name, schema);
         }
-        found.push((name.clone(), discriminator));
+        if tag.is_empty() {
+            schemas.remove(base);
+            continue;
+        }
+        let mut union = json!({
+            "description": template["description"],
+            "oneOf": refs,
+            "discriminator": {"propertyName": tag, "mapping": mapping},
+        });
+        if let Some(example) = template.get("example") {
+            union["example"] = example.clone();
+        }
+        schemas.insert(base.into(), union);
     }
-    for (name, discriminator) in found {
-        if let Some(RefOr::T(Schema::OneOf(one))) = components.schemas.get_mut(&name) {
-            one.discriminator = Some(discriminator);
+    for unused in ["AnyEvent", "AnyView", "AnyOptions"] {
+        schemas.remove(unused);
+    }
+    if let Some(serde_json::Value::Object(action)) = schemas.get_mut("AnyAction") {
+        if let Some(one) = action.remove("oneOf") {
+            action.insert("anyOf".into(), one);
         }
+        action.insert(
+            "description".into(),
+            "An action of one of the rulesets; the game's own ruleset decides (see the game's `GET /v1/games/{id}/actions`).".into(),
+        );
     }
 }
 
@@ -175,9 +296,16 @@ fn add_discriminators(components: &mut Components) {
 pub fn document() -> Document {
     let mut doc = ApiDoc::openapi();
     doc.merge(routes::Documented::openapi());
+    links::Links.modify(&mut doc);
+    examples::Examples.modify(&mut doc);
     match serde_json::to_value(&doc) {
         Ok(mut value) => {
             name_seats(&mut value);
+            idempotency_key_format(&mut value);
+            if let Some(serde_json::Value::Object(schemas)) = value.pointer_mut("/components/schemas") {
+                name_variants(schemas);
+                per_ruleset(schemas);
+            }
             serde_json::from_value(value).unwrap_or(doc)
         }
         Err(_) => doc,
@@ -207,6 +335,29 @@ fn name_seats(value: &mut serde_json::Value) {
         }
         serde_json::Value::Array(items) => items.iter_mut().for_each(name_seats),
         _ => {}
+    }
+}
+
+/// The `Idempotency-Key` header's schema: what [`crate::request::IdempotencyKey`] accepts.
+fn idempotency_key_format(value: &mut serde_json::Value) {
+    let Some(paths) = value.get_mut("paths").and_then(|p| p.as_object_mut()) else {
+        return;
+    };
+    let parameters = paths
+        .values_mut()
+        .filter_map(|item| item.as_object_mut())
+        .flat_map(|item| item.values_mut())
+        .filter_map(|operation| operation.get_mut("parameters").and_then(|p| p.as_array_mut()))
+        .flatten();
+    for parameter in parameters {
+        if parameter["name"] == "Idempotency-Key" {
+            parameter["schema"] = json!({
+                "type": "string",
+                "minLength": 1,
+                "maxLength": crate::request::MAX_IDEMPOTENCY_KEY,
+                "pattern": "^[!-~]+$",
+            });
+        }
     }
 }
 

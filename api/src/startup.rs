@@ -213,7 +213,10 @@ impl Application {
                 .app_data(headroom.clone())
                 .app_data(limits.clone())
                 .app_data(body_limits.clone())
-                .app_data(web::QueryConfig::default().error_handler(|err, _| error::query_error(err).into()))
+                .app_data(
+                    web::QueryConfig::default()
+                        .error_handler(|err, req| error::query_error(err, req.query_string()).into()),
+                )
                 .app_data(web::PathConfig::default().error_handler(|err, _| error::path_error(err).into()))
                 .wrap_fn(move |req, srv| {
                     let metrics = metrics_mw.clone();

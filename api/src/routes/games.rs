@@ -235,7 +235,7 @@ pub async fn post_action(
 pub struct EventsQuery {
     /// Return events after this sequence number (default 0: from the start).
     #[serde(default)]
-    #[param(minimum = 0)]
+    #[param(minimum = 0, maximum = 9007199254740991_u64)]
     pub after: u64,
     /// At most this many events of the log are read (1 to 5000, default 5000).
     #[param(minimum = 1, maximum = 5000)]
@@ -263,7 +263,8 @@ pub async fn list_events(
 ) -> Result<HttpResponse, ApiError> {
     let max = crate::domain::MAX_EVENTS_PER_READ;
     let limit = within("limit", query.limit.unwrap_or(max), 1, max)?;
-    let log = games.events(&id, viewer.0, query.after, limit).await?;
+    let after = within("after", query.after, 0, crate::model::MAX_SAFE_INTEGER)?;
+    let log = games.events(&id, viewer.0, after, limit).await?;
     Ok(HttpResponse::Ok()
         .insert_header((header::VARY, "Authorization"))
         .json(log))

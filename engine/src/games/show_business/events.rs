@@ -8,6 +8,52 @@ use super::actions::{Market, SongContent};
 use super::components::Die;
 use crate::Seat;
 
+/// An artist of a starting band.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = ShowBusinessStartingArtist)]
+pub struct StartingArtist {
+    /// The artist card's id.
+    pub artist: String,
+    /// The band board fields it occupies.
+    pub fields: Vec<u8>,
+}
+
+/// A sealed bid, revealed and paid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = ShowBusinessRevealedBid)]
+pub struct RevealedBid {
+    /// The bidder.
+    pub seat: Seat,
+    /// FONS bid.
+    pub amount: u32,
+}
+
+/// A seat's answer to the step 9 poll.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = ShowBusinessPollAnswer)]
+pub struct PollAnswer {
+    /// The seat.
+    pub seat: Seat,
+    /// Whether it gives up its bid.
+    pub gives_up: bool,
+}
+
+/// A song on the CHARTS turned face up.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = ShowBusinessDisclosedSong)]
+pub struct DisclosedSong {
+    /// Its owner.
+    pub owner: Seat,
+    /// Its number.
+    pub id: u32,
+    /// Its fields.
+    pub content: SongContent,
+}
+
 /// A pile of cards or the bag of concert tokens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
@@ -315,7 +361,7 @@ pub enum GameEvent {
         /// The seat.
         seat: Seat,
         /// Artists and their band board fields.
-        artists: Vec<(String, Vec<u8>)>,
+        artists: Vec<StartingArtist>,
         /// FONS.
         cash: i64,
     },
@@ -743,8 +789,8 @@ pub enum GameEvent {
     },
     /// All bids revealed and paid.
     BidsRevealed {
-        /// `(seat, amount)`.
-        bids: Vec<(Seat, u32)>,
+        /// Each bidder's bid.
+        bids: Vec<RevealedBid>,
     },
     /// The top bid is tied: these seats bid again.
     BidTied {
@@ -760,8 +806,8 @@ pub enum GameEvent {
     },
     /// Every poll answer, revealed.
     PollRevealed {
-        /// `(seat, gives up)`.
-        answers: Vec<(Seat, bool)>,
+        /// Each polled seat's answer.
+        answers: Vec<PollAnswer>,
     },
     /// The turn sequence stays: everyone gave up, or all bids were 0.
     SequenceKept,
@@ -782,7 +828,7 @@ pub enum GameEvent {
     /// Songs on the CHARTS turned face up.
     Disclosed {
         /// Owner, number and fields of each.
-        songs: Vec<(Seat, u32, SongContent)>,
+        songs: Vec<DisclosedSong>,
     },
     /// CHARTS b: every song's score, highest first.
     ChartScores {

@@ -4,7 +4,7 @@ use std::collections::VecDeque;
 
 use super::actions::Options;
 use super::components::{Style, components};
-use super::events::{GameEvent, ToMap};
+use super::events::{GameEvent, StartingArtist, ToMap};
 use super::rules::{
     Events, MAP_TOKENS, MAX_SATISFACTION, START_CASH, START_HAND, artist_id, card_id, placements, tell,
 };
@@ -109,7 +109,10 @@ impl ShowBusiness {
                     artists: p
                         .band
                         .iter()
-                        .map(|a| (artist_id(a.card), a.fields.clone()))
+                        .map(|a| StartingArtist {
+                            artist: artist_id(a.card),
+                            fields: a.fields.clone(),
+                        })
                         .collect(),
                     cash: p.cash,
                 },

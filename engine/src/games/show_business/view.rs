@@ -27,6 +27,16 @@ pub(crate) fn content(s: &Song) -> SongContent {
     }
 }
 
+/// The standing TREND EXPERT.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(as = ShowBusinessTrendExpertView)]
+pub struct TrendExpertView {
+    /// The influence card's id.
+    pub card: String,
+    /// The seat that placed it.
+    pub placer: Seat,
+}
+
 /// An artist on a band board.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 #[schema(as = ShowBusinessArtistView)]
@@ -158,7 +168,7 @@ pub struct View {
     /// Trend dice white, blue, yellow, red (`None` = blank).
     pub dice: Vec<Option<String>>,
     /// The standing TREND EXPERT and its placer.
-    pub trend_expert: Option<(String, Seat)>,
+    pub trend_expert: Option<TrendExpertView>,
     /// The event rondel field.
     pub rondel: String,
     /// CHARTS fields 1-10.
@@ -381,7 +391,10 @@ impl ShowBusiness {
                 .enumerate()
                 .map(|(i, d)| self.dice[i].map(|v| d.face_name(v)))
                 .collect(),
-            trend_expert: self.trend_expert.map(|(card, s)| (card_id(card), s)),
+            trend_expert: self.trend_expert.map(|(card, placer)| TrendExpertView {
+                card: card_id(card),
+                placer,
+            }),
             rondel: RONDEL[self.rondel as usize].into(),
             chart: self
                 .chart

@@ -234,7 +234,7 @@ macro_rules! card_id {
                         f.write_str(concat!("the id of ", $what))
                     }
                     fn visit_str<E: de::Error>(self, v: &str) -> Result<$name, E> {
-                        $name::find(v).ok_or_else(|| E::custom(format!(concat!("no ", $what, " is called {:?}"), v)))
+                        $name::find(v).ok_or_else(|| E::custom(format!(concat!("{:?} is not ", $what), v)))
                     }
                 }
                 d.deserialize_str(IdVisitor)

@@ -8,7 +8,12 @@ impl ShowBusiness {
         for &(s, amount) in &bids {
             self.players[s].cash -= amount as i64;
         }
-        ev.push(Event::public(GameEvent::BidsRevealed { bids: bids.clone() }));
+        ev.push(Event::public(GameEvent::BidsRevealed {
+            bids: bids
+                .iter()
+                .map(|&(seat, amount)| RevealedBid { seat, amount })
+                .collect(),
+        }));
         let top = bids.iter().map(|b| b.1).max().unwrap_or(0);
         if top > 0 {
             let winners: Vec<Seat> = bids.iter().filter(|b| b.1 == top).map(|b| b.0).collect();

@@ -22,11 +22,11 @@ impl ShowBusiness {
             for s in field.iter_mut() {
                 if !s.disclosed {
                     s.disclosed = true;
-                    newly.push((
-                        s.song.owner,
-                        s.song.id,
-                        crate::games::show_business::view::content(&s.song),
-                    ));
+                    newly.push(DisclosedSong {
+                        owner: s.song.owner,
+                        id: s.song.id,
+                        content: crate::games::show_business::view::content(&s.song),
+                    });
                 }
             }
         }

@@ -5,8 +5,8 @@ use super::components::{
     Character, ChartField, Die, LYRICS, MANDATORY_FIELDS, Style, TEMPI, TokenColour, VOLUMES, components,
 };
 use super::events::{
-    Ending, FinalScore, GameEvent, Income, MarketRow, Payment, Pile, PopularityCause, RondelCause,
-    SatisfactionCause, ToMap,
+    DisclosedSong, Ending, FinalScore, GameEvent, Income, MarketRow, Payment, Pile, PollAnswer,
+    PopularityCause, RevealedBid, RondelCause, SatisfactionCause, ToMap,
 };
 use super::state::{
     Attack, BandArtist, Bidding, DrawPurpose, PartialSong, RONDEL, ShowBusiness, Song, Task, Then,
@@ -1177,9 +1177,12 @@ impl ShowBusiness {
                 ));
                 tell(ev, GameEvent::PollAnswered { seat, gives_up: None });
                 if answers.iter().all(Option::is_some) {
-                    let revealed: Vec<(Seat, bool)> = (0..self.n())
+                    let revealed: Vec<PollAnswer> = (0..self.n())
                         .filter(|&s| self.solvent(s))
-                        .map(|s| (s, answers[s] == Some(true)))
+                        .map(|seat| PollAnswer {
+                            seat,
+                            gives_up: answers[seat] == Some(true),
+                        })
                         .collect();
                     tell(ev, GameEvent::PollRevealed { answers: revealed });
                     if answers.iter().all(|a| *a == Some(true)) {

@@ -701,7 +701,9 @@ fn s02_s06_the_step_9_poll_is_sealed_until_every_answer_is_in() {
         .iter()
         .filter(|e| e.audience == Audience::Everyone)
         .filter_map(|e| match &e.body {
-            GameEvent::PollRevealed { answers } => Some(answers.clone()),
+            GameEvent::PollRevealed { answers } => {
+                Some(answers.iter().map(|a| (a.seat, a.gives_up)).collect())
+            }
             _ => None,
         })
         .collect();
