@@ -379,11 +379,23 @@ impl ShowBusiness {
         .collect()
     }
 
+    /// Whether `seat` is in [`Self::to_act_now`], without building the list.
+    pub(crate) fn is_to_act(&self, seat: Seat) -> bool {
+        if self.result.is_some() {
+            return false;
+        }
+        match self.queue.front() {
+            None => false,
+            Some(Task::Bid(b)) => b.seats.contains(&seat) && b.bids[seat].is_none(),
+            Some(Task::Poll { answers }) => seat < self.n() && answers[seat].is_none(),
+            Some(Task::Charts) => self.charts_decider() == Some(seat),
+            Some(t) => Self::task_seat(t) == Some(seat),
+        }
+    }
+
+    /// The actions of `seat`, a seat the contract has found in [`Self::to_act_now`].
     pub(crate) fn legal(&self, seat: Seat) -> Vec<Action> {
         let mut out = Vec::new();
-        if self.result.is_some() || !self.to_act_now().contains(&seat) {
-            return out;
-        }
         let Some(task) = self.queue.front() else {
             return out;
         };
