@@ -350,9 +350,8 @@ pub(super) fn step(game: &mut ShowBusiness, task: Task, ev: &mut Events) -> Opti
 
 /// The actions `seat` may post at this module's decision `task`.
 pub(super) fn legal(game: &ShowBusiness, seat: Seat, task: &Task, out: &mut Vec<Action>) {
-    match task {
-        Task::Charts => game.charts_actions(seat, out),
-        _ => {}
+    if let Task::Charts = task {
+        game.charts_actions(seat, out);
     }
 }
 

@@ -172,14 +172,11 @@ pub(super) fn step(game: &mut ShowBusiness, task: Task, ev: &mut Events) -> Opti
 /// The actions `seat` may post at this module's decision `task`.
 pub(super) fn legal(game: &ShowBusiness, seat: Seat, task: &Task, out: &mut Vec<Action>) {
     let p = &game.players[seat];
-    match task {
-        Task::Advertise { due, .. } => {
-            let short = (due - p.cash).max(0);
-            let min = (short + FONS_PER_FIELD - 1) / FONS_PER_FIELD;
-            let max = (p.popularity - POPULARITY_FLOOR).max(0);
-            out.extend((min..=max).map(|f| Action::Advertise { fields: f as u32 }));
-        }
-        _ => {}
+    if let Task::Advertise { due, .. } = task {
+        let short = (due - p.cash).max(0);
+        let min = (short + FONS_PER_FIELD - 1) / FONS_PER_FIELD;
+        let max = (p.popularity - POPULARITY_FLOOR).max(0);
+        out.extend((min..=max).map(|f| Action::Advertise { fields: f as u32 }));
     }
 }
 

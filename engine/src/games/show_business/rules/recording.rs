@@ -66,19 +66,16 @@ pub(super) fn step(_: &mut ShowBusiness, task: Task, _: &mut Events) -> Option<T
 
 /// The actions `seat` may post at this module's decision `task`.
 pub(super) fn legal(_: &ShowBusiness, _: Seat, task: &Task, out: &mut Vec<Action>) {
-    match task {
-        Task::Record { song, .. } => {
-            if song.style.is_none() {
-                out.extend(Style::ALL.map(|style| Action::RecordStyle { style }));
-            } else if song.lyrics.is_none() {
-                out.extend(LYRICS.map(|lyrics| Action::RecordLyrics { lyrics }));
-            } else if song.tempo.is_none() {
-                out.extend(TEMPI.map(|tempo| Action::RecordTempo { tempo }));
-            } else {
-                out.extend(VOLUMES.map(|volume| Action::RecordVolume { volume }));
-            }
+    if let Task::Record { song, .. } = task {
+        if song.style.is_none() {
+            out.extend(Style::ALL.map(|style| Action::RecordStyle { style }));
+        } else if song.lyrics.is_none() {
+            out.extend(LYRICS.map(|lyrics| Action::RecordLyrics { lyrics }));
+        } else if song.tempo.is_none() {
+            out.extend(TEMPI.map(|tempo| Action::RecordTempo { tempo }));
+        } else {
+            out.extend(VOLUMES.map(|volume| Action::RecordVolume { volume }));
         }
-        _ => {}
     }
 }
 

@@ -32,12 +32,9 @@ pub(super) fn step(_: &mut ShowBusiness, task: Task, _: &mut Events) -> Option<T
 
 /// The actions `seat` may post at this module's decision `task`.
 pub(super) fn legal(game: &ShowBusiness, seat: Seat, task: &Task, out: &mut Vec<Action>) {
-    match task {
-        Task::Recruit { .. } => {
-            game.recruit_actions(seat, out);
-            out.push(Action::EndAction);
-        }
-        _ => {}
+    if let Task::Recruit { .. } = task {
+        game.recruit_actions(seat, out);
+        out.push(Action::EndAction);
     }
 }
 

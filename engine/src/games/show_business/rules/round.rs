@@ -476,7 +476,6 @@ pub(super) fn anytime(game: &mut ShowBusiness, seat: Seat, action: &Action, ev: 
                 game.lower_satisfaction(seat, 1, SatisfactionCause::Dismissal, ev);
                 game.queue.push_front(Task::HandDiscard { seat });
             }
-            return;
         }
         Action::Flip { artist } => {
             let Some(card) = find_artist(artist) else { return };
@@ -499,7 +498,6 @@ pub(super) fn anytime(game: &mut ShowBusiness, seat: Seat, action: &Action, ev: 
                 );
                 game.used_tokens.extend(drop);
             }
-            return;
         }
         Action::Regroup { artist, fields } => {
             let Some(card) = find_artist(artist) else { return };
@@ -514,7 +512,6 @@ pub(super) fn anytime(game: &mut ShowBusiness, seat: Seat, action: &Action, ev: 
                     },
                 );
             }
-            return;
         }
         _ => {}
     }
