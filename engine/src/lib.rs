@@ -15,6 +15,7 @@ pub mod registry;
 pub mod rng;
 
 mod contract;
+mod ids;
 
 pub use contract::*;
 pub use registry::{AnyGame, EachGame, RULESETS, Ruleset, for_each_game};

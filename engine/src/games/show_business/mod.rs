@@ -66,6 +66,10 @@ impl Game for ShowBusiness {
         self.to_act_now()
     }
 
+    fn may_act(&self, seat: Seat) -> bool {
+        self.is_to_act(seat)
+    }
+
     fn actions_for(&self, seat: Seat) -> Vec<Action> {
         self.legal(seat)
     }

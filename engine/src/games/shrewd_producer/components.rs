@@ -4,14 +4,10 @@
 //! Cards are referred to by their index in these tables inside the engine and by their id
 //! (`A07`, `L1-2`, `R500a`) on the wire.
 
-use std::borrow::Cow;
-use std::fmt;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
-use serde::de::{self, Visitor};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use utoipa::openapi::RefOr;
-use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
-use utoipa::{PartialSchema, ToSchema};
+use crate::ids::typed_id;
 
 /// An artist part.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
@@ -194,82 +190,17 @@ pub const DEAL_3P: u8 = 13;
 /// "Place the one leftover $100 card in the discard pile" (3 players).
 pub const LEFTOVER_3P: u8 = 1;
 
-/// The id types the wire uses for cards: each is an index into its table, written as the
-/// card's id string.
-macro_rules! card_id {
-    ($(#[$doc:meta])* $name:ident, $table:ident, $schema:literal, $what:literal) => {
-        $(#[$doc])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub struct $name(pub(crate) u8);
-
-        impl $name {
-            /// Every card of the table, in table order.
-            pub fn all() -> impl Iterator<Item = Self> {
-                (0..$table.len() as u8).map($name)
-            }
-
-            /// The card with this id.
-            pub fn find(id: &str) -> Option<Self> {
-                $table.iter().position(|c| c.id == id).map(|i| $name(i as u8))
-            }
-
-            /// The card's id string.
-            pub fn id(self) -> &'static str {
-                $table[self.0 as usize].id
-            }
-        }
-
-        impl Serialize for $name {
-            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.serialize_str(self.id())
-            }
-        }
-
-        impl<'de> Deserialize<'de> for $name {
-            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                struct IdVisitor;
-                impl Visitor<'_> for IdVisitor {
-                    type Value = $name;
-                    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                        f.write_str(concat!("the id of ", $what))
-                    }
-                    fn visit_str<E: de::Error>(self, v: &str) -> Result<$name, E> {
-                        $name::find(v).ok_or_else(|| E::custom(format!(concat!("{:?} is not ", $what), v)))
-                    }
-                }
-                d.deserialize_str(IdVisitor)
-            }
-        }
-
-        impl PartialSchema for $name {
-            fn schema() -> RefOr<Schema> {
-                ObjectBuilder::new()
-                    .schema_type(Type::String)
-                    .description(Some(concat!("The id of ", $what, ".")))
-                    .enum_values(Some($table.iter().map(|c| c.id)))
-                    .into()
-            }
-        }
-
-        impl ToSchema for $name {
-            fn name() -> Cow<'static, str> {
-                Cow::Borrowed($schema)
-            }
-        }
-    };
-}
-
-card_id!(
+typed_id!(
     /// An artist card, by id (`A07`).
-    ArtistId, ARTISTS, "ShrewdProducerArtistId", "an artist card"
+    ArtistId, ARTISTS, c => c.id, "ShrewdProducerArtistId", "an artist card"
 );
-card_id!(
+typed_id!(
     /// A song card, by id (`L2-1`).
-    SongId, SONGS, "ShrewdProducerSongId", "a song card"
+    SongId, SONGS, c => c.id, "ShrewdProducerSongId", "a song card"
 );
-card_id!(
+typed_id!(
     /// A Scout Money card, by id (`R500a`).
-    ScoutId, SCOUT_MONEY, "ShrewdProducerScoutId", "a Scout Money card"
+    ScoutId, SCOUT_MONEY, c => c.id, "ShrewdProducerScoutId", "a Scout Money card"
 );
 
 impl ArtistId {

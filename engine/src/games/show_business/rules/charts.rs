@@ -339,3 +339,31 @@ impl ShowBusiness {
         self.chart = chart;
     }
 }
+
+/// Runs this module's automatic steps; returns a decision that still waits for its seat.
+pub(super) fn step(game: &mut ShowBusiness, task: Task, ev: &mut Events) -> Option<Task> {
+    match task {
+        Task::Charts => game.charts_progress(ev).then_some(Task::Charts),
+        _ => None,
+    }
+}
+
+/// The actions `seat` may post at this module's decision `task`.
+pub(super) fn legal(game: &ShowBusiness, seat: Seat, task: &Task, out: &mut Vec<Action>) {
+    if let Task::Charts = task {
+        game.charts_actions(seat, out);
+    }
+}
+
+/// Applies `action`, legal at this module's decision `task` (already taken off the queue).
+pub(super) fn exec(game: &mut ShowBusiness, seat: Seat, task: Task, action: &Action, ev: &mut Events) {
+    match (task, action) {
+        (Task::Charts, a) => {
+            game.queue.push_front(Task::Charts);
+            game.charts_exec(seat, a, ev);
+        }
+        (t, _) => game.queue.push_front(t),
+    }
+}
+
+pub(super) const RULES: Rules = Rules { step, legal, exec };

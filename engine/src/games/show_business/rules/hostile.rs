@@ -1,4 +1,4 @@
-//! Hostile activities and defences (S21-S26): A&R, SPONSOR, GROUPIE, DISORDER.
+//! Hostile activities and defences (S21-S26): A&R, SPONSOR, GROUPIE, DISORDER, FEMME FATALE's choice.
 
 use super::*;
 
@@ -141,3 +141,219 @@ impl ShowBusiness {
         }
     }
 }
+
+/// This module's tasks are decisions: each waits for its seat.
+pub(super) fn step(_: &mut ShowBusiness, task: Task, _: &mut Events) -> Option<Task> {
+    Some(task)
+}
+
+/// The actions `seat` may post at this module's decision `task`.
+pub(super) fn legal(game: &ShowBusiness, seat: Seat, task: &Task, out: &mut Vec<Action>) {
+    let p = &game.players[seat];
+    match task {
+        Task::Defend { card, .. } => {
+            let attacking = &components().influence[*card as usize];
+            for &c in &p.hand {
+                let def = &components().influence[c as usize];
+                if def.character == Character::Bodyguard
+                    || (def.character == attacking.character && def.power >= attacking.power)
+                {
+                    out.push(Action::Defend { card: card_id(c) });
+                }
+            }
+            out.push(Action::Decline);
+        }
+        Task::SponsorSwap { target, .. } => {
+            for &g in &p.hand {
+                for &t in &game.players[*target].hand {
+                    out.push(Action::Swap {
+                        give: card_id(g),
+                        take: card_id(t),
+                    });
+                }
+            }
+            out.push(Action::Stop);
+        }
+        Task::Groupie {
+            target,
+            take,
+            give,
+            mine,
+            ..
+        } => {
+            let combos = game.groupie_combos(seat, *target);
+            let mut push = |a: Action| {
+                if !out.contains(&a) {
+                    out.push(a);
+                }
+            };
+            for (t, g, m, th) in combos {
+                match (take, give, mine) {
+                    (None, _, _) => push(Action::GroupieTake { artist: artist_id(t) }),
+                    (Some(tk), None, _) if *tk == t => push(Action::GroupieGive { artist: artist_id(g) }),
+                    (Some(tk), Some(gv), None) if *tk == t && *gv == g => {
+                        push(Action::GroupiePlaceMine { fields: m })
+                    }
+                    (Some(tk), Some(gv), Some(mn)) if *tk == t && *gv == g && *mn == m => {
+                        push(Action::GroupiePlaceTheirs { fields: th })
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Task::FemmeChoice { .. } => {
+            out.push(Action::Integration);
+            if !game.last_turn {
+                out.extend(
+                    game.targets(seat)
+                        .into_iter()
+                        .map(|target| Action::Disorder { target }),
+                );
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Applies `action`, legal at this module's decision `task` (already taken off the queue).
+pub(super) fn exec(game: &mut ShowBusiness, seat: Seat, task: Task, action: &Action, ev: &mut Events) {
+    match (task, action) {
+        (Task::Defend { target, attacker, .. }, Action::Defend { card }) => {
+            if let Some(card) = find_card(card) {
+                game.take_from_hand(target, card);
+                game.players[target].influence_field.push(card);
+                tell(
+                    ev,
+                    GameEvent::Defence {
+                        target,
+                        attacker,
+                        card: Some(card_id(card)),
+                    },
+                );
+            }
+        }
+        (
+            Task::Defend {
+                target,
+                attacker,
+                attack,
+                ..
+            },
+            Action::Decline,
+        ) => {
+            tell(
+                ev,
+                GameEvent::Defence {
+                    target,
+                    attacker,
+                    card: None,
+                },
+            );
+            game.resolve_attack(attacker, target, attack, ev);
+        }
+        (Task::SponsorSwap { target, left, .. }, Action::Swap { give, take }) => {
+            let (Some(g), Some(t)) = (find_card(give), find_card(take)) else {
+                return;
+            };
+            game.take_from_hand(seat, g);
+            game.take_from_hand(target, t);
+            game.players[target].hand.push(g);
+            game.players[seat].hand.push(t);
+            game.known.push((g, seat));
+            game.known.push((t, target));
+            ev.push(Event {
+                audience: crate::Audience::Seats(vec![seat.min(target), seat.max(target)]),
+                body: GameEvent::Swapped {
+                    attacker: seat,
+                    target,
+                    give: Some(give.clone()),
+                    take: Some(take.clone()),
+                },
+            });
+            tell(
+                ev,
+                GameEvent::Swapped {
+                    attacker: seat,
+                    target,
+                    give: None,
+                    take: None,
+                },
+            );
+            if left > 1 {
+                game.queue.push_front(Task::SponsorSwap {
+                    seat,
+                    target,
+                    left: left - 1,
+                });
+            }
+        }
+        (Task::SponsorSwap { .. }, Action::Stop) => {}
+        (
+            Task::Groupie {
+                target,
+                take,
+                give,
+                mine,
+                ..
+            },
+            a,
+        ) => match a {
+            Action::GroupieTake { artist } => {
+                game.queue.push_front(Task::Groupie {
+                    seat,
+                    target,
+                    take: find_artist(artist),
+                    give,
+                    mine,
+                });
+            }
+            Action::GroupieGive { artist } => {
+                game.queue.push_front(Task::Groupie {
+                    seat,
+                    target,
+                    take,
+                    give: find_artist(artist),
+                    mine,
+                });
+            }
+            Action::GroupiePlaceMine { fields } => {
+                game.queue.push_front(Task::Groupie {
+                    seat,
+                    target,
+                    take,
+                    give,
+                    mine: Some(fields.clone()),
+                });
+            }
+            Action::GroupiePlaceTheirs { fields } => {
+                let (Some(take), Some(give), Some(mine)) = (take, give, mine) else {
+                    return;
+                };
+                let card = game.active_card(seat).unwrap_or(0);
+                game.attack(
+                    seat,
+                    target,
+                    card,
+                    Attack::Groupie {
+                        take,
+                        give,
+                        mine,
+                        theirs: fields.clone(),
+                    },
+                    ev,
+                );
+            }
+            _ => {}
+        },
+        (Task::FemmeChoice { best, .. }, Action::Integration) => {
+            game.raise_satisfaction(seat, best, SatisfactionCause::Integration, ev);
+        }
+        (Task::FemmeChoice { best, .. }, Action::Disorder { target }) => {
+            let card = game.active_card(seat).unwrap_or(0);
+            game.attack(seat, *target, card, Attack::Disorder { amount: best }, ev);
+        }
+        (t, _) => game.queue.push_front(t),
+    }
+}
+
+pub(super) const RULES: Rules = Rules { step, legal, exec };

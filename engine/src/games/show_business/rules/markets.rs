@@ -1,4 +1,5 @@
-//! Piles, the bag and the markets (RULINGS 9, S32).
+//! Piles, the bag and the markets (RULINGS 9, S32): refills, the step 7 market change and the
+//! face-up draws that measure a power.
 
 use super::*;
 
@@ -194,3 +195,126 @@ impl ShowBusiness {
         );
     }
 }
+
+/// Runs this module's automatic steps; returns a decision that still waits for its seat.
+pub(super) fn step(game: &mut ShowBusiness, task: Task, ev: &mut Events) -> Option<Task> {
+    match task {
+        Task::RefillMarkets { retried } => {
+            if !game.refill_influence_market(ev) && !retried && game.any_influence_field() {
+                let mut tasks = game.emergency_clearing();
+                tasks.push(Task::RefillMarkets { retried: true });
+                tell(ev, GameEvent::EmergencyClearing);
+                game.push_front_all(tasks);
+                return None;
+            }
+            game.refill_artist_market(ev);
+            None
+        }
+        Task::RefillConcerts => {
+            game.refill_concert_market(ev);
+            None
+        }
+        Task::MarketChange => {
+            // Step 7: field 1 of each market is discarded, the rest move down.
+            if let Some(c) = game.influence_market[0].take() {
+                game.influence_discard.push(c);
+                tell(
+                    ev,
+                    GameEvent::MarketDiscard {
+                        seat: None,
+                        market: Market::Influence,
+                        field: 1,
+                        card: card_id(c),
+                    },
+                );
+            }
+            if let Some(a) = game.artist_market[0].take() {
+                game.artist_discard.push(a);
+                tell(
+                    ev,
+                    GameEvent::MarketDiscard {
+                        seat: None,
+                        market: Market::Artist,
+                        field: 1,
+                        card: artist_id(a),
+                    },
+                );
+            }
+            game.queue.push_front(Task::RefillMarkets { retried: false });
+            None
+        }
+        Task::Draw {
+            seat,
+            mut left,
+            mut best,
+            purpose,
+            retried,
+        } => {
+            while left > 0 {
+                match game.draw_influence(ev) {
+                    Some(c) => {
+                        game.revealed.push(c);
+                        best = best.max(power(c));
+                        left -= 1;
+                        tell(
+                            ev,
+                            GameEvent::Shown {
+                                seat,
+                                card: card_id(c),
+                                power: power(c),
+                                purpose: purpose.shown_for(),
+                            },
+                        );
+                    }
+                    None if !retried && game.any_influence_field() => {
+                        let mut tasks = game.emergency_clearing();
+                        tasks.push(Task::Draw {
+                            seat,
+                            left,
+                            best,
+                            purpose,
+                            retried: true,
+                        });
+                        game.push_front_all(tasks);
+                        return None;
+                    }
+                    None => left = 0,
+                }
+            }
+            let shown = std::mem::take(&mut game.revealed);
+            if !shown.is_empty() {
+                tell(
+                    ev,
+                    GameEvent::ShownDiscarded {
+                        cards: shown.iter().map(|&c| card_id(c)).collect(),
+                    },
+                );
+            }
+            game.influence_discard.extend(shown);
+            if !game.solvent(seat) {
+                return None;
+            }
+            match purpose {
+                DrawPurpose::FemmeFatale => game.queue.push_front(Task::FemmeChoice { seat, best }),
+                DrawPurpose::Paparazzi => {
+                    game.gain_popularity(seat, best as i64, PopularityCause::Paparazzi, ev);
+                }
+                DrawPurpose::PopularityCheck { double } => {
+                    let by = best as i64 * if double { 2 } else { 1 };
+                    game.lose_popularity(seat, by, PopularityCause::PopularityCheck { double }, ev);
+                }
+                DrawPurpose::EndScandal => {
+                    game.lose_popularity(seat, best as i64, PopularityCause::EndScandal, ev);
+                }
+            }
+            None
+        }
+        _ => None,
+    }
+}
+
+pub(super) const RULES: Rules = Rules {
+    step,
+    legal: no_actions,
+    exec: keep_task,
+};

@@ -141,3 +141,84 @@ impl ShowBusiness {
         }
     }
 }
+
+/// Runs this module's automatic steps; returns a decision that still waits for its seat.
+pub(super) fn step(game: &mut ShowBusiness, task: Task, ev: &mut Events) -> Option<Task> {
+    match task {
+        Task::Pay { seat, amount, reason } => {
+            if !game.solvent(seat) || amount <= 0 {
+                return None;
+            }
+            if game.players[seat].cash >= amount {
+                game.players[seat].cash -= amount;
+                tell(ev, GameEvent::Paid { seat, amount, reason });
+                None
+            } else if game.coverable(seat, amount) {
+                Some(Task::Advertise {
+                    seat,
+                    due: amount,
+                    then: Then::Mandatory(reason),
+                })
+            } else {
+                game.go_bankrupt(seat, ev);
+                None
+            }
+        }
+        task @ Task::Advertise { .. } => Some(task),
+        _ => None,
+    }
+}
+
+/// The actions `seat` may post at this module's decision `task`.
+pub(super) fn legal(game: &ShowBusiness, seat: Seat, task: &Task, out: &mut Vec<Action>) {
+    let p = &game.players[seat];
+    if let Task::Advertise { due, .. } = task {
+        let short = (due - p.cash).max(0);
+        let min = (short + FONS_PER_FIELD - 1) / FONS_PER_FIELD;
+        let max = (p.popularity - POPULARITY_FLOOR).max(0);
+        out.extend((min..=max).map(|f| Action::Advertise { fields: f as u32 }));
+    }
+}
+
+/// Applies `action`, legal at this module's decision `task` (already taken off the queue).
+pub(super) fn exec(game: &mut ShowBusiness, seat: Seat, task: Task, action: &Action, ev: &mut Events) {
+    match (task, action) {
+        (Task::Advertise { due, then, .. }, Action::Advertise { fields }) => {
+            let p = &mut game.players[seat];
+            let from = p.popularity;
+            p.popularity -= *fields as i64;
+            let raised = FONS_PER_FIELD * *fields as i64;
+            p.cash += raised - due;
+            let to = p.popularity;
+            tell(
+                ev,
+                GameEvent::Advertised {
+                    seat,
+                    fields: *fields,
+                    raised,
+                },
+            );
+            tell(
+                ev,
+                GameEvent::Popularity {
+                    seat,
+                    from,
+                    to,
+                    cause: PopularityCause::Advertising,
+                },
+            );
+            tell(
+                ev,
+                GameEvent::Paid {
+                    seat,
+                    amount: due,
+                    reason: then.payment(),
+                },
+            );
+            game.do_then(seat, then, ev);
+        }
+        (t, _) => game.queue.push_front(t),
+    }
+}
+
+pub(super) const RULES: Rules = Rules { step, legal, exec };

@@ -58,3 +58,51 @@ impl ShowBusiness {
         self.players[seat].songs.push(s);
     }
 }
+
+/// This module's tasks are decisions: each waits for its seat.
+pub(super) fn step(_: &mut ShowBusiness, task: Task, _: &mut Events) -> Option<Task> {
+    Some(task)
+}
+
+/// The actions `seat` may post at this module's decision `task`.
+pub(super) fn legal(_: &ShowBusiness, _: Seat, task: &Task, out: &mut Vec<Action>) {
+    if let Task::Record { song, .. } = task {
+        if song.style.is_none() {
+            out.extend(Style::ALL.map(|style| Action::RecordStyle { style }));
+        } else if song.lyrics.is_none() {
+            out.extend(LYRICS.map(|lyrics| Action::RecordLyrics { lyrics }));
+        } else if song.tempo.is_none() {
+            out.extend(TEMPI.map(|tempo| Action::RecordTempo { tempo }));
+        } else {
+            out.extend(VOLUMES.map(|volume| Action::RecordVolume { volume }));
+        }
+    }
+}
+
+/// Applies `action`, legal at this module's decision `task` (already taken off the queue).
+pub(super) fn exec(game: &mut ShowBusiness, seat: Seat, task: Task, action: &Action, ev: &mut Events) {
+    match (task, action) {
+        (Task::Record { mut song, .. }, a) => match a {
+            Action::RecordStyle { style } => {
+                song.style = Some(*style);
+                game.queue.push_front(Task::Record { seat, song });
+            }
+            Action::RecordLyrics { lyrics } => {
+                song.lyrics = LYRICS.iter().position(|l| l == lyrics).map(|i| i as u8);
+                game.queue.push_front(Task::Record { seat, song });
+            }
+            Action::RecordTempo { tempo } => {
+                song.tempo = TEMPI.iter().position(|l| l == tempo).map(|i| i as u8);
+                game.queue.push_front(Task::Record { seat, song });
+            }
+            Action::RecordVolume { volume } => {
+                let volume = VOLUMES.iter().position(|l| l == volume).unwrap_or(0) as u8;
+                game.finish_song(seat, &song, volume, ev);
+            }
+            _ => {}
+        },
+        (t, _) => game.queue.push_front(t),
+    }
+}
+
+pub(super) const RULES: Rules = Rules { step, legal, exec };

@@ -24,3 +24,55 @@ impl ShowBusiness {
         }
     }
 }
+
+/// This module's tasks are decisions: each waits for its seat.
+pub(super) fn step(_: &mut ShowBusiness, task: Task, _: &mut Events) -> Option<Task> {
+    Some(task)
+}
+
+/// The actions `seat` may post at this module's decision `task`.
+pub(super) fn legal(game: &ShowBusiness, seat: Seat, task: &Task, out: &mut Vec<Action>) {
+    if let Task::Recruit { .. } = task {
+        game.recruit_actions(seat, out);
+        out.push(Action::EndAction);
+    }
+}
+
+/// Applies `action`, legal at this module's decision `task` (already taken off the queue).
+pub(super) fn exec(game: &mut ShowBusiness, seat: Seat, task: Task, action: &Action, ev: &mut Events) {
+    match (task, action) {
+        (
+            t @ Task::Recruit { .. },
+            Action::Recruit {
+                field,
+                side_b,
+                fields,
+            },
+        ) => {
+            game.queue.push_front(t);
+            if let Some(a) = game.artist_market[*field as usize - 1].take() {
+                game.players[seat].band.push(BandArtist {
+                    card: a,
+                    side_b: *side_b,
+                    fields: fields.clone(),
+                    tokens: vec![],
+                });
+                tell(
+                    ev,
+                    GameEvent::Recruited {
+                        seat,
+                        artist: artist_id(a),
+                        market_field: *field,
+                        side_b: *side_b,
+                        fields: fields.clone(),
+                    },
+                );
+                game.raise_satisfaction(seat, 1, SatisfactionCause::Recruitment, ev);
+            }
+        }
+        (Task::Recruit { .. }, Action::EndAction) => {}
+        (t, _) => game.queue.push_front(t),
+    }
+}
+
+pub(super) const RULES: Rules = Rules { step, legal, exec };

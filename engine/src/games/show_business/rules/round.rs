@@ -1,4 +1,5 @@
-//! A seat's round: step 1 CONCERTS, the action choice of step 4 and the anytime actions (S8-S10).
+//! A seat's round (S8-S10): step 1 CONCERTS, REVIEW, the TIME LAPSES, activating a card, the
+//! action choice of step 4, the anytime actions, the round's end and the next round.
 
 use super::*;
 
@@ -250,3 +251,270 @@ impl ShowBusiness {
         }
     }
 }
+
+/// Runs this module's automatic steps; returns a decision that still waits for its seat.
+pub(super) fn step(game: &mut ShowBusiness, task: Task, ev: &mut Events) -> Option<Task> {
+    match task {
+        Task::TimeLapse { seat, .. } => {
+            let p = &game.players[seat];
+            if p.time.is_none_or(|t| t >= LAST_WEEK) || p.hand.is_empty() {
+                return None;
+            }
+            Some(task)
+        }
+        Task::StartRound { seat } => {
+            game.start_round(seat, ev);
+            None
+        }
+        Task::AfterAction { seat, nth } => {
+            if nth == 1 && !game.triggered_this_round {
+                game.queue.push_front(Task::TimeLapse { seat, nth: 2 });
+            }
+            None
+        }
+        Task::RoundTail => {
+            let mut tasks = Vec::new();
+            if game.turn + 1 == game.order.len() {
+                tasks.push(Task::MarketChange);
+                tasks.push(Task::RondelStep);
+                if !game.last_turn {
+                    tasks.push(Task::SequenceBid);
+                }
+            }
+            if game.qe_pending {
+                tasks.push(Task::QuarterEnd);
+            }
+            tasks.push(Task::NextRound);
+            game.push_front_all(tasks);
+            None
+        }
+        Task::NextRound => {
+            if game.players.iter().all(|p| p.bankrupt.is_some()) {
+                tell(
+                    ev,
+                    GameEvent::GameEnds {
+                        ending: Ending::AllBankrupt,
+                    },
+                );
+                game.queue.push_front(Task::Finish);
+                return None;
+            }
+            if game.turn + 1 >= game.order.len() {
+                if game.last_turn {
+                    tell(
+                        ev,
+                        GameEvent::GameEnds {
+                            ending: Ending::LastTurn,
+                        },
+                    );
+                    // S42: a TREND EXPERT still standing returns before the end-game payment.
+                    game.return_trend_expert(ev);
+                    let mut tasks = Vec::new();
+                    for seat in game.in_turn_order() {
+                        tasks.push(Task::Clearing { seat });
+                        tasks.push(Task::EndPenalty { seat });
+                    }
+                    tasks.push(Task::Finish);
+                    game.push_front_all(tasks);
+                    return None;
+                }
+                game.turn = 0;
+            } else {
+                game.turn += 1;
+            }
+            let seat = game.active();
+            game.queue.push_front(Task::StartRound { seat });
+            None
+        }
+        task @ (Task::Review { .. }
+        | Task::Activate { .. }
+        | Task::ChooseAction { .. }
+        | Task::EndRound { .. }) => Some(task),
+        _ => None,
+    }
+}
+
+/// The actions `seat` may post at this module's decision `task`.
+pub(super) fn legal(game: &ShowBusiness, seat: Seat, task: &Task, out: &mut Vec<Action>) {
+    let p = &game.players[seat];
+    match task {
+        Task::Review { .. } => {
+            for f in 1..=4u8 {
+                if game.influence_market[f as usize - 1].is_some() && game.coverable(seat, f as i64) {
+                    out.push(Action::Remove {
+                        market: Market::Influence,
+                        field: f,
+                    });
+                }
+            }
+            for f in 1..=4u8 {
+                if game.artist_market[f as usize - 1].is_some() && game.coverable(seat, f as i64) {
+                    out.push(Action::Remove {
+                        market: Market::Artist,
+                        field: f,
+                    });
+                }
+            }
+            out.push(Action::EndReview);
+        }
+        Task::TimeLapse { .. } => {
+            out.extend(p.hand.iter().map(|&c| Action::Play { card: card_id(c) }));
+            out.push(Action::GiveUp);
+        }
+        Task::Activate { card, .. } => {
+            out.push(Action::ActivateHand);
+            for f in 1..=power(*card).min(4) {
+                if game.influence_market[f as usize - 1].is_some() {
+                    out.push(Action::TakeMarket { field: f });
+                }
+            }
+        }
+        Task::ChooseAction { .. } => game.choose_action_list(seat, out),
+        Task::EndRound { .. } => out.push(Action::EndRound),
+        _ => {}
+    }
+}
+
+/// Applies `action`, legal at this module's decision `task` (already taken off the queue).
+pub(super) fn exec(game: &mut ShowBusiness, seat: Seat, task: Task, action: &Action, ev: &mut Events) {
+    match (task, action) {
+        (t @ Task::Review { .. }, Action::Remove { market, field }) => {
+            game.queue.push_front(t);
+            game.pay_voluntary(seat, *field as i64, Then::Review(*market, *field), ev);
+        }
+        (Task::Review { .. }, Action::EndReview) => {
+            game.queue.push_front(Task::RefillMarkets { retried: false });
+        }
+        (Task::TimeLapse { nth, .. }, Action::Play { card }) => {
+            let (Some(card), Some(old)) = (find_card(card), game.players[seat].time) else {
+                return;
+            };
+            game.take_from_hand(seat, card);
+            game.players[seat].influence_field.push(card);
+            let new = (old + power(card)).min(LAST_WEEK);
+            game.players[seat].time = Some(new);
+            tell(
+                ev,
+                GameEvent::TimeLapse {
+                    seat,
+                    card: card_id(card),
+                    from: old,
+                    to: new,
+                },
+            );
+            for (i, q) in QUARTER_ENDS.into_iter().enumerate() {
+                if !game.qe_done[i] && old < q && new >= q {
+                    game.qe_done[i] = true;
+                    game.qe_pending = true;
+                    if nth == 1 {
+                        game.triggered_this_round = true;
+                    }
+                    if q == LAST_WEEK {
+                        game.last_turn = true;
+                    }
+                    tell(
+                        ev,
+                        GameEvent::QuarterEndReached {
+                            seat,
+                            week: q,
+                            last_turn: q == LAST_WEEK,
+                        },
+                    );
+                }
+            }
+            game.push_front_all(vec![
+                Task::Activate { seat, card },
+                Task::AfterAction { seat, nth },
+            ]);
+        }
+        (Task::TimeLapse { .. }, Action::GiveUp) => {
+            tell(ev, GameEvent::TimeLapseGivenUp { seat });
+        }
+        (Task::Activate { .. }, Action::ActivateHand) => {
+            game.queue.push_front(Task::ChooseAction { seat });
+        }
+        (Task::Activate { .. }, Action::TakeMarket { field }) => {
+            if let Some(card) = game.influence_market[*field as usize - 1].take() {
+                game.players[seat].influence_field.push(card);
+                tell(
+                    ev,
+                    GameEvent::ActivatedFromMarket {
+                        seat,
+                        field: *field,
+                        card: card_id(card),
+                    },
+                );
+            }
+            game.queue.push_front(Task::ChooseAction { seat });
+        }
+        (Task::ChooseAction { .. }, a) => game.first_step(seat, a, ev),
+        (Task::EndRound { .. }, Action::EndRound) => {
+            tell(ev, GameEvent::RoundEnds { seat });
+        }
+        (t, _) => game.queue.push_front(t),
+    }
+}
+
+/// The anytime actions (S10): dismiss, flip or regroup an artist.
+pub(super) fn anytime(game: &mut ShowBusiness, seat: Seat, action: &Action, ev: &mut Events) {
+    let c = components();
+    match action {
+        Action::Dismiss { artist } => {
+            let Some(card) = find_artist(artist) else { return };
+            let band = &mut game.players[seat].band;
+            if let Some(i) = band.iter().position(|a| a.card == card) {
+                let a = band.remove(i);
+                game.artist_discard.push(a.card);
+                game.used_tokens.extend(a.tokens);
+                tell(
+                    ev,
+                    GameEvent::Dismissed {
+                        seat,
+                        artist: artist.clone(),
+                    },
+                );
+                game.lower_satisfaction(seat, 1, SatisfactionCause::Dismissal, ev);
+                game.queue.push_front(Task::HandDiscard { seat });
+            }
+        }
+        Action::Flip { artist } => {
+            let Some(card) = find_artist(artist) else { return };
+            if let Some(a) = game.players[seat].band.iter_mut().find(|a| a.card == card) {
+                a.side_b = !a.side_b;
+                let (keep, drop): (Vec<u8>, Vec<u8>) = a
+                    .tokens
+                    .iter()
+                    .partition(|&&t| c.tokens[t as usize].colour == TokenColour::Multicolour);
+                a.tokens = keep;
+                let side_b = a.side_b;
+                tell(
+                    ev,
+                    GameEvent::StyleChanged {
+                        seat,
+                        artist: artist.clone(),
+                        side_b,
+                        discarded: drop.iter().map(|&t| token_id(t)).collect(),
+                    },
+                );
+                game.used_tokens.extend(drop);
+            }
+        }
+        Action::Regroup { artist, fields } => {
+            let Some(card) = find_artist(artist) else { return };
+            if let Some(a) = game.players[seat].band.iter_mut().find(|a| a.card == card) {
+                a.fields = fields.clone();
+                tell(
+                    ev,
+                    GameEvent::Regrouped {
+                        seat,
+                        artist: artist.clone(),
+                        fields: fields.clone(),
+                    },
+                );
+            }
+        }
+        _ => {}
+    }
+}
+
+pub(super) const RULES: Rules = Rules { step, legal, exec };

@@ -121,3 +121,181 @@ impl ShowBusiness {
         }
     }
 }
+
+/// Runs this module's automatic steps; returns a decision that still waits for its seat.
+pub(super) fn step(game: &mut ShowBusiness, task: Task, ev: &mut Events) -> Option<Task> {
+    match task {
+        Task::DjAdd { .. } => {
+            let source = game.concert_market.iter().any(Option::is_some)
+                || !game.bag.is_empty()
+                || !game.used_tokens.is_empty();
+            if game.map_tokens.len() >= MAP_TOKENS || !source {
+                game.refill_concert_market(ev);
+                return None;
+            }
+            Some(task)
+        }
+        task @ (Task::Tournee { .. }
+        | Task::PlaceToken { .. }
+        | Task::Pilot { .. }
+        | Task::DjRemove { .. }) => Some(task),
+        _ => None,
+    }
+}
+
+/// The actions `seat` may post at this module's decision `task`.
+pub(super) fn legal(game: &ShowBusiness, seat: Seat, task: &Task, out: &mut Vec<Action>) {
+    let p = &game.players[seat];
+    match task {
+        Task::Tournee { left, .. } => {
+            if *left > 0 {
+                game.tournee_actions(seat, out);
+            }
+            out.push(Action::EndAction);
+        }
+        Task::PlaceToken { token, .. } => {
+            let colour = components().tokens[*token as usize].colour;
+            for a in &p.band {
+                let card = &components().artists[a.card as usize];
+                let fits = colour == TokenColour::Multicolour || colour.style() == Some(card.style(a.side_b));
+                if fits && (a.tokens.len() as u8) < card.experience_fields {
+                    out.push(Action::PlaceToken {
+                        artist: artist_id(a.card),
+                    });
+                }
+            }
+            out.push(Action::DiscardToken);
+        }
+        Task::Pilot { cities, stopped, .. } => {
+            if !stopped && cities.len() < 2 {
+                game.pilot_actions(seat, out);
+                out.push(Action::Stop);
+            } else {
+                for &c in cities {
+                    let a = Action::CarTo { city: city_name(c) };
+                    if !out.contains(&a) {
+                        out.push(a);
+                    }
+                }
+            }
+        }
+        Task::DjRemove { .. } => {
+            out.extend(
+                game.map_tokens
+                    .iter()
+                    .map(|&t| Action::DjRemove { token: token_id(t) }),
+            );
+            out.push(Action::DjDone);
+        }
+        Task::DjAdd { .. } => {
+            for f in 1..=5u8 {
+                if game.concert_market[f as usize - 1].is_some() {
+                    out.push(Action::DjFromMarket { field: f });
+                }
+            }
+            if !game.bag.is_empty() || !game.used_tokens.is_empty() {
+                out.push(Action::DjFromBag);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Applies `action`, legal at this module's decision `task` (already taken off the queue).
+pub(super) fn exec(game: &mut ShowBusiness, seat: Seat, task: Task, action: &Action, ev: &mut Events) {
+    let c = components();
+    match (task, action) {
+        (
+            Task::Tournee { left, .. },
+            a @ (Action::Move { .. } | Action::PickToken { .. } | Action::PickSong { .. }),
+        ) => {
+            game.queue.push_front(Task::Tournee {
+                seat,
+                left: left.saturating_sub(1),
+            });
+            match a {
+                Action::Move { city } => {
+                    if let Some(cy) = c.city(city) {
+                        game.players[seat].car = cy;
+                        tell(
+                            ev,
+                            GameEvent::CarMoved {
+                                seat,
+                                city: city.clone(),
+                            },
+                        );
+                    }
+                }
+                Action::PickToken { token } => {
+                    if let Some(t) = find_token(token) {
+                        game.concert(seat, t, ev);
+                    }
+                }
+                Action::PickSong { studio } => {
+                    if let Some(cy) = c.city(studio) {
+                        game.pick_song(seat, cy, ev);
+                    }
+                }
+                _ => {}
+            }
+        }
+        (Task::Tournee { .. }, Action::EndAction) => {}
+        (Task::PlaceToken { token, .. }, Action::PlaceToken { artist }) => {
+            let card = find_artist(artist);
+            if let Some(a) = game.players[seat].band.iter_mut().find(|a| Some(a.card) == card) {
+                a.tokens.push(token);
+                tell(
+                    ev,
+                    GameEvent::TokenOnArtist {
+                        seat,
+                        token: token_id(token),
+                        artist: artist.clone(),
+                    },
+                );
+            }
+        }
+        (Task::PlaceToken { token, .. }, Action::DiscardToken) => {
+            game.discard_token(seat, token, ev);
+        }
+        (Task::Pilot { cities, .. }, a @ (Action::PilotToken { .. } | Action::PilotSong { .. })) => {
+            game.pilot_pick(seat, cities, a, ev);
+        }
+        (Task::Pilot { cities, .. }, Action::Stop) => {
+            game.queue.push_front(Task::Pilot {
+                seat,
+                cities,
+                stopped: true,
+            });
+        }
+        (Task::Pilot { .. }, Action::CarTo { city }) => {
+            if let Some(cy) = c.city(city) {
+                game.players[seat].car = cy;
+                tell(
+                    ev,
+                    GameEvent::CarMoved {
+                        seat,
+                        city: city.clone(),
+                    },
+                );
+            }
+        }
+        (Task::DjRemove { .. }, a) => game.dj_step(seat, a, ev),
+        (t @ Task::DjAdd { .. }, Action::DjFromMarket { field }) => {
+            game.queue.push_front(t);
+            if let Some(tk) = game.concert_market[*field as usize - 1].take() {
+                game.map_tokens.push(tk);
+                game.tell_to_map(tk, ToMap::DjMarket { field: *field }, Some(seat), ev);
+            }
+        }
+        (t @ Task::DjAdd { .. }, Action::DjFromBag) => {
+            game.queue.push_front(t);
+            if let Some(tk) = game.draw_token(ev) {
+                game.map_tokens.push(tk);
+                game.tell_to_map(tk, ToMap::DjBag, Some(seat), ev);
+            }
+        }
+        (t, _) => game.queue.push_front(t),
+    }
+}
+
+pub(super) const RULES: Rules = Rules { step, legal, exec };
