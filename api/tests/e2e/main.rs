@@ -7,6 +7,7 @@
 
 mod cluster;
 mod concurrency;
+mod contract;
 mod docs;
 mod errors;
 mod failover;
