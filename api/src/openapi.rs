@@ -253,10 +253,10 @@ fn per_ruleset(schemas: &mut Schemas) {
                 "RulesetDetail" => point("options", schema_ref(&names.options)),
                 _ => {}
             }
-            if let Some(example) = schema.as_object_mut().and_then(|s| s.remove("example")) {
-                if example.get(tag).and_then(|v| v.as_str()) == Some(ruleset.slug) {
-                    schema["example"] = example;
-                }
+            if let Some(example) = schema.as_object_mut().and_then(|s| s.remove("example"))
+                && example.get(tag).and_then(|v| v.as_str()) == Some(ruleset.slug)
+            {
+                schema["example"] = example;
             }
             let name = format!("{prefix}{base}");
             mapping.insert(ruleset.slug.into(), format!("{SCHEMAS}{name}").into());

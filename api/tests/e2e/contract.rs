@@ -107,7 +107,7 @@ fn play(roadie: &Roadie, records: &mut Records, slug: &str, seats: usize, seed: 
             records.response("get", "/v1/games/{id}", &spectator);
             to_act = serde_json::from_value(spectator.json["to_act"].clone()).expect("to_act");
             finished = spectator.json["status"] == "finished";
-            for seat in 0..=seats {
+            for (seat, read) in read.iter_mut().enumerate() {
                 let token = created.tokens.get(seat).unwrap_or(&created.host_token);
                 if seat < seats {
                     let game = roadie.get(&game_path, Some(token));
@@ -116,17 +116,14 @@ fn play(roadie: &Roadie, records: &mut Records, slug: &str, seats: usize, seed: 
                     played.game = game.json;
                 }
                 loop {
-                    let page = roadie.get(
-                        &format!("{game_path}/events?after={}&limit=50", read[seat]),
-                        Some(token),
-                    );
+                    let page = roadie.get(&format!("{game_path}/events?after={read}&limit=50"), Some(token));
                     assert_eq!(page.status, 200, "{}", page.body);
                     records.response("get", "/v1/games/{id}/events", &page);
                     let next = page.json["next_after"].as_u64().expect("next_after");
-                    if next == read[seat] {
+                    if next == *read {
                         break;
                     }
-                    read[seat] = next;
+                    *read = next;
                     played.events = page.json;
                 }
             }
