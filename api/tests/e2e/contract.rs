@@ -331,3 +331,67 @@ fn every_response_of_full_games_and_every_listed_action_matches_the_served_docum
     eprintln!("{checked} records validated, {wrong} of them deliberately wrong and refused");
     assert!(checked as usize > 1000 + wrong, "{checked} records only");
 }
+
+#[test]
+fn integers_are_json_integers_and_every_refusal_names_its_parameter_in_json_terms() {
+    let roadie = Roadie::start("contract_input", None, &[]);
+    let (slug, min, _) = rulesets(&roadie).remove(0);
+    let integral = roadie.post(
+        "/v1/games",
+        None,
+        &json!({"ruleset": slug, "seats": min as f64, "seed": 5.0}),
+    );
+    assert_eq!(integral.status, 201, "{}", integral.body);
+    let created = Created::from(&integral.json);
+    let refusals = [
+        (
+            roadie.post("/v1/games", None, &json!({"ruleset": slug, "seats": 2.5})),
+            "seats is a whole number",
+        ),
+        (
+            roadie.post("/v1/games", None, &json!({"ruleset": slug, "seats": -1})),
+            "seats is a whole number",
+        ),
+        (
+            roadie.post("/v1/games", None, &json!({"ruleset": 3, "seats": 2})),
+            "ruleset is a slug",
+        ),
+        (
+            roadie.post(
+                "/v1/games",
+                None,
+                &json!({"ruleset": slug, "seats": min, "seed": 9007199254740992_u64}),
+            ),
+            "seed is a whole number",
+        ),
+        (
+            roadie.get(
+                &format!("/v1/games/{}/events?after=abc", created.id),
+                Some(&created.host_token),
+            ),
+            "after is a whole number",
+        ),
+        (
+            roadie.get(
+                &format!("/v1/games/{}/events?after=9007199254740992", created.id),
+                Some(&created.host_token),
+            ),
+            "after is from 0 to 9007199254740991",
+        ),
+        (
+            roadie.get(
+                &format!("/v1/games/{}/events?limit=x", created.id),
+                Some(&created.host_token),
+            ),
+            "limit is a whole number",
+        ),
+    ];
+    for (reply, says) in refusals {
+        assert!((400..500).contains(&reply.status), "{}", reply.body);
+        let detail = reply.json["detail"].as_str().unwrap_or_default();
+        assert!(detail.contains(says), "{detail:?} does not say {says:?}");
+        for rust in ["usize", "u64", "u32", "u8", "struct ", "i64"] {
+            assert!(!detail.contains(rust), "{detail:?} names the Rust type {rust}");
+        }
+    }
+}
