@@ -1,10 +1,12 @@
 //! The OpenAPI document, generated from the code.
 //!
 //! Paths and wire types come from the utoipa annotations. Each ruleset brings its own named
-//! schemas (options, actions, events, views); the wire model's placeholders [`AnyAction`],
-//! [`AnyEvent`], [`AnyView`] and [`AnyOptions`] are `oneOf` them. [`RulesetDocs`] adds every ruleset's
-//! schemas, its phase machine as the `x-roadie-rulesets` extension, the discriminators utoipa
-//! leaves out of tagged enums, and the bearer security schemes.
+//! schemas (options, actions, events, views). [`RulesetDocs`] adds them, every ruleset's phase
+//! machine as the `x-roadie-rulesets` extension, and the bearer security schemes. [`document`]
+//! then makes the document unambiguous: each variant of a tagged enum becomes a named schema
+//! behind a discriminator with a mapping ([`name_variants`]), and each wire type that carries a
+//! ruleset's actions, events, views or options becomes a `oneOf` of per-ruleset schemas
+//! selected by its `ruleset` field ([`per_ruleset`]).
 
 use roadie_engine::RULESETS;
 use serde_json::json;
@@ -51,7 +53,7 @@ mod links;
 )]
 pub struct ApiDoc;
 
-/// Adds what the derive cannot: ruleset schemas, phase machines, discriminators, security.
+/// Adds what the derive cannot: ruleset schemas, phase machines, security.
 pub struct RulesetDocs;
 
 impl Modify for RulesetDocs {
@@ -411,6 +413,69 @@ mod tests {
         let doc: serde_json::Value = serde_json::from_str(&text).expect("JSON");
         assert_eq!(doc["components"]["schemas"]["Seat"]["type"], "integer");
         assert!(doc["components"]["schemas"].get("usize").is_none());
+    }
+
+    /// Walks every schema of the document, failing on what generators cannot name or tell apart.
+    fn unambiguous(path: &str, node: &serde_json::Value, problems: &mut Vec<String>) {
+        match node {
+            serde_json::Value::Object(map) => {
+                if map.contains_key("prefixItems") || map.get("items") == Some(&json!(false)) {
+                    problems.push(format!("{path}: a tuple"));
+                }
+                if let Some(discriminator) = map.get("discriminator") {
+                    let members = map["oneOf"].as_array().map(Vec::as_slice).unwrap_or_default();
+                    let mapping = discriminator["mapping"].as_object();
+                    if members.iter().any(|m| m.get("$ref").is_none())
+                        || mapping.map(|m| m.len()) != Some(members.len())
+                    {
+                        problems.push(format!(
+                            "{path}: a discriminator over inline members or without mapping"
+                        ));
+                    }
+                }
+                for (key, value) in map {
+                    unambiguous(&format!("{path}/{key}"), value, problems);
+                }
+            }
+            serde_json::Value::Array(items) => {
+                for (i, value) in items.iter().enumerate() {
+                    unambiguous(&format!("{path}/{i}"), value, problems);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn every_union_is_of_named_schemas_with_a_mapping_and_nothing_is_a_tuple() {
+        let value = serde_json::to_value(document()).expect("json");
+        let mut problems = Vec::new();
+        unambiguous("", &value, &mut problems);
+        assert!(problems.is_empty(), "{problems:#?}");
+        let schemas = value["components"]["schemas"].as_object().expect("schemas");
+        assert!(schemas.contains_key("ShowBusinessAction_Pass"));
+        assert!(schemas.contains_key("ShrewdProducerEvent_ScoutPlayed"));
+        for wire in [
+            "CreateGame",
+            "CreatedGame",
+            "GameState",
+            "LegalActions",
+            "ActionResult",
+            "EventLog",
+        ] {
+            assert_eq!(
+                schemas[wire]["discriminator"]["propertyName"], "ruleset",
+                "{wire}"
+            );
+            for ruleset in RULESETS {
+                let name = format!("{}{wire}", pascal(ruleset.slug));
+                assert_eq!(
+                    schemas[&name]["properties"]["ruleset"]["enum"],
+                    json!([ruleset.slug]),
+                    "{name}"
+                );
+            }
+        }
     }
 
     #[test]

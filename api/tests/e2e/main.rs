@@ -8,6 +8,7 @@
 mod clients;
 mod cluster;
 mod concurrency;
+mod contract;
 mod docs;
 mod errors;
 mod failover;
