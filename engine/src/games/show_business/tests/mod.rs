@@ -1527,7 +1527,7 @@ fn step_8_event_rondel_moves_one_field_and_applies_its_event_to_every_seat() {
     }
     at(&mut g, Task::RondelStep);
     g.advance(&mut Vec::new());
-    assert_eq!(g.view(Viewer::Spectator).rondel, "ROYALTIES");
+    assert_eq!(g.view(Viewer::Spectator).rondel, "royalties");
     let cash: Vec<i64> = g.players.iter().map(|p| p.cash).collect();
     assert_eq!(cash, vec![27, 20, 32]);
 }
