@@ -19,5 +19,6 @@ mod processes;
 mod readiness;
 mod readme;
 mod restart;
+mod seeds;
 mod support;
 mod tokens;
