@@ -398,7 +398,7 @@ mod tests {
             let mut depth = 0i32;
             for line in diagram.lines() {
                 depth += line.matches('{').count() as i32 - line.matches('}').count() as i32;
-                assert!(depth >= 0 && depth <= 1, "{slug}: unbalanced at {line:?}");
+                assert!((0..=1).contains(&depth), "{slug}: unbalanced at {line:?}");
             }
             assert_eq!(depth, 0, "{slug}: a composite state is not closed");
             let grouped: Vec<&str> = machine

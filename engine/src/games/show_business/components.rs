@@ -150,7 +150,7 @@ impl Die {
     pub fn face_name(self, value: u8) -> String {
         let v = value as usize;
         let id = match self {
-            Die::White => Style::from_index(value).map(|x| serde_json::to_value(x)),
+            Die::White => Style::from_index(value).map(serde_json::to_value),
             Die::Blue => LYRICS.get(v).map(serde_json::to_value),
             Die::Yellow => TEMPI.get(v).map(serde_json::to_value),
             Die::Red => VOLUMES.get(v).map(serde_json::to_value),
