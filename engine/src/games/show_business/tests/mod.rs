@@ -1661,7 +1661,8 @@ fn phase_machine_is_closed_and_declares_every_action_type() {
         );
     }
     let diagram = machine.mermaid();
-    assert!(diagram.contains("round_tail --> rondel"));
+    assert!(diagram.contains("round_tail --> [*]"));
+    assert!(diagram.contains("part_round --> part_round_end"));
     assert!(diagram.contains("game_over --> [*]"));
 }
 
