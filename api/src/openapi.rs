@@ -58,6 +58,11 @@ pub struct RulesetDocs;
 
 impl Modify for RulesetDocs {
     fn modify(&self, doc: &mut Document) {
+        doc.info.description = Some(format!(
+            "{}\n\n{}",
+            doc.info.description.take().unwrap_or_default(),
+            include_str!("randomness.md")
+        ));
         let components = doc.components.get_or_insert_with(Components::new);
         let mut rulesets = serde_json::Map::new();
         for ruleset in RULESETS {

@@ -324,6 +324,17 @@ pub struct Phase {
     pub transitions: Vec<Transition>,
 }
 
+/// A part of a game's turn or round: phases the diagram draws together.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct PhaseGroup {
+    /// Stable name (snake_case), distinct from every phase's.
+    pub name: &'static str,
+    /// The part's title, from the rulebook.
+    pub title: &'static str,
+    /// Its phases, each in exactly one group.
+    pub phases: Vec<&'static str>,
+}
+
 /// The phase machine of a game, as data.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 pub struct Machine {
@@ -331,25 +342,90 @@ pub struct Machine {
     pub initial: &'static str,
     /// Every phase; the game is over in a phase with no transition.
     pub phases: Vec<Phase>,
+    /// The parts of the round the phases belong to; empty for a machine small enough to read
+    /// whole.
+    pub groups: Vec<PhaseGroup>,
 }
 
 impl Machine {
-    /// The machine as a Mermaid `stateDiagram-v2`.
+    /// The machine as a Mermaid `stateDiagram-v2`. Parallel transitions (same phases, several
+    /// conditions) are one edge with the conditions joined by ` / `. With groups, each group
+    /// is a composite state holding its phases and the transitions among them; a transition
+    /// that leaves its group is drawn as the phase's exit (`--> [*]`) and an edge between the
+    /// two groups, and a phase entered from outside its group is its group's entry (`[*] -->`).
     pub fn mermaid(&self) -> String {
         let mut out = String::from("stateDiagram-v2\n");
-        out.push_str(&format!("    [*] --> {}\n", self.initial));
+        let group_of = |phase: &str| {
+            self.groups
+                .iter()
+                .find(|g| g.phases.contains(&phase))
+                .map(|g| g.name)
+        };
+        let mut edges: Vec<(String, String, Vec<&str>)> = Vec::new();
+        let add = |edges: &mut Vec<(String, String, Vec<&str>)>, from: &str, to: &str, when: &'static str| {
+            match edges.iter_mut().find(|(f, t, _)| f == from && t == to) {
+                Some((_, _, labels)) => {
+                    if !when.is_empty() && !labels.contains(&when) {
+                        labels.push(when);
+                    }
+                }
+                None => edges.push((
+                    from.to_owned(),
+                    to.to_owned(),
+                    [when].into_iter().filter(|w| !w.is_empty()).collect(),
+                )),
+            }
+        };
+        let start = group_of(self.initial).unwrap_or(self.initial);
+        add(&mut edges, "[*]", start, "");
         for phase in &self.phases {
-            if phase.transitions.is_empty() {
-                out.push_str(&format!("    {} --> [*]\n", phase.name));
+            if phase.transitions.is_empty() && group_of(phase.name).is_none() {
+                add(&mut edges, phase.name, "[*]", "");
             }
             for t in &phase.transitions {
-                out.push_str(&format!(
-                    "    {} --> {}: {}\n",
-                    phase.name,
-                    t.to,
-                    mermaid_label(t.when)
-                ));
+                match (group_of(phase.name), group_of(t.to)) {
+                    (Some(from), Some(to)) if from != to => add(&mut edges, from, to, ""),
+                    _ => add(&mut edges, phase.name, t.to, t.when),
+                }
             }
+        }
+        for group in &self.groups {
+            let mut inner: Vec<(String, String, Vec<&str>)> = Vec::new();
+            if group.phases.contains(&self.initial) {
+                add(&mut inner, "[*]", self.initial, "");
+            }
+            for phase in self.phases.iter().filter(|p| group.phases.contains(&p.name)) {
+                if phase.transitions.is_empty() {
+                    add(&mut inner, phase.name, "[*]", "the game is over");
+                }
+                for t in &phase.transitions {
+                    if group.phases.contains(&t.to) {
+                        add(&mut inner, phase.name, t.to, t.when);
+                    } else {
+                        add(&mut inner, phase.name, "[*]", "");
+                    }
+                }
+            }
+            for other in self.phases.iter().filter(|p| !group.phases.contains(&p.name)) {
+                for t in other.transitions.iter().filter(|t| group.phases.contains(&t.to)) {
+                    add(&mut inner, "[*]", t.to, "");
+                }
+            }
+            out.push_str(&format!(
+                "    state \"{}\" as {} {{\n",
+                group.title.replace('"', "'"),
+                group.name
+            ));
+            for phase in &group.phases {
+                out.push_str(&format!("        {phase}\n"));
+            }
+            for (from, to, labels) in &inner {
+                out.push_str(&mermaid_edge("        ", from, to, labels));
+            }
+            out.push_str("    }\n");
+        }
+        for (from, to, labels) in &edges {
+            out.push_str(&mermaid_edge("    ", from, to, labels));
         }
         out
     }
@@ -360,11 +436,29 @@ impl Machine {
     }
 }
 
+fn mermaid_edge(indent: &str, from: &str, to: &str, labels: &[&str]) -> String {
+    let label = labels
+        .iter()
+        .map(|l| mermaid_label(l))
+        .collect::<Vec<_>>()
+        .join(" / ");
+    if label.is_empty() {
+        format!("{indent}{from} --> {to}\n")
+    } else {
+        format!("{indent}{from} --> {to}: {label}\n")
+    }
+}
+
 /// A transition's condition as a Mermaid edge label: `:` would start another label and `;` would
 /// end the statement, so they become ` -` and `,`.
 fn mermaid_label(when: &str) -> String {
     when.replace(':', " -").replace(';', ",")
 }
+
+/// A ruleset's component catalogue: each kind (a snake_case plural: `cards`, `cities`,
+/// `die_faces`) lists its components in table order, each an object with the `id` views, actions
+/// and events carry, its printed `name` and every printed attribute.
+pub type Catalogue = serde_json::Map<String, serde_json::Value>;
 
 /// A new game and the events its setup produced.
 pub type Started<G> = (G, Vec<Event<<G as Game>::Event>>);
@@ -429,6 +523,9 @@ pub trait Game:
 
     /// The phase machine.
     fn machine() -> Machine;
+
+    /// Every printed component, by kind: the ids views, actions and events carry resolve here.
+    fn components() -> Catalogue;
 
     /// Strings (card ids and the like) that must appear nowhere in `viewer`'s view or in the
     /// events `viewer` may see: the conformance suite checks this after every step.
@@ -591,6 +688,7 @@ mod tests {
                     transitions: vec![],
                 },
             ],
+            groups: vec![],
         };
         let diagram = machine.mermaid();
         assert!(diagram.starts_with("stateDiagram-v2\n    [*] --> a\n"));

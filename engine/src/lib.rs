@@ -9,6 +9,7 @@
 //! same actions always give the same game.
 #![deny(missing_docs)]
 
+pub mod catalogue;
 pub mod conformance;
 pub mod games;
 pub mod registry;

@@ -11,7 +11,7 @@ use utoipa::ToSchema;
 use utoipa::openapi::{RefOr, Schema};
 
 use crate::games;
-use crate::{Event, Game, Machine, Outcome, Rejection, Seat, SetupError, Started, Viewer};
+use crate::{Catalogue, Event, Game, Machine, Outcome, Rejection, Seat, SetupError, Started, Viewer};
 
 /// A game's JSON, produced once by serde and passed through untouched.
 pub type Json = Box<RawValue>;
@@ -26,6 +26,8 @@ pub struct Ruleset {
     pub seats: RangeInclusive<usize>,
     /// The phase machine.
     pub machine: fn() -> Machine,
+    /// Every printed component, by kind.
+    pub components: fn() -> Catalogue,
     /// The default options, as JSON.
     pub default_options: fn() -> serde_json::Value,
     /// The OpenAPI schemas of its options, actions, events and views.
@@ -79,6 +81,7 @@ const fn ruleset_of<G: Game>() -> Ruleset {
         title: G::TITLE,
         seats: G::SEATS,
         machine: G::machine,
+        components: G::components,
         default_options: default_options_of::<G>,
         schemas: schemas_of::<G>,
     }
@@ -379,6 +382,71 @@ mod tests {
                 ruleset.slug
             );
             assert_eq!(tried, game, "{}: a refused action changed the game", ruleset.slug);
+        }
+    }
+
+    /// Each diagram parses structurally: composite states open and close in balance, each
+    /// grouped phase is declared once in its group, every phase of the machine appears, and no
+    /// two edges join the same states.
+    #[test]
+    fn every_phase_diagram_is_balanced_and_names_each_phase() {
+        for ruleset in RULESETS {
+            let machine = (ruleset.machine)();
+            let diagram = machine.mermaid();
+            let slug = ruleset.slug;
+            assert!(diagram.starts_with("stateDiagram-v2\n"), "{slug}");
+            let mut depth = 0i32;
+            for line in diagram.lines() {
+                depth += line.matches('{').count() as i32 - line.matches('}').count() as i32;
+                assert!((0..=1).contains(&depth), "{slug}: unbalanced at {line:?}");
+            }
+            assert_eq!(depth, 0, "{slug}: a composite state is not closed");
+            let grouped: Vec<&str> = machine
+                .groups
+                .iter()
+                .flat_map(|g| g.phases.iter().copied())
+                .collect();
+            for phase in &machine.phases {
+                let declared = diagram.lines().filter(|l| l.trim() == phase.name).count();
+                if machine.groups.is_empty() {
+                    assert!(
+                        diagram
+                            .split_whitespace()
+                            .any(|w| w.trim_end_matches(':') == phase.name),
+                        "{slug}: {} is not drawn",
+                        phase.name
+                    );
+                } else {
+                    assert_eq!(declared, 1, "{slug}: {} is declared {declared} times", phase.name);
+                    assert_eq!(
+                        grouped.iter().filter(|&&p| p == phase.name).count(),
+                        1,
+                        "{}",
+                        phase.name
+                    );
+                }
+            }
+            assert_eq!(
+                grouped.len(),
+                if machine.groups.is_empty() {
+                    0
+                } else {
+                    machine.phases.len()
+                }
+            );
+            let edges: Vec<&str> = diagram
+                .lines()
+                .filter(|l| l.contains("-->"))
+                .map(|l| l.split(':').next().unwrap_or(l))
+                .collect();
+            let mut unique = edges.clone();
+            unique.sort_unstable();
+            unique.dedup();
+            assert_eq!(
+                unique.len(),
+                edges.len(),
+                "{slug}: parallel edges are drawn apart"
+            );
         }
     }
 }

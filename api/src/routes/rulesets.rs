@@ -3,8 +3,18 @@
 use actix_web::{HttpResponse, web};
 use roadie_engine::{RULESETS, Ruleset};
 
+use crate::catalogue::RulesetComponents;
 use crate::error::{ApiError, Code};
 use crate::model::{RulesetDetail, RulesetList, RulesetSchemaNames, RulesetSummary, SeatRange};
+
+fn find(slug: &str) -> Result<&'static Ruleset, ApiError> {
+    Ruleset::find(slug).ok_or_else(|| {
+        ApiError::new(
+            Code::RulesetNotFound,
+            format!("no ruleset is called {slug:?}; see GET /v1/rulesets"),
+        )
+    })
+}
 
 fn seats(ruleset: &Ruleset) -> SeatRange {
     SeatRange {
@@ -38,12 +48,7 @@ pub async fn list_rulesets() -> HttpResponse {
         (status = 404, response = crate::error::NotFound),
     ))]
 pub async fn get_ruleset(slug: web::Path<String>) -> Result<HttpResponse, ApiError> {
-    let ruleset = Ruleset::find(&slug).ok_or_else(|| {
-        ApiError::new(
-            Code::RulesetNotFound,
-            format!("no ruleset is called {:?}; see GET /v1/rulesets", slug.as_str()),
-        )
-    })?;
+    let ruleset = find(&slug)?;
     let machine = (ruleset.machine)();
     let schemas = (ruleset.schemas)();
     Ok(HttpResponse::Ok().json(RulesetDetail {
@@ -60,4 +65,42 @@ pub async fn get_ruleset(slug: web::Path<String>) -> Result<HttpResponse, ApiErr
         mermaid: machine.mermaid(),
         machine,
     }))
+}
+
+/// Every printed component of the ruleset (cards, artists, characters, cities, spaces, tokens,
+/// songs, die faces, ...), by kind, keyed by the very ids its views, actions and events carry,
+/// with printed names and attributes.
+#[utoipa::path(get, path = "/v1/rulesets/{ruleset}/components", tag = "rulesets",
+    params(("ruleset" = String, Path, description = "The ruleset's slug")),
+    responses(
+        (status = 200, description = "The ruleset's component catalogue", body = RulesetComponents),
+        (status = 404, response = crate::error::NotFound),
+    ))]
+pub async fn get_components(slug: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    let ruleset = find(&slug)?;
+    Ok(HttpResponse::Ok().json(RulesetComponents {
+        ruleset: ruleset.slug,
+        components: (ruleset.components)(),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The committed document carries each ruleset's diagram as the machine draws it now.
+    #[test]
+    fn the_committed_document_holds_every_phase_diagram() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../openapi/openapi.json");
+        let text = std::fs::read_to_string(path).expect("the committed document");
+        let doc: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        for ruleset in RULESETS {
+            assert_eq!(
+                doc["x-roadie-rulesets"][ruleset.slug]["mermaid"],
+                (ruleset.machine)().mermaid(),
+                "{}",
+                ruleset.slug
+            );
+        }
+    }
 }

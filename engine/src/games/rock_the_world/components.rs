@@ -363,3 +363,80 @@ pub fn card_id(card: u8) -> String {
         CardKind::Fail(c) => format!("fail-{}", c.as_str()),
     }
 }
+
+/// Every printed component, keyed by the ids the wire uses: the board's spaces (by number), the
+/// characters, the play deck, the Lead Singers, the colours and the travel tokens.
+pub fn catalogue() -> crate::Catalogue {
+    use super::actions::Token;
+    use serde_json::json;
+    let icons = |i: &Icons| {
+        let mut map = serde_json::Map::new();
+        for colour in Colour::ALL {
+            map.insert(colour_id(colour).to_owned(), json!(i[colour.index()]));
+        }
+        map
+    };
+    let spaces = BOARD
+        .iter()
+        .map(|c| {
+            json!({"id": c.space, "name": c.name, "corner": c.corner, "icons": icons(&c.icons),
+                "character": c.character, "side": c.side})
+        })
+        .collect();
+    let characters = CHARACTERS
+        .iter()
+        .map(|c| {
+            json!({"id": c.id, "name": c.name, "colour": c.colour, "role": c.role, "value": c.value,
+                "home_space": c.home_space})
+        })
+        .collect();
+    let cards = (0..DECK_SIZE as u8)
+        .map(|card| {
+            let kind = card_kind(card);
+            let (name, character) = match kind {
+                CardKind::SuperSuccess => ("Super Success".to_owned(), None),
+                CardKind::Success => ("Success".to_owned(), None),
+                CardKind::Fail(c) => (format!("Fail: {}", c.card().name), Some(c)),
+            };
+            json!({"id": card_id(card), "name": name, "multiplier": kind.multiplier(), "character": character})
+        })
+        .collect();
+    let leads = LEADS
+        .iter()
+        .map(|l| json!({"id": l.colour, "name": l.name, "colour": l.colour, "style": l.style}))
+        .collect();
+    let colours = Colour::ALL
+        .iter()
+        .map(|&c| json!({"id": c, "name": colour_name(c)}))
+        .collect();
+    let tokens = Token::ALL
+        .iter()
+        .map(|t| {
+            let name = match t {
+                Token::Bus => "Bus",
+                Token::Train => "Train",
+                Token::Plane => "Plane",
+            };
+            json!({"id": t, "name": name, "price": TOKEN_PRICE, "supply": TOKEN_SUPPLY})
+        })
+        .collect();
+    [
+        ("spaces", spaces),
+        ("characters", characters),
+        ("cards", cards),
+        ("leads", leads),
+        ("colours", colours),
+        ("travel_tokens", tokens),
+    ]
+    .into_iter()
+    .map(|(kind, entries)| (kind.to_owned(), serde_json::Value::Array(entries)))
+    .collect()
+}
+
+fn colour_id(colour: Colour) -> &'static str {
+    ["red", "blue", "yellow", "green"][colour.index()]
+}
+
+fn colour_name(colour: Colour) -> &'static str {
+    ["Red", "Blue", "Yellow", "Green"][colour.index()]
+}

@@ -124,5 +124,6 @@ pub(super) fn machine() -> Machine {
                 &[],
             ),
         ],
+        groups: Vec::new(),
     }
 }

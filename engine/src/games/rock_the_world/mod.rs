@@ -80,6 +80,10 @@ impl Game for RockTheWorld {
         machine::machine()
     }
 
+    fn components() -> crate::Catalogue {
+        components::catalogue()
+    }
+
     fn secrets(&self, viewer: Viewer) -> Vec<String> {
         self.hidden_from(viewer)
     }

@@ -145,16 +145,25 @@ impl Die {
     /// The dice in roll order.
     pub const ALL: [Die; 4] = [Die::White, Die::Blue, Die::Yellow, Die::Red];
 
-    /// The faces of this die, without the blank.
+    /// The id of face `value` (0-4; the blank has none) as the wire and the catalogue's
+    /// `die_faces` spell it: the snake_case of the printed face ("Very fast" is `very_fast`).
     pub fn face_name(self, value: u8) -> String {
         let v = value as usize;
-        match self {
-            Die::White => Style::from_index(value).map(|s| format!("{s:?}")),
-            Die::Blue => LYRICS.get(v).map(|x| format!("{x:?}")),
-            Die::Yellow => TEMPI.get(v).map(|x| format!("{x:?}")),
-            Die::Red => VOLUMES.get(v).map(|x| format!("{x:?}")),
+        let id = match self {
+            Die::White => Style::from_index(value).map(serde_json::to_value),
+            Die::Blue => LYRICS.get(v).map(serde_json::to_value),
+            Die::Yellow => TEMPI.get(v).map(serde_json::to_value),
+            Die::Red => VOLUMES.get(v).map(serde_json::to_value),
+        };
+        match id {
+            Some(Ok(serde_json::Value::String(id))) => id,
+            _ => String::new(),
         }
-        .unwrap_or_default()
+    }
+
+    /// The die's trend category, as printed.
+    pub fn category(self) -> &'static str {
+        ["style", "lyrics", "tempo", "volume"][self as usize]
     }
 
     /// Chart points for a hit on this die (Charts b: 4/3/2/1).
@@ -467,24 +476,35 @@ struct RawChart {
 }
 
 fn character(name: &str) -> Character {
-    match name {
-        "A&R" => Character::AAndR,
-        "BODYGUARD" => Character::Bodyguard,
-        "DJ" => Character::Dj,
-        "FEMME FATALE" => Character::FemmeFatale,
-        "GROUPIE" => Character::Groupie,
-        "PAPARAZZI" => Character::Paparazzi,
-        "PILOT" => Character::Pilot,
-        "REPORTER" => Character::Reporter,
-        "SPONSOR" => Character::Sponsor,
-        _ => Character::TrendExpert,
-    }
+    CHARACTERS
+        .into_iter()
+        .find(|&c| character_name(c) == name)
+        .unwrap_or(Character::TrendExpert)
 }
 
 fn die_value(die: Die, name: &str) -> u8 {
     (0..5u8)
-        .find(|&v| die.face_name(v).eq_ignore_ascii_case(&name.replace(' ', "")))
+        .find(|&v| die.face_name(v) == printed_to_id(name))
         .unwrap_or(0)
+}
+
+/// A printed name's id: "Very fast" is `very_fast`, "A&R" is `a_and_r`.
+fn printed_to_id(printed: &str) -> String {
+    printed
+        .trim()
+        .to_lowercase()
+        .replace('&', "_and_")
+        .replace(' ', "_")
+}
+
+/// An id's printed form for names without one of their own: `very_fast` is "Very fast".
+fn id_to_printed(id: &str) -> String {
+    let text = id.replace('_', " ");
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => text,
+    }
 }
 
 fn load() -> Components {
@@ -572,4 +592,164 @@ pub static COMPONENTS: LazyLock<Components> = LazyLock::new(load);
 /// The components.
 pub fn components() -> &'static Components {
     &COMPONENTS
+}
+
+/// Every printed component, keyed by the ids the wire uses: influence cards, artists, concert
+/// tokens, the map's cities, chart fields, and the characters, styles, dice, die faces,
+/// instruments and token colours that views, actions and events name.
+pub fn catalogue() -> crate::Catalogue {
+    use serde_json::{Value, json};
+    fn id<T: Serialize>(value: T) -> String {
+        match serde_json::to_value(value) {
+            Ok(Value::String(id)) => id,
+            _ => String::new(),
+        }
+    }
+    fn named<T: Serialize + Copy>(values: &[T]) -> Vec<Value> {
+        values
+            .iter()
+            .map(|&v| json!({"id": v, "name": id_to_printed(&id(v))}))
+            .collect()
+    }
+    let c = components();
+    let influence = c
+        .influence
+        .iter()
+        .map(|i| {
+            json!({"id": i.id, "name": character_name(i.character), "character": i.character,
+                "power": i.power, "trend_die": i.die, "trend_face": i.die.face_name(i.value)})
+        })
+        .collect();
+    let artists = c
+        .artists
+        .iter()
+        .map(|a| {
+            json!({"id": a.id, "name": a.name, "start_board": a.start_board,
+                "side_a": {"current": a.side_a, "alternative": a.side_b},
+                "side_b": {"current": a.side_b, "alternative": a.side_a},
+                "instruments": a.instruments, "independence": a.independence,
+                "experience_fields": a.experience_fields})
+        })
+        .collect();
+    let tokens = c
+        .tokens
+        .iter()
+        .map(|t| {
+            json!({"id": t.id, "name": format!("{} {}", id_to_printed(&id(t.colour)), t.value),
+                "city": c.cities[t.city as usize], "colour": t.colour, "value": t.value})
+        })
+        .collect();
+    let cities = c
+        .cities
+        .iter()
+        .enumerate()
+        .map(|(i, letter)| {
+            let neighbours: Vec<&String> = c.neighbours[i].iter().map(|&n| &c.cities[n as usize]).collect();
+            json!({"id": letter, "name": letter, "start_club": i == c.start as usize,
+                "studio": c.studios.contains(&(i as u8)), "neighbours": neighbours})
+        })
+        .collect();
+    let chart = c
+        .chart
+        .iter()
+        .zip(1..)
+        .map(|(f, field): (&ChartField, u8)| {
+            json!({"id": field, "name": format!("Field {field}"), "power": f.power, "cost": f.cost})
+        })
+        .collect();
+    let characters = CHARACTERS
+        .iter()
+        .map(|&ch| json!({"id": ch, "name": character_name(ch)}))
+        .collect();
+    let styles = Style::ALL
+        .iter()
+        .map(|&s| json!({"id": s, "name": id_to_printed(&id(s)), "colour": s.colour()}))
+        .collect();
+    let dice = Die::ALL
+        .iter()
+        .map(|&d| json!({"id": d, "name": id_to_printed(&id(d)), "category": d.category()}))
+        .collect();
+    let faces = Die::ALL
+        .iter()
+        .flat_map(|&d| {
+            (0..5u8).map(move |v| {
+                let face = d.face_name(v);
+                json!({"id": face, "name": id_to_printed(&face), "die": d, "face": v + 1})
+            })
+        })
+        .collect();
+    let rondel = super::state::RONDEL
+        .iter()
+        .map(|&field| json!({"id": field, "name": field.replace('_', " ").to_uppercase()}))
+        .collect();
+    [
+        ("influence_cards", influence),
+        ("artists", artists),
+        ("concert_tokens", tokens),
+        ("cities", cities),
+        ("chart_fields", chart),
+        ("characters", characters),
+        ("styles", styles),
+        ("dice", dice),
+        ("die_faces", faces),
+        ("event_rondel_fields", rondel),
+        ("instruments", named(&INSTRUMENTS)),
+        ("token_colours", named(&TOKEN_COLOURS)),
+    ]
+    .into_iter()
+    .map(|(kind, entries)| (kind.to_owned(), Value::Array(entries)))
+    .collect()
+}
+
+const CHARACTERS: [Character; 10] = [
+    Character::AAndR,
+    Character::Bodyguard,
+    Character::Dj,
+    Character::FemmeFatale,
+    Character::Groupie,
+    Character::Paparazzi,
+    Character::Pilot,
+    Character::Reporter,
+    Character::Sponsor,
+    Character::TrendExpert,
+];
+
+const INSTRUMENTS: [Instrument; 11] = [
+    Instrument::Mic,
+    Instrument::Guitar,
+    Instrument::Piano,
+    Instrument::Bass,
+    Instrument::Drums,
+    Instrument::Sax,
+    Instrument::Trumpet,
+    Instrument::Violin,
+    Instrument::Percussion,
+    Instrument::Turntables,
+    Instrument::Synth,
+];
+
+const TOKEN_COLOURS: [TokenColour; 7] = [
+    TokenColour::Red,
+    TokenColour::Yellow,
+    TokenColour::Gray,
+    TokenColour::Blue,
+    TokenColour::Green,
+    TokenColour::White,
+    TokenColour::Multicolour,
+];
+
+/// A character's name as the influence cards print it.
+fn character_name(character: Character) -> &'static str {
+    match character {
+        Character::AAndR => "A&R",
+        Character::Bodyguard => "BODYGUARD",
+        Character::Dj => "DJ",
+        Character::FemmeFatale => "FEMME FATALE",
+        Character::Groupie => "GROUPIE",
+        Character::Paparazzi => "PAPARAZZI",
+        Character::Pilot => "PILOT",
+        Character::Reporter => "REPORTER",
+        Character::Sponsor => "SPONSOR",
+        Character::TrendExpert => "TREND EXPERT",
+    }
 }

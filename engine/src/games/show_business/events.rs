@@ -332,17 +332,23 @@ pub enum Ending {
 #[serde(tag = "type", rename_all = "snake_case")]
 #[schema(as = ShowBusinessEvent)]
 pub enum GameEvent {
-    /// A pile or the bag was shuffled into this order (sealed until the end).
+    /// A pile was shuffled into this order (sealed until the end); the pile is shuffled from
+    /// its cards in catalogue order.
     Shuffled {
-        /// `influence`, `artist` or `bag`.
+        /// `influence` or `artist`.
         pile: String,
         /// Top first.
         order: Vec<String>,
     },
-    /// A token drawn at random from the bag (sealed until the end).
+    /// A token drawn at random from the bag (sealed until the end): the bag held `of` tokens,
+    /// the one at `index` was drawn and the bag's last token took its place.
     BagDraw {
         /// The token.
         token: String,
+        /// The position drawn, uniform below `of` (see the README's "Randomness").
+        index: usize,
+        /// How many tokens the bag held.
+        of: usize,
     },
     /// A trend die was rolled (sealed until the end; the result is public in [`GameEvent::DieShows`]).
     Rolled {
@@ -351,10 +357,13 @@ pub enum GameEvent {
         /// 1-6; 6 is the blank face.
         face: u8,
     },
-    /// A random first player when every bid was 0 (sealed until the end).
+    /// A random first player when every bid was 0 (sealed until the end): `seat` is
+    /// `among[i]` for a uniform `i` below the number of seats in `among`.
     RandomFirst {
         /// The seat.
         seat: Seat,
+        /// The seats it was drawn from, in the order drawn from.
+        among: Vec<Seat>,
     },
     /// Setup: a seat's starting band, cash and tracks.
     StartingBand {

@@ -3,7 +3,7 @@
 //! rulebook's round, RULINGS.md's "Decision points" and the rondel.
 
 use super::state::{ShowBusiness, Task};
-use crate::{Machine, Phase, Transition};
+use crate::{Machine, Phase, PhaseGroup, Transition};
 
 /// S8: DISMISSAL, REGROUPMENT and STYLE CHANGE, offered beside the active player's other
 /// options at every decision point of steps 2-6 of her round and at `end_round`.
@@ -521,5 +521,70 @@ pub(crate) fn machine() -> Machine {
                 &[],
             ),
         ],
+        groups: groups(),
     }
+}
+
+/// The parts of the year the 33 phases fall in, for the diagram.
+fn groups() -> Vec<PhaseGroup> {
+    let group = |name, title, phases: &[&'static str]| PhaseGroup {
+        name,
+        title,
+        phases: phases.to_vec(),
+    };
+    vec![
+        group(
+            "part_setup",
+            "Setup: who starts (S5-S7)",
+            &["opening_bid", "choose_first"],
+        ),
+        group(
+            "part_round",
+            "A seat's round: steps 1-6",
+            &[
+                "round_start",
+                "market_review",
+                "time_lapse",
+                "activation",
+                "action",
+                "after_action",
+                "end_round",
+                "round_tail",
+            ],
+        ),
+        group(
+            "part_actions",
+            "Step 4: the actions",
+            &[
+                "recruitment",
+                "tournee",
+                "concert_token",
+                "recording",
+                "pilot",
+                "dj_remove",
+                "dj_add",
+            ],
+        ),
+        group(
+            "part_hostile",
+            "Hostile activities and their defence (S8-S30)",
+            &["defence", "sponsor_exchange", "groupie", "femme_fatale"],
+        ),
+        group(
+            "part_cards",
+            "Influences, markets and the hand",
+            &["influences", "refreshment", "hand_discard"],
+        ),
+        group(
+            "part_round_end",
+            "After every round: steps 7-9 (rondel, sequence)",
+            &["rondel", "sequence_bid_poll", "sequence_bid"],
+        ),
+        group(
+            "part_money",
+            "Quarter ends, charts and payments (S32-S36)",
+            &["quarter_end", "charts", "advertising", "emergency_clearing"],
+        ),
+        group("part_end", "End of the game (S39)", &["end_scoring", "game_over"]),
+    ]
 }

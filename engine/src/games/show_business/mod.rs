@@ -97,6 +97,10 @@ impl Game for ShowBusiness {
         machine::machine()
     }
 
+    fn components() -> crate::Catalogue {
+        components::catalogue()
+    }
+
     fn secrets(&self, viewer: Viewer) -> Vec<String> {
         self.secrets_from(viewer)
     }

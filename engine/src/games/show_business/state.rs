@@ -166,13 +166,13 @@ impl Then {
     }
 }
 
-/// The rondel's five fields, clockwise.
+/// The rondel's five fields, clockwise, by their catalogue ids (`event_rondel_fields`).
 pub const RONDEL: [&str; 5] = [
-    "TREND CHANGE",
-    "POPULARITY CHECK",
-    "SALARIES",
-    "INTEGRATION CONTROL",
-    "ROYALTIES",
+    "trend_change",
+    "popularity_check",
+    "salaries",
+    "integration_control",
+    "royalties",
 ];
 
 /// One entry of the work queue: a decision a seat must make, or an automatic step.

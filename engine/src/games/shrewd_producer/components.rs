@@ -284,3 +284,56 @@ pub const SUBSTITUTE_TO_SUPPLY_AT_ONCE: bool = true;
 pub const LONE_PARTICIPANT_STILL_RAISES: bool = true;
 /// G20: "the player on the left" is the next seat clockwise (seat + 1).
 pub const LEFT_IS_NEXT_SEAT: bool = true;
+
+impl Part {
+    /// Every part, in the rulebook's order.
+    pub const ALL: [Part; 5] = [Part::Vo, Part::Gt, Part::Ba, Part::Dr, Part::Ky];
+
+    /// The part's printed name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Part::Vo => "Vocal",
+            Part::Gt => "Guitar",
+            Part::Ba => "Bass",
+            Part::Dr => "Drums",
+            Part::Ky => "Keyboard",
+        }
+    }
+}
+
+/// Every printed component, keyed by the ids the wire uses: artists, songs, Scout Money, the
+/// artist parts and the Scout Money suits.
+pub fn catalogue() -> crate::Catalogue {
+    use serde_json::json;
+    let part_names = |parts: &[Part]| parts.iter().map(|p| p.name()).collect::<Vec<_>>().join("/");
+    let artists = ARTISTS
+        .iter()
+        .map(|a| json!({"id": a.id, "name": format!("{} {} Pt", part_names(a.parts), a.pt), "parts": a.parts, "pt": a.pt}))
+        .collect();
+    let songs = SONGS
+        .iter()
+        .map(|s| json!({"id": s.id, "name": s.name, "level": s.level, "requires": s.requires, "song_pt": s.song_pt}))
+        .collect();
+    let scout = SCOUT_MONEY
+        .iter()
+        .map(|c| json!({"id": c.id, "name": format!("{:?} ${}", c.suit, c.value), "suit": c.suit, "value": c.value}))
+        .collect();
+    let parts = Part::ALL
+        .iter()
+        .map(|p| json!({"id": p, "name": p.name()}))
+        .collect();
+    let suits = [Suit::Red, Suit::Yellow]
+        .iter()
+        .map(|s| json!({"id": s, "name": format!("{s:?}")}))
+        .collect();
+    [
+        ("artists", artists),
+        ("songs", songs),
+        ("scout_money", scout),
+        ("parts", parts),
+        ("suits", suits),
+    ]
+    .into_iter()
+    .map(|(kind, entries)| (kind.to_owned(), serde_json::Value::Array(entries)))
+    .collect()
+}

@@ -111,5 +111,6 @@ pub(crate) fn machine() -> Machine {
                 transitions: vec![],
             },
         ],
+        groups: Vec::new(),
     }
 }

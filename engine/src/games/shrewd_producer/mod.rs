@@ -100,6 +100,10 @@ impl Game for ShrewdProducer {
         machine::machine()
     }
 
+    fn components() -> crate::Catalogue {
+        components::catalogue()
+    }
+
     fn secrets(&self, viewer: Viewer) -> Vec<String> {
         self.hidden_from(viewer)
     }

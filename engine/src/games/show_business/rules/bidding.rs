@@ -39,7 +39,10 @@ impl ShowBusiness {
             }
         } else if b.setup {
             let first = b.seats[self.rng.below(b.seats.len())];
-            ev.push(Event::sealed(GameEvent::RandomFirst { seat: first }));
+            ev.push(Event::sealed(GameEvent::RandomFirst {
+                seat: first,
+                among: b.seats.clone(),
+            }));
             self.set_order_from(first, ev);
             self.turn = 0;
             self.queue.push_front(Task::StartRound { seat: first });

@@ -8,6 +8,7 @@ impl ShowBusiness {
     pub(crate) fn draw_influence(&mut self, ev: &mut Events) -> Option<u8> {
         if self.influence_pile.is_empty() && !self.influence_discard.is_empty() {
             let mut pile = std::mem::take(&mut self.influence_discard);
+            pile.sort_unstable();
             self.rng.shuffle(&mut pile);
             ev.push(Event::sealed(GameEvent::Shuffled {
                 pile: "influence".into(),
@@ -29,6 +30,7 @@ impl ShowBusiness {
     pub(crate) fn draw_artist(&mut self, ev: &mut Events) -> Option<u8> {
         if self.artist_pile.is_empty() && !self.artist_discard.is_empty() {
             let mut pile = std::mem::take(&mut self.artist_discard);
+            pile.sort_unstable();
             self.rng.shuffle(&mut pile);
             ev.push(Event::sealed(GameEvent::Shuffled {
                 pile: "artist".into(),
@@ -63,9 +65,14 @@ impl ShowBusiness {
         if self.bag.is_empty() {
             return None;
         }
-        let i = self.rng.below(self.bag.len());
-        let t = self.bag.swap_remove(i);
-        ev.push(Event::sealed(GameEvent::BagDraw { token: token_id(t) }));
+        let of = self.bag.len();
+        let index = self.rng.below(of);
+        let t = self.bag.swap_remove(index);
+        ev.push(Event::sealed(GameEvent::BagDraw {
+            token: token_id(t),
+            index,
+            of,
+        }));
         Some(t)
     }
 

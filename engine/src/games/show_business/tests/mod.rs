@@ -1527,7 +1527,7 @@ fn step_8_event_rondel_moves_one_field_and_applies_its_event_to_every_seat() {
     }
     at(&mut g, Task::RondelStep);
     g.advance(&mut Vec::new());
-    assert_eq!(g.view(Viewer::Spectator).rondel, "ROYALTIES");
+    assert_eq!(g.view(Viewer::Spectator).rondel, "royalties");
     let cash: Vec<i64> = g.players.iter().map(|p| p.cash).collect();
     assert_eq!(cash, vec![27, 20, 32]);
 }
@@ -1661,7 +1661,8 @@ fn phase_machine_is_closed_and_declares_every_action_type() {
         );
     }
     let diagram = machine.mermaid();
-    assert!(diagram.contains("round_tail --> rondel"));
+    assert!(diagram.contains("round_tail --> [*]"));
+    assert!(diagram.contains("part_round --> part_round_end"));
     assert!(diagram.contains("game_over --> [*]"));
 }
 

@@ -129,10 +129,10 @@ fn s04_setup_deals_three_cards_fills_the_markets_rolls_the_dice_and_starts_the_r
     );
     assert!(g.concert_market.iter().all(Option::is_some));
     assert_eq!(g.map_tokens.len(), 5);
-    assert_eq!(g.view(Viewer::Spectator).rondel, "TREND CHANGE");
+    assert_eq!(g.view(Viewer::Spectator).rondel, "trend_change");
     at(&mut g, Task::RondelStep);
     g.advance(&mut Vec::new());
-    assert_eq!(g.view(Viewer::Spectator).rondel, "POPULARITY CHECK");
+    assert_eq!(g.view(Viewer::Spectator).rondel, "popularity_check");
 }
 
 #[test]
@@ -150,7 +150,7 @@ fn s05_all_zero_opening_bids_draw_a_random_first_player_and_bids_stop_at_the_cas
     let first = events
         .iter()
         .find_map(|e| match e.body {
-            GameEvent::RandomFirst { seat } => Some((seat, e.audience.clone())),
+            GameEvent::RandomFirst { seat, .. } => Some((seat, e.audience.clone())),
             _ => None,
         })
         .expect("a random first player");

@@ -1,0 +1,117 @@
+//! Seeds anyone can check: a finished game's every shuffle, roll and draw, recomputed in plain
+//! Python (`scripts/seeds/recompute.py`, written from the README's "Randomness") from the
+//! revealed seed and compared with the public event log; and every id the game showed resolves
+//! in its ruleset's component catalogue.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::Command;
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use roadie_engine::catalogue::IdCheck;
+use serde_json::Value;
+
+use crate::support::{Created, Redis, Roadie, python, rulesets};
+
+/// Plays random legal actions until the game ends; hands every view, listed action and post
+/// answer seen on the way to `seen`.
+pub fn play_randomly(roadie: &Roadie, game: &Created, seed: u64, mut seen: impl FnMut(&Value)) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    for _ in 0..20_000 {
+        let state = roadie.game(game, None);
+        assert_eq!(state.status, 200, "{}", state.body);
+        seen(&state.json["view"]);
+        if state.json["status"] == "finished" {
+            return;
+        }
+        let to_act = state.json["to_act"].as_array().expect("to_act").clone();
+        let seat = to_act[rng.random_range(0..to_act.len())]
+            .as_u64()
+            .expect("a seat") as usize;
+        let actions = roadie.actions(game, seat);
+        actions.iter().for_each(&mut seen);
+        let action = &actions[rng.random_range(0..actions.len())];
+        let reply = roadie.act(game, seat, action);
+        assert_eq!(reply.status, 200, "{action}: {}", reply.body);
+        seen(&reply.json["events"]);
+        seen(&reply.json["game"]["view"]);
+    }
+    panic!("the game did not end in 20000 steps");
+}
+
+fn recompute(roadie: &Roadie, game: &Created, seed: Option<u64>) -> std::process::Output {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/seeds/recompute.py");
+    let mut command = Command::new(python());
+    command
+        .arg(script)
+        .args(["--url", &roadie.url(""), "--game", &game.id]);
+    if let Some(seed) = seed {
+        command.args(["--seed", &seed.to_string()]);
+    }
+    command.output().expect("python runs")
+}
+
+#[test]
+fn python_recomputes_every_shuffle_roll_and_draw_of_a_finished_game_from_its_seed() {
+    let redis = Redis::start();
+    let roadie = Roadie::start("seeds", Some(&redis), &[]);
+    for (slug, min, max) in rulesets(&roadie) {
+        let seed = 9_007_199_254_740_000 + max as u64;
+        let game = roadie.create(&slug, max.max(min), Some(seed));
+        let catalogue = roadie.get(&format!("/v1/rulesets/{slug}/components"), None);
+        assert_eq!(catalogue.status, 200, "{}", catalogue.body);
+        assert_eq!(catalogue.json["ruleset"], slug.as_str());
+        let components = catalogue.json["components"]
+            .as_object()
+            .expect("components")
+            .clone();
+        let check = IdCheck::new(&slug, &components);
+        let mut missing = BTreeSet::new();
+        play_randomly(&roadie, &game, seed, |value| {
+            check.unresolved(value, &mut missing)
+        });
+        let log = roadie.events(&game, None);
+        for event in &log {
+            check.unresolved(&event["body"], &mut missing);
+        }
+        assert!(missing.is_empty(), "{slug}: ids the catalogue lacks: {missing:?}");
+
+        let finished = roadie.game(&game, None);
+        assert_eq!(finished.json["seed"], seed, "the seed goes out exactly");
+        let run = recompute(&roadie, &game, None);
+        let stdout = String::from_utf8_lossy(&run.stdout);
+        assert!(
+            run.status.success(),
+            "{slug}: {stdout}{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let counts: Value = serde_json::from_str(stdout.trim()).expect("a JSON summary");
+        let sealed = log.iter().filter(|e| e["audience"]["to"] == "nobody").count() as u64;
+        let checked = ["shuffles", "rolls", "draws"]
+            .iter()
+            .map(|k| counts[k].as_u64().expect("a count"))
+            .sum::<u64>();
+        assert!(counts["shuffles"].as_u64() >= Some(1), "{slug}: {counts}");
+        assert_eq!(
+            checked, sealed,
+            "{slug}: every sealed event is a recomputed outcome: {counts}"
+        );
+
+        let wrong = recompute(&roadie, &game, Some(seed + 1));
+        assert_eq!(
+            wrong.status.code(),
+            Some(1),
+            "{slug}: another seed must not match"
+        );
+        assert!(String::from_utf8_lossy(&wrong.stderr).contains("mismatch"));
+    }
+}
+
+#[test]
+fn an_unknown_ruleset_has_no_components() {
+    let roadie = Roadie::start("components_404", None, &[]);
+    roadie
+        .get("/v1/rulesets/no-such-game/components", None)
+        .assert_problem(404, "ruleset_not_found");
+}
