@@ -11,6 +11,8 @@
 //! - the phase is one of the phase machine's, every listed action's `type` is one its phase
 //!   allows, and every change of phase is a declared transition (possibly through automatic
 //!   phases, those that allow no action);
+//! - every public field of the spectator's view that changed is announced by a public event of
+//!   the step, as the game's [`crate::Announcements`] say ([`announcements`]);
 //!
 //! and at the end that a finished game is in an end phase of the machine and refuses everything,
 //! that its outcome is well formed, and that replaying the same seed and actions gives the same
@@ -23,6 +25,10 @@ use serde_json::Value;
 
 use crate::rng::GameRng;
 use crate::{Event, Game, Machine, RejectionCode, Seat, Viewer};
+
+pub mod announcements;
+#[cfg(test)]
+mod template;
 
 /// How one run of the suite plays.
 #[derive(Clone, Debug)]
@@ -132,6 +138,7 @@ pub fn play_one_with<G: Game>(
     let mut pool_keys: BTreeSet<String> = BTreeSet::new();
     let mut refusals = 0;
     check_events(&game, &setup_events).map_err(|e| format!("setup: {e}"))?;
+    let mut seen = announcements::spectator_view(&game)?;
 
     while !game.is_over() {
         let step = history.len();
@@ -187,6 +194,10 @@ pub fn play_one_with<G: Game>(
             ))
         })?;
         check_events(&game, &events).map_err(at)?;
+        let view = announcements::spectator_view(&game).map_err(at)?;
+        announcements::check_step::<G>(&seen, &view, &events)
+            .map_err(|e| at(format!("after seat {seat}'s {}: {e}", json(&action))))?;
+        seen = view;
         check_transition(&machine, phase, game.phase())
             .map_err(|e| at(format!("after {}: {e}", json(&action))))?;
         history.push((seat, action));

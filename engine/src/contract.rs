@@ -460,6 +460,31 @@ fn mermaid_label(when: &str) -> String {
 /// and events carry, its printed `name` and every printed attribute.
 pub type Catalogue = serde_json::Map<String, serde_json::Value>;
 
+/// Which event types announce which fields of a game's view: "every change is a typed event".
+///
+/// Fields are the top-level keys of the view's JSON; a field of a per-seat list (objects with a
+/// `seat`) is written `list.field`, `players.cash`. The conformance suite checks every step of
+/// its games against the table: each public field of the spectator's view that changed is
+/// announced by a public event of that step whose type the table lists for the field, and for a
+/// per-seat field that event names the seat under one of the `seat_keys`.
+#[derive(Clone, Copy, Debug)]
+pub struct Announcements<'a> {
+    /// `(event type, the view fields it announces)`.
+    pub table: &'a [(&'a str, &'a [&'a str])],
+    /// View fields that follow the flow of decisions (whose turn, which phase) and need no event.
+    pub flow: &'a [&'a str],
+    /// Event fields that name seats: a seat number, a list of them, or a list of pairs whose
+    /// first element is a seat.
+    pub seat_keys: &'a [&'a str],
+}
+
+/// A game's [`Announcements`]: a supertrait of [`Game`], so no game is registered without them.
+/// Each game states them in its `events.rs`.
+pub trait Announces {
+    /// Which of the game's event types announce which fields of its view.
+    const ANNOUNCEMENTS: Announcements<'static>;
+}
+
 /// A new game and the events its setup produced.
 pub type Started<G> = (G, Vec<Event<<G as Game>::Event>>);
 
@@ -476,7 +501,7 @@ pub type Started<G> = (G, Vec<Event<<G as Game>::Event>>);
 /// the provided ones are the contract and are not overridden, except [`Game::may_act`] and
 /// [`Game::check_legal`], which a game may answer faster than its lists do.
 pub trait Game:
-    Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static
+    Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + Announces + 'static
 {
     /// The ruleset's slug (`shrewd-producer`).
     const SLUG: &'static str;

@@ -361,6 +361,61 @@ mod tests {
         assert_eq!(run.checked, registered);
     }
 
+    /// Records seeded games of each registered game and shows that its announcements check is
+    /// no formality: for most event types the table lists and the games produced, dropping it
+    /// from the table, or dropping its events from the games, fails the check. (An event that in
+    /// these games always came with another announcer of the same field, as a reshuffle with the
+    /// draw that caused it, is not caught on its own.)
+    struct Removals(Vec<String>);
+
+    impl EachGame for Removals {
+        fn visit<G: Game>(&mut self) {
+            let seats: Vec<usize> = G::SEATS.collect();
+            let mut uniform =
+                |_: &G, _: Seat, list: &[G::Action], r: &mut crate::rng::GameRng| r.below(list.len());
+            let steps = match conformance::announcements::record::<G>(
+                2 * seats.len(),
+                300,
+                |i| seats[i % seats.len()],
+                |_| G::Options::default(),
+                &mut uniform,
+            ) {
+                Ok(steps) => steps,
+                Err(e) => return self.0.push(e),
+            };
+            let seen: std::collections::BTreeSet<&str> = steps
+                .iter()
+                .flat_map(|s| s.public.iter().map(conformance::announcements::kind))
+                .collect();
+            let listed: Vec<&str> = G::ANNOUNCEMENTS
+                .table
+                .iter()
+                .map(|(k, _)| *k)
+                .filter(|k| seen.contains(k))
+                .collect();
+            let missed: Vec<String> = listed
+                .iter()
+                .filter_map(|k| {
+                    conformance::announcements::removal_caught(&steps, &G::ANNOUNCEMENTS, k).err()
+                })
+                .collect();
+            if listed.is_empty() || missed.len() * 4 > listed.len() {
+                self.0.push(format!(
+                    "{}: of {} event types, {missed:?}",
+                    G::SLUG,
+                    listed.len()
+                ));
+            }
+        }
+    }
+
+    #[test]
+    fn removing_any_announcing_event_of_any_registered_game_is_caught() {
+        let mut run = Removals(Vec::new());
+        for_each_game(&mut run);
+        assert!(run.0.is_empty(), "{:#?}", run.0);
+    }
+
     /// An action with a field its ruleset does not know is malformed, whatever the game: the
     /// client meant something the rules never saw.
     #[test]

@@ -7,15 +7,18 @@
 //! - `state.rs`: the position and its state enum, `Stage`;
 //! - `setup.rs`: `new_game`, the game's setup;
 //! - `actions.rs`: what a seat posts, and the game `Options`;
-//! - `rules.rs` (or `rules/`, one module per decision): who acts, the legal actions, what each does;
-//! - `events.rs`: what a game reports, every change a typed event;
+//! - `rules/`: who acts and the legal actions in `mod.rs`, what each decision does in its own module;
+//! - `events.rs`: what a game reports, every change a typed event, and its `Announces` table (which
+//!   event announces which view field);
 //! - `view.rs`: what one viewer sees;
 //! - `scoring.rs`: the final score and the `Outcome`;
 //! - `machine.rs`: the phase machine as data, and `phase_name`;
 //! - `invariants.rs`: what must always hold, and the secrets no viewer may see;
 //! - `components.rs`: the cards and tables as data, and each ruling's constant;
 //! - `RULES.md`: one line for every ruling id the code cites;
-//! - `tests/`: one test per rule and ruling.
+//! - `tests/`: one test per rule and ruling;
+//! - optional: `scenario.rs`, a public builder of test positions, and `components.json`, the
+//!   component tables as data (the template test in `conformance/template.rs` says why).
 //!
 //! A new game is a folder in this shape and one line in the registry: the registry's conformance
 //! test and the benches then cover it.

@@ -4,7 +4,8 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::components::{ArtistId, ScoutId, SongId};
-use crate::Seat;
+use super::state::ShrewdProducer;
+use crate::{Announcements, Announces, Seat};
 
 /// Something that happened.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -87,7 +88,10 @@ pub enum GameEvent {
         kept: ScoutId,
     },
     /// Every seat has chosen: the passed cards go face down to the left.
-    CardsPassedLeft,
+    CardsPassedLeft {
+        /// The seats that received a card from their right.
+        seats: Vec<Seat>,
+    },
     /// The card a seat received from its right (only that seat hears it).
     CardReceived {
         /// The seat.
@@ -178,6 +182,13 @@ pub enum GameEvent {
         /// Raise-Phase dollars returned to the hand (G9).
         returned: u32,
     },
+    /// Money processing: every Scout play leaves the table, the played Scout Money (each card
+    /// named when it was played) to its discard pile, and this round's bids, raises and passes
+    /// are cleared.
+    BidsCleared {
+        /// Every seat, its bid cleared.
+        seats: Vec<Seat>,
+    },
     /// A seat took the next-level song.
     SongTaken {
         /// The seat.
@@ -202,4 +213,87 @@ pub enum GameEvent {
         /// The winning seats.
         winners: Vec<Seat>,
     },
+}
+
+/// Which event announces which field of the view: every change is a typed event.
+impl Announces for ShrewdProducer {
+    const ANNOUNCEMENTS: Announcements<'static> = Announcements {
+        table: &[
+            ("starting_lead", &["lead"]),
+            ("scout_money_removed", &["scout_removed", "scout_deck"]),
+            ("song_dealt", &["players.songs"]),
+            ("song_removed", &["songs_removed"]),
+            ("raise_money_dealt", &["players.raise_money", "supply"]),
+            (
+                "scout_drawn",
+                &["players.scout_cards", "players.choosing", "scout_deck"],
+            ),
+            ("kept", &["players.choosing", "players.scout_cards"]),
+            ("cards_passed_left", &["players.scout_cards"]),
+            (
+                "bids_cleared",
+                &[
+                    "players.scout_play",
+                    "players.raise_phase",
+                    "players.raised",
+                    "players.total_bid",
+                    "players.passed",
+                    "lead_suit",
+                    "scout_discard",
+                ],
+            ),
+            (
+                "round_started",
+                &["round", "lead", "lead_suit", "artists_revealed", "artist_deck"],
+            ),
+            ("debt_taken", &["players.debts", "players.raise_money", "supply"]),
+            (
+                "scout_played",
+                &[
+                    "players.scout_play",
+                    "players.scout_cards",
+                    "players.raise_phase",
+                    "players.total_bid",
+                    "lead_suit",
+                ],
+            ),
+            (
+                "substituted",
+                &[
+                    "players.scout_play",
+                    "players.raise_money",
+                    "players.raise_phase",
+                    "players.total_bid",
+                    "supply",
+                ],
+            ),
+            ("raise_order", &["raise_order", "players.total_bid"]),
+            (
+                "raised",
+                &["players.raised", "players.raise_money", "players.total_bid"],
+            ),
+            ("passed", &["players.passed"]),
+            ("ranked", &["places"]),
+            (
+                "artist_signed",
+                &[
+                    "players.artists",
+                    "players.songs",
+                    "artists_revealed",
+                    "song_queue",
+                ],
+            ),
+            ("artist_discarded", &["artist_discard", "artists_revealed"]),
+            ("money_processed", &["players.raise_money", "supply"]),
+            ("song_taken", &["players.songs", "open_songs", "song_queue"]),
+            ("song_declined", &["song_queue"]),
+            ("next_lead", &["lead", "places", "raise_order", "song_queue"]),
+            (
+                "scout_money_gathered",
+                &["players.scout_cards", "scout_deck", "scout_discard"],
+            ),
+        ],
+        flow: &["viewer", "phase", "to_act", "hand"],
+        seat_keys: &["seat", "seats", "lead", "order", "places"],
+    };
 }

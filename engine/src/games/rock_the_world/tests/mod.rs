@@ -737,7 +737,7 @@ fn r34_modified_friendly_deals_characters_then_tokens_clockwise_from_the_perform
     let dealt: Vec<(Seat, DealtItem)> = events
         .iter()
         .filter_map(|e| match e {
-            GameEvent::Dealt { seat, item } => Some((*seat, *item)),
+            GameEvent::Dealt { seat, item, .. } => Some((*seat, *item)),
             _ => None,
         })
         .collect();
