@@ -72,11 +72,12 @@ export function holdToken(id, token) {
 
 /**
  * The ruleset's component catalogue (`GET /v1/rulesets/{slug}/components`) as a lookup by id;
- * empty when the service has none, so pages show raw ids.
+ * ids the catalogue does not hold show as they are.
  */
 export async function catalogue(slug) {
   const byId = new Map();
   const byKind = new Map();
+  const inKind = new Map();
   try {
     const { json } = await api(`/v1/rulesets/${encodeURIComponent(slug)}/components`);
     const kinds = json && typeof json.components === "object" && json.components ? json.components : {};
@@ -86,15 +87,18 @@ export async function catalogue(slug) {
       for (const item of items) {
         if (item && (typeof item.id === "string" || typeof item.id === "number")) {
           byId.set(String(item.id), { kind, ...item });
+          inKind.set(`${kind}\u0000${item.id}`, { kind, ...item });
         }
       }
     }
   } catch {
     // No catalogue (404) or an unreadable one: raw ids.
   }
+  const find = (id, kind) => (kind ? inKind.get(`${kind}\u0000${id}`) : undefined) ?? byId.get(String(id)) ?? null;
   return {
-    get: (id) => byId.get(String(id)) ?? null,
-    name: (id) => byId.get(String(id))?.name ?? String(id),
+    /** The component with this id, of `kind` first when given. */
+    get: find,
+    name: (id, kind) => find(id, kind)?.name ?? String(id),
     kind: (kind) => byKind.get(kind) ?? [],
     size: byId.size,
   };

@@ -25,8 +25,8 @@ export function render(view, { names, game }) {
     const [row, col] = cell(Number.isInteger(n) && n >= 1 && n <= 20 ? n : 1);
     const here = players.filter((p) => p.space === n);
     const el = h("div", { class: `space${space?.corner ? " corner" : ""}${space?.open ? " open" : ""}`, dataset: { space: n } },
-      h("div", {}, h("span", { class: "num" }, n), " ", space?.city ?? ""),
-      space?.character ? h("div", { title: space.character }, names.name(space.character)) : null,
+      h("div", {}, h("span", { class: "num" }, n), " ", names.get(n, "spaces")?.name ?? space?.city ?? ""),
+      space?.character ? h("div", { class: "character", title: space.character }, names.name(space.character, "characters")) : null,
       arr(space?.icons).length ? h("div", { class: "icons" }, arr(space.icons).join("/")) : null,
       arr(space?.cutouts).length ? h("div", {}, arr(space.cutouts).map((c) => h("span", { class: "cutout" }, `✂${c}`))) : null,
       h("div", { class: "pawns" }, here.map((p) => h("span", { class: `pawn ${p.colour ?? ""}`, title: `seat ${p.seat}` }, p.seat))),
@@ -57,7 +57,7 @@ export function render(view, { names, game }) {
           h("span", {}, "Band value ", h("b", {}, p.band_value)),
           h("span", {}, "Turns ", h("b", {}, p.turns)),
           h("span", {}, "Tickets ", h("b", {}, tokens(p.tokens)))),
-        h("div", { class: "row" }, arr(p.band).length ? arr(p.band).map((m) => h("span", { class: "card" }, names.name(typeof m === "object" ? m?.id ?? "?" : m))) : h("span", { class: "nil" }, "no band members yet")),
+        h("div", { class: "row" }, arr(p.band).length ? arr(p.band).map((m) => h("span", { class: "card" }, names.name(typeof m === "object" ? m?.character ?? m?.id ?? "?" : m, "characters"))) : h("span", { class: "nil" }, "no band members yet")),
       ))),
   );
 }

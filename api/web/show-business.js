@@ -11,9 +11,9 @@ function token(t, names) {
 }
 
 function artist(a, names) {
-  const known = names.get(a?.id);
+  const known = names.get(a?.id, "artists");
   return h("span", { class: `card colour-${a?.style ?? ""}`, title: a?.id },
-    h("b", {}, a?.name ?? known?.name ?? a?.id),
+    h("b", {}, known?.name ?? a?.name ?? a?.id),
     h("span", {}, `${a?.style ?? ""}${a?.alternative ? ` / ${a.alternative}` : ""}${a?.side_b ? " (B side)" : ""}`),
     h("span", {}, `fields ${arr(a?.fields).join(", ")} · independence ${a?.independence ?? "?"}`),
     arr(a?.tokens).length ? h("span", {}, arr(a.tokens).map((t) => token(t, names))) : null);
@@ -27,21 +27,21 @@ export function render(view, { names, game }) {
     const city = String(t?.city ?? "?");
     cities.set(city, [...(cities.get(city) ?? []), t]);
   }
-  const catalogued = names.kind("cities").concat(names.kind("city")).map((c) => String(c.id));
+  const catalogued = names.kind("cities").map((c) => String(c.id));
   const knownCities = [...new Set([...catalogued, ...arr(view?.concert_market).map((t) => String(t?.city ?? "?")), ...[...cities.keys()].sort()])];
   const map = h("div", { class: "sb-map" }, knownCities.map((c) =>
-    h("div", { class: "city", dataset: { city: c } }, h("b", {}, names.name(c)), h("div", {}, arr(cities.get(c)).map((t) => token(t, names))))));
+    h("div", { class: "city", dataset: { city: c } }, h("b", {}, names.name(c, "cities")), h("div", {}, arr(cities.get(c)).map((t) => token(t, names))))));
   const fields = arr(view?.chart_fields);
   const chart = h("div", { class: "chart" }, arr(view?.chart).map((entries, i) =>
     h("div", { class: "field" }, h("b", {}, `#${i + 1}`), fields[i] ? ` power ${fields[i].power} · cost ${fields[i].cost}` : "",
       h("div", {}, arr(entries).map((e) => h("div", {}, typeof e === "object" ? Object.values(e ?? {}).map((v) => (typeof v === "object" ? JSON.stringify(v) : names.name(v))).join(" ") : names.name(e)))))));
-  const rondelFields = names.kind("rondel").concat(names.kind("rondel_fields"));
+  const rondelFields = names.kind("event_rondel_fields");
   const rondel = rondelFields.length
-    ? h("div", { class: "rondel" }, rondelFields.map((f) => h("span", { class: [f.id, f.name].includes(view?.rondel) ? "current" : "" }, f.name ?? f.id)))
+    ? h("div", { class: "rondel" }, rondelFields.map((f) => h("span", { class: f.id === view?.rondel ? "current" : "" }, f.name ?? f.id)))
     : h("div", { class: "rondel" }, h("span", { class: "current" }, view?.rondel ?? "?"));
   return h("div", { class: "sb" },
     h("div", { class: "stats" },
-      h("span", {}, "Rondel ", h("b", {}, view?.rondel ?? "?")),
+      h("span", {}, "Rondel ", h("b", {}, names.name(view?.rondel ?? "?", "event_rondel_fields"))),
       h("span", {}, "Active ", h("b", {}, `seat ${view?.active ?? "?"}`)),
       h("span", {}, "Order ", h("b", {}, arr(view?.order).join(" → "))),
       h("span", {}, "Quarters ended ", h("b", {}, arr(view?.quarter_ends).filter(Boolean).length)),
@@ -49,7 +49,7 @@ export function render(view, { names, game }) {
     h("h4", {}, "Rondel"),
     rondel,
     h("h4", {}, "Dice"),
-    h("div", { class: "row" }, arr(view?.dice).map((d, i) => h("span", { class: "die", dataset: { die: i } }, d ?? "–"))),
+    h("div", { class: "row" }, arr(view?.dice).map((d, i) => h("span", { class: "die", dataset: { die: i }, title: d ?? "blank" }, d === null || d === undefined ? "–" : names.name(d, "die_faces")))),
     h("h4", {}, "Band boards"),
     h("div", { class: "players" }, arr(view?.players).map((p) =>
       h("div", { class: `player${acting.includes(p.seat) ? " acting" : ""}${p.seat === view?.me ? " me" : ""}` },
@@ -74,7 +74,7 @@ export function render(view, { names, game }) {
     h("h4", {}, "Concert market"),
     h("div", { class: "row" }, arr(view?.concert_market).map((t) => token(t, names))),
     h("h4", {}, "Markets"),
-    h("div", { class: "row" }, "Artists: ", arr(view?.artist_market).map((a) => h("span", { class: "card" }, names.name(a)))),
-    h("div", { class: "row" }, "Influence: ", arr(view?.influence_market).map((c) => h("span", { class: "card" }, names.name(c)))),
+    h("div", { class: "row" }, "Artists: ", arr(view?.artist_market).map((a) => h("span", { class: "card" }, a === null || a === undefined ? "–" : names.name(a, "artists")))),
+    h("div", { class: "row" }, "Influence: ", arr(view?.influence_market).map((c) => h("span", { class: "card" }, c === null || c === undefined ? "–" : names.name(c, "influence_cards")))),
   );
 }

@@ -6,19 +6,19 @@ const arr = (v) => (Array.isArray(v) ? v : []);
 
 function scoutCard(card, names) {
   if (!card || typeof card !== "object") return h("span", { class: "card back" }, "?");
-  const known = names.get(card.id);
+  const known = names.get(card.id, "scout_money");
   const suit = String(card.suit ?? known?.suit ?? "").toLowerCase();
   return h("span", { class: `card suit-${suit}`, title: card.id }, h("b", {}, `$${card.value ?? known?.value ?? "?"}`), known?.name ?? `${card.suit ?? ""}`);
 }
 
 function artist(a, names) {
-  const known = names.get(a?.id);
+  const known = names.get(a?.id, "artists");
   return h("span", { class: "card artist", title: a?.id }, h("b", {}, known?.name ?? a?.id ?? "?"), arr(a?.parts ?? known?.parts).join(" "), ` · ${a?.pt ?? known?.pt ?? "?"} pt`);
 }
 
 function song(s, names) {
-  const known = names.get(s?.id);
-  return h("span", { class: "card song", title: s?.id }, h("b", {}, s?.name ?? known?.name ?? s?.id), `Lv.${s?.level ?? known?.level ?? "?"} · ${arr(s?.requires ?? known?.requires).join(" ")} · ${s?.song_pt ?? known?.song_pt ?? "?"} pt`);
+  const known = names.get(s?.id, "songs");
+  return h("span", { class: "card song", title: s?.id }, h("b", {}, known?.name ?? s?.name ?? s?.id), `Lv.${s?.level ?? known?.level ?? "?"} · ${arr(s?.requires ?? known?.requires).join(" ")} · ${s?.song_pt ?? known?.song_pt ?? "?"} pt`);
 }
 
 function scoutPlay(play, names) {

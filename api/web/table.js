@@ -267,7 +267,87 @@ async function play(action, revision = state.game?.revision) {
   }
 }
 
+/** The game again (no wait), shown if it moved on. */
+async function refresh(controller) {
+  const reply = await api(`/v1/games/${encodeURIComponent(id)}`, { token: tokenOf(state.viewer), signal: controller.signal });
+  if (reply.status === 200 && reply.json) {
+    await show(reply.json, reply.etag);
+    if (reply.json.status !== "active") document.body.dataset.finished = "true";
+  }
+}
+
+/**
+ * Follows the push stream (`GET /v1/games/{id}/stream`) read by `fetch`, since `EventSource`
+ * cannot send the seat's bearer token: each `state` or `end` message with a new revision brings
+ * the game again. Resumes after the last `id:` received (`Last-Event-ID`); answers `false` when
+ * the stream cannot be had, so that the caller long-polls instead.
+ */
+async function follow(controller) {
+  let lastId = null;
+  let drops = 0;
+  while (!controller.signal.aborted) {
+    const headers = { Accept: "text/event-stream" };
+    const token = tokenOf(state.viewer);
+    if (token) headers.Authorization = `Bearer ${token}`;
+    if (lastId !== null) headers["Last-Event-ID"] = lastId;
+    let ended = false;
+    try {
+      const after = lastId === null ? `?after=${state.nextAfter}` : "";
+      const response = await fetch(`/v1/games/${encodeURIComponent(id)}/stream${after}`, { headers, cache: "no-store", signal: controller.signal });
+      if (!response.ok || !response.body || !(response.headers.get("Content-Type") ?? "").startsWith("text/event-stream")) {
+        await response.body?.cancel();
+        return false;
+      }
+      document.body.dataset.live = "stream";
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value;
+        let cut;
+        while ((cut = buffer.search(/\r?\n\r?\n/)) >= 0) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut).replace(/^\r?\n\r?\n/, "");
+          const message = { event: "message", data: [] };
+          for (const line of block.split(/\r?\n/)) {
+            if (!line || line.startsWith(":")) continue;
+            const colon = line.indexOf(":");
+            const field = colon < 0 ? line : line.slice(0, colon);
+            const text = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+            if (field === "id") lastId = text;
+            else if (field === "event") message.event = text;
+            else if (field === "data") message.data.push(text);
+          }
+          if (message.event === "state" || message.event === "end") {
+            drops = 0;
+            let body = null;
+            try {
+              body = JSON.parse(message.data.join("\n"));
+            } catch {
+              body = null;
+            }
+            if (!state.game || body?.revision !== state.game.revision) await refresh(controller);
+            if (message.event === "end") ended = true;
+          }
+        }
+      }
+    } catch (e) {
+      if (controller.signal.aborted) return true;
+      if (!(e instanceof TypeError)) showError(e.message);
+    }
+    if (ended) return true;
+    drops += 1;
+    if (drops > 3) return false;
+    await new Promise((r) => setTimeout(r, 500 * drops));
+  }
+  return true;
+}
+
 async function watch(controller) {
+  if (await follow(controller)) return;
+  document.body.dataset.live = "poll";
+
   let failures = 0;
   while (!controller.signal.aborted) {
     try {

@@ -184,8 +184,7 @@ impl Browser<'_> {
         self.post("/window/rect", json!({"width": width, "height": height}));
     }
 
-    /// Severe console entries, less the catalogue's 404 while the service has none (the page then
-    /// shows raw ids, as it should).
+    /// Severe console entries.
     fn console_errors(&self) -> Vec<String> {
         let entries = self.post("/se/log", json!({"type": "browser"}));
         entries
@@ -194,7 +193,6 @@ impl Browser<'_> {
             .flatten()
             .filter(|e| e["level"] == "SEVERE")
             .filter_map(|e| e["message"].as_str())
-            .filter(|m| !(m.contains("/components - Failed to load resource") && m.contains("404")))
             .map(str::to_owned)
             .collect()
     }
@@ -352,6 +350,32 @@ fn assert_final_scores(browser: &Browser, roadie: &Roadie, id: &str, seats: usiz
     assert_eq!(actions, json!(0), "a finished game offers no action");
 }
 
+/// The names of the components of `kind` in the ruleset's catalogue, as the service serves it.
+fn catalogue_names(roadie: &Roadie, ruleset: &str, kind: &str) -> Vec<String> {
+    let reply = roadie.get(&format!("/v1/rulesets/{ruleset}/components"), None);
+    assert_eq!(reply.status, 200, "{ruleset}'s catalogue");
+    let names: Vec<String> = reply.json["components"][kind]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["name"].as_str())
+        .map(str::to_owned)
+        .collect();
+    assert!(!names.is_empty(), "{ruleset}'s catalogue has no {kind}");
+    names
+}
+
+/// The table shows at least one name of a catalogued component of `kind`.
+fn assert_shows_a_catalogue_name(browser: &Browser, roadie: &Roadie, ruleset: &str, kind: &str) {
+    let names = catalogue_names(roadie, ruleset, kind);
+    let text = browser.read("document.getElementById('board').innerText");
+    let text = text.as_str().unwrap_or_default();
+    assert!(
+        names.iter().any(|n| text.contains(n.as_str())),
+        "{ruleset}'s table shows none of its {kind} by name ({names:?}):\n{text}"
+    );
+}
+
 /// Plays a whole game in one tab that holds every seat, clicking the acting seat's tab, then one
 /// of its actions; photographs the table after `shot_at` clicks.
 fn play_in_one_tab(
@@ -360,6 +384,7 @@ fn play_in_one_tab(
     seed: u64,
     options: &[(&str, &str)],
     shot_at: usize,
+    check_names: impl Fn(&Browser, &Roadie),
 ) -> (Roadie, String) {
     let redis = Redis::start();
     let roadie = Roadie::start(&format!("web_{ruleset}"), Some(&redis), &[("RUST_LOG", "debug")]);
@@ -384,6 +409,7 @@ fn play_in_one_tab(
             browser.wait_settled("the seat's table", |b| b.body_data("viewer") == seat);
         }
         if clicks == shot_at {
+            check_names(&browser, &roadie);
             let path = save_screenshot(&browser.screenshot(), ruleset, true);
             eprintln!("{ruleset}: mid-game table at {}", path.display());
         }
@@ -502,18 +528,43 @@ fn pages_and_assets_carry_a_strict_content_security_policy() {
 
 #[test]
 fn shrewd_producer_is_played_to_the_end_by_clicks() {
-    let (roadie, _) = play_in_one_tab("shrewd-producer", 3, 11, &[], 60);
+    let (roadie, _) = play_in_one_tab("shrewd-producer", 3, 11, &[], 60, |browser, roadie| {
+        assert_shows_a_catalogue_name(browser, roadie, "shrewd-producer", "artists");
+        assert_shows_a_catalogue_name(browser, roadie, "shrewd-producer", "songs");
+    });
     assert_no_token_logged(&roadie);
 }
 
 #[test]
 fn show_business_is_played_to_the_end_by_clicks() {
-    let (roadie, _) = play_in_one_tab("show-business", 2, 7, &[], 40);
+    let (roadie, _) = play_in_one_tab("show-business", 2, 7, &[], 40, |browser, roadie| {
+        assert_shows_a_catalogue_name(browser, roadie, "show-business", "artists");
+        assert_shows_a_catalogue_name(browser, roadie, "show-business", "event_rondel_fields");
+        // Die faces and the rondel field are shown by their printed names, never by their ids.
+        let faces = catalogue_names(roadie, "show-business", "die_faces");
+        let dice = browser.read("[...document.querySelectorAll('.die')].map((d) => d.textContent)");
+        let dice = dice.as_array().expect("dice");
+        assert!(!dice.is_empty(), "no dice drawn");
+        for die in dice {
+            let die = die.as_str().unwrap_or_default();
+            assert!(
+                die == "–" || faces.iter().any(|f| f == die),
+                "a die shows {die:?}, not a catalogued face name"
+            );
+        }
+        let rondel = browser.read("document.querySelector('.sb .stats b').textContent");
+        assert!(
+            catalogue_names(roadie, "show-business", "event_rondel_fields")
+                .iter()
+                .any(|f| rondel.as_str() == Some(f.as_str())),
+            "the rondel shows {rondel}, not a catalogued field name"
+        );
+    });
     assert_no_token_logged(&roadie);
 }
 
 /// Rock the World with a turn cap of 3 per seat, each seat in its own browser: each sees the
-/// other's moves by itself (the long-poll), without a reload.
+/// other's moves by itself (the push stream), without a reload.
 #[test]
 fn rock_the_world_is_played_by_two_browsers_that_see_each_other() {
     let redis = Redis::start();
@@ -534,6 +585,12 @@ fn rock_the_world_is_played_by_two_browsers_that_see_each_other() {
     let browsers = [&first, &second];
     for (seat, browser) in browsers.iter().enumerate() {
         browser.wait_settled("the table", |b| b.body_data("viewer") == seat.to_string());
+        browser.wait_settled("the table's live updates", |b| !b.body_data("live").is_empty());
+        assert_eq!(
+            browser.body_data("live"),
+            "stream",
+            "the table follows the push stream"
+        );
         let address = browser.read("location.href");
         assert!(
             !address.as_str().unwrap_or_default().contains("token"),
@@ -566,6 +623,10 @@ fn rock_the_world_is_played_by_two_browsers_that_see_each_other() {
         settled = browsers[seat].body_data("settled");
         clicks += 1;
         if clicks == 6 {
+            for browser in browsers {
+                assert_shows_a_catalogue_name(browser, &roadie, "rock-the-world", "characters");
+                assert_shows_a_catalogue_name(browser, &roadie, "rock-the-world", "spaces");
+            }
             save_screenshot(&first.screenshot(), "rock-the-world", true);
             save_screenshot(&second.screenshot(), "rock-the-world-seat-1", false);
         }
