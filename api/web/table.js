@@ -241,7 +241,7 @@ async function play(action, revision = state.game?.revision) {
   showError(null);
   for (const b of document.querySelectorAll("button.action, button.action-go")) b.disabled = true;
   // A 503 is retried with the same key: the server applies the action at most once and a
-  // replay answers with the first outcome (its game then comes by the long-poll).
+  // replay answers with the first outcome (its game then comes by the stream or the long-poll).
   const key = idempotencyKey();
   try {
     for (let attempt = 1; ; attempt++) {
