@@ -39,7 +39,7 @@ fn seat_count<'de, D: serde::Deserializer<'de>>(d: D) -> Result<usize, D::Error>
 fn seed<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
     Option::<serde_json::Value>::deserialize(d)?
         .filter(|v| !v.is_null())
-        .map(|v| whole_number(v, "seed", MAX_SAFE_INTEGER).map_err(serde::de::Error::custom))
+        .map(|v| whole_number(v, "seed", u64::MAX).map_err(serde::de::Error::custom))
         .transpose()
 }
 

@@ -20,8 +20,37 @@ use crate::stream::Cursor;
 pub struct StreamQuery {
     /// Send the events after this sequence number (default 0: from the start). A
     /// `Last-Event-ID` header, which a reconnecting `EventSource` sends, takes precedence.
-    #[param(minimum = 0)]
+    #[param(minimum = 0, maximum = 9_007_199_254_740_991_u64)]
     pub after: Option<u64>,
+}
+
+/// One Server-Sent Events message of the stream, as an SSE parser hands it over: the fields of
+/// the message, `data` holding its JSON.
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+pub struct StreamMessage {
+    /// What the message carries.
+    pub event: StreamMessageKind,
+    /// For an `event` message, the event's sequence number: send it back as `Last-Event-ID`.
+    pub id: Option<String>,
+    /// The message's JSON: a sequenced event (`event`), `{"version", "revision", "status",
+    /// "to_act"}` (`state`, `end`), or `{"code"}` (`error`).
+    pub data: String,
+    /// Milliseconds a client waits before it reconnects (first message only).
+    pub retry: Option<u64>,
+}
+
+/// The kinds of stream message.
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum StreamMessageKind {
+    /// One event the caller may see.
+    Event,
+    /// The game changed: its version and who acts.
+    State,
+    /// The game is over; the stream closes.
+    End,
+    /// The problem that ended the stream.
+    Error,
 }
 
 /// The sequence number in `Last-Event-ID`, if the header is there.
@@ -33,6 +62,7 @@ fn last_event_id(req: &HttpRequest) -> Result<Option<u64>, ApiError> {
         .to_str()
         .ok()
         .and_then(|v| v.trim().parse().ok())
+        .filter(|v| *v <= crate::model::MAX_SAFE_INTEGER)
         .map(Some)
         .ok_or_else(|| {
             ApiError::new(
@@ -60,12 +90,12 @@ fn last_event_id(req: &HttpRequest) -> Result<Option<u64>, ApiError> {
     get, path = "/v1/games/{id}/stream", tag = "games",
     params(
         ("id" = String, Path, description = "The game's id"),
-        ("Last-Event-ID" = Option<u64>, Header, description = "The last `id:` received: resume after it"),
+        ("Last-Event-ID" = Option<u64>, Header, maximum = 9_007_199_254_740_991_u64, description = "The last `id:` received: resume after it"),
         StreamQuery,
     ),
     security((), ("seat_token" = [])),
     responses(
-        (status = 200, description = "The stream: `event`, `state`, `end` and `error` messages", content_type = "text/event-stream", body = String),
+        (status = 200, description = "The stream: `event`, `state`, `end` and `error` messages", content_type = "text/event-stream", body = StreamMessage),
         (status = 400, response = crate::error::BadRequest),
         (status = 401, response = crate::error::Unauthorized),
         (status = 403, response = crate::error::Forbidden),
@@ -80,6 +110,17 @@ pub async fn stream_game(
     query: web::Query<StreamQuery>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
+    if let Some(after) = query.after
+        && after > crate::model::MAX_SAFE_INTEGER
+    {
+        return Err(ApiError::new(
+            Code::MalformedQuery,
+            format!(
+                "after is from 0 to {}; it was {after}",
+                crate::model::MAX_SAFE_INTEGER
+            ),
+        ));
+    }
     let after = last_event_id(&req)?.or(query.after).unwrap_or(0);
     let (first, cursor) = Cursor::new(games, id, viewer.0, after).open().await?;
     let rest = futures_util::stream::unfold(cursor, Cursor::next);

@@ -170,7 +170,7 @@ impl Roadie {
             ("ROADIE_ADDR".to_owned(), format!("127.0.0.1:{port}")),
             ("ROADIE_JWT_SECRET".to_owned(), SECRET.to_owned()),
             ("ROADIE_WORKERS".to_owned(), "2".to_owned()),
-            ("ROADIE_STORE_TIMEOUT_MS".to_owned(), "500".to_owned()),
+            ("ROADIE_STORE_TIMEOUT_MS".to_owned(), "2000".to_owned()),
             // The tests play many games fast from one address; the limits have tests of their own.
             ("ROADIE_CREATE_RATE".to_owned(), "0".to_owned()),
             ("ROADIE_TOKEN_RATE".to_owned(), "0".to_owned()),
