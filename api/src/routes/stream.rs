@@ -90,7 +90,7 @@ fn last_event_id(req: &HttpRequest) -> Result<Option<u64>, ApiError> {
     get, path = "/v1/games/{id}/stream", tag = "games",
     params(
         ("id" = String, Path, description = "The game's id"),
-        ("Last-Event-ID" = Option<u64>, Header, maximum = 9_007_199_254_740_991_u64, description = "The last `id:` received: resume after it"),
+        ("Last-Event-ID" = Option<u64>, Header, nullable = false, maximum = 9_007_199_254_740_991_u64, description = "The last `id:` received: resume after it"),
         StreamQuery,
     ),
     security((), ("seat_token" = [])),
