@@ -9,6 +9,7 @@
 //! same actions always give the same game.
 #![deny(missing_docs)]
 
+pub mod bots;
 pub mod catalogue;
 pub mod conformance;
 pub mod games;
