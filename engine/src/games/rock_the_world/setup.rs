@@ -1,6 +1,6 @@
 //! Setting up a game (R11, R13).
 
-use super::actions::{Options, Tokens};
+use super::actions::{MAX_TURNS_PER_SEAT, Options, Tokens};
 use super::components::{DECK_SIZE, START_CASH, START_SPACE, TOKEN_SUPPLY};
 use super::events::GameEvent;
 use super::rules::deck_order;
@@ -14,6 +14,12 @@ pub(super) fn new_game(
     seats: usize,
     seed: u64,
 ) -> Result<Started<RockTheWorld>, SetupError> {
+    if options.max_turns_per_seat > MAX_TURNS_PER_SEAT {
+        return Err(SetupError::Options(format!(
+            "max_turns_per_seat is from 0 (off) to {MAX_TURNS_PER_SEAT}; it was {}",
+            options.max_turns_per_seat
+        )));
+    }
     if options.colours.len() < seats {
         return Err(SetupError::Options(format!(
             "colours lists {} colours for {seats} seats",

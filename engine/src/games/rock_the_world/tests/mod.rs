@@ -1253,6 +1253,23 @@ fn r36_the_turn_cap_is_off_by_default() {
     assert!(serde_json::from_value::<Options>(serde_json::json!({"turn_cap": 3})).is_err());
 }
 
+#[test]
+fn r36_a_turn_cap_above_the_maximum_is_refused_at_setup() {
+    let capped = |max_turns_per_seat| Options {
+        max_turns_per_seat,
+        ..Options::default()
+    };
+    assert!(RockTheWorld::setup(capped(MAX_TURNS_PER_SEAT), 2, 7).is_ok());
+    let refused = RockTheWorld::setup(capped(MAX_TURNS_PER_SEAT + 1), 2, 7)
+        .err()
+        .expect("a cap above the maximum is refused");
+    assert!(
+        matches!(&refused, crate::SetupError::Options(reason) if reason.contains("max_turns_per_seat is from 0 (off) to 1000")),
+        "{refused:?}"
+    );
+    assert!(RockTheWorld::setup(capped(u32::MAX), 2, 7).is_err());
+}
+
 // ---- The board (properties RULINGS.md asks to test) ----
 
 #[test]
