@@ -66,7 +66,7 @@ impl<T: DeserializeOwned + 'static> FromRequest for JsonBody<T> {
             };
             serde_json::from_slice(&bytes)
                 .map(JsonBody)
-                .map_err(|e| ApiError::new(Code::MalformedJson, format!("the body is not accepted: {e}")))
+                .map_err(|e| ApiError::refused_by_serde(Code::MalformedJson, "the body is not accepted", e))
         })
     }
 }

@@ -386,7 +386,9 @@ impl Games {
         let (game, events) = AnyGame::setup(ruleset.slug, request.options.as_ref(), request.seats, seed)
             .map_err(|e| match e {
                 SetupError::Seats { .. } => ApiError::new(Code::InvalidSeats, e.to_string()),
-                SetupError::Options(_) => ApiError::new(Code::InvalidOptions, e.to_string()),
+                SetupError::Options(_) => {
+                    ApiError::new(Code::InvalidOptions, crate::error::plain_types(&e.to_string()))
+                }
                 SetupError::UnknownRuleset(_) => ApiError::new(Code::RulesetNotFound, e.to_string()),
             })?;
         let events: Vec<StoredEvent> = events.into_iter().map(StoredEvent::from).collect();

@@ -214,6 +214,7 @@ pub struct Problem<'a> {
     pub to_act: Option<&'a [usize]>,
     /// The game's current version (with `version_mismatch`).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 0, maximum = 9007199254740991_u64)]
     pub current_version: Option<u64>,
     /// The game's current revision, its `ETag` (with `version_mismatch`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -276,7 +277,7 @@ impl ApiError {
     pub fn new(code: Code, detail: impl Into<String>) -> Self {
         Self {
             code,
-            detail: plain_types(&detail.into()),
+            detail: detail.into(),
             extra: Extra::Nothing,
         }
     }
@@ -360,7 +361,14 @@ impl ApiError {
         Self::new(Code::Internal, "internal error")
     }
 
-    /// Maps an engine rejection, with what the seat may do instead.
+    /// A problem with `code` for a value serde refused: `context`, then serde's message with its
+    /// Rust type names said in JSON's words (see [`plain_types`]).
+    pub fn refused_by_serde(code: Code, context: &str, err: impl std::fmt::Display) -> Self {
+        Self::new(code, format!("{context}: {}", plain_types(&err.to_string())))
+    }
+
+    /// Maps an engine rejection, with what the seat may do instead. A malformed action's reason
+    /// is serde's message about the posted action, said in JSON's words.
     pub fn from_rejection(rejection: Rejection, legal_actions: Box<RawValue>, to_act: Vec<usize>) -> Self {
         let detail = rejection.reason;
         match rejection.code {
@@ -370,7 +378,7 @@ impl ApiError {
                 Self::new(Code::IllegalAction, detail).with_legal_actions(legal_actions)
             }
             RejectionCode::MalformedAction => {
-                Self::new(Code::MalformedAction, detail).with_legal_actions(legal_actions)
+                Self::new(Code::MalformedAction, plain_types(&detail)).with_legal_actions(legal_actions)
             }
             RejectionCode::NoSuchSeat => Self::new(Code::NoSuchSeat, detail),
         }
@@ -479,10 +487,10 @@ pub fn query_error(err: error::QueryPayloadError, query: &str) -> ApiError {
         let fits = value.parse::<u64>().is_ok_and(|v| (*min..=*max).contains(&v));
         (!fits).then(|| format!("{name} is a whole number from {min} to {max}; it was {value:?}"))
     });
-    ApiError::new(
-        Code::MalformedQuery,
-        bad.unwrap_or_else(|| format!("the query string is not accepted: {err}")),
-    )
+    match bad {
+        Some(bad) => ApiError::new(Code::MalformedQuery, bad),
+        None => ApiError::refused_by_serde(Code::MalformedQuery, "the query string is not accepted", err),
+    }
 }
 
 /// `detail` with the Rust type names serde puts in its messages (`expected usize`, `expected
@@ -547,7 +555,7 @@ pub fn plain_types(detail: &str) -> String {
 
 /// actix's path extractor errors, as problems.
 pub fn path_error(err: error::PathError) -> ApiError {
-    ApiError::new(Code::RouteNotFound, format!("the path is not accepted: {err}"))
+    ApiError::refused_by_serde(Code::RouteNotFound, "the path is not accepted", err)
 }
 
 #[cfg(test)]
@@ -591,6 +599,34 @@ mod tests {
             "{}",
             problem.detail
         );
+    }
+
+    #[test]
+    fn serde_messages_are_said_in_json_terms_where_extractors_and_the_engine_produce_them() {
+        let serde_error = serde_json::from_str::<u8>("\"x\"").expect_err("a string is no u8");
+        let body = ApiError::refused_by_serde(Code::MalformedJson, "the body is not accepted", &serde_error);
+        assert!(
+            body.detail.starts_with(
+                "the body is not accepted: invalid type: string \"x\", expected a whole number from 0 to 255"
+            ),
+            "{}",
+            body.detail
+        );
+        let query = query_error(
+            error::QueryPayloadError::Deserialize(serde::de::Error::custom("expected u8")),
+            "",
+        );
+        assert!(query.detail.contains("from 0 to 255"), "{}", query.detail);
+        assert!(!query.detail.contains("u8"), "{}", query.detail);
+        let rejection = Rejection::malformed("not a rock-the-world action: expected u8 at line 1 column 9");
+        let legal = RawValue::from_string("[]".to_owned()).expect("JSON");
+        let action = ApiError::from_rejection(rejection, legal, vec![]);
+        assert_eq!(
+            action.detail,
+            "not a rock-the-world action: expected a whole number from 0 to 255 at line 1 column 9"
+        );
+        // Elsewhere a detail is sent as written: a ruleset's text may say `u8` on purpose.
+        assert_eq!(ApiError::new(Code::GameOver, "expected u8").detail, "expected u8");
     }
 
     #[test]

@@ -92,6 +92,7 @@ pub struct CreatedGame {
     /// The ruleset's slug.
     pub ruleset: Cow<'static, str>,
     /// The game's version (`1` after creation).
+    #[schema(minimum = 0, maximum = 9007199254740991_u64)]
     pub version: u64,
     /// The game's revision: the version and the write's random id; the `ETag`.
     pub revision: String,
@@ -129,6 +130,7 @@ pub struct GameState {
     /// The ruleset's slug.
     pub ruleset: Cow<'static, str>,
     /// The version: the number of writes, incremented by every applied action.
+    #[schema(minimum = 0, maximum = 9007199254740991_u64)]
     pub version: u64,
     /// The revision: the version and the write's random id, `<version>.<32 hex digits>`. It is
     /// the `ETag`; it names one write, and never recurs even if the store loses recent writes.
@@ -153,6 +155,7 @@ pub struct GameState {
     pub seed_commitment: String,
     /// The seed, once the game is over (check it against `seed_commitment`).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 0, maximum = 9007199254740991_u64)]
     pub seed: Option<u64>,
     /// The commitment's salt, once the game is over.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -165,6 +168,7 @@ pub struct LegalActions {
     /// The ruleset's slug.
     pub ruleset: Cow<'static, str>,
     /// The game's version these actions are legal at.
+    #[schema(minimum = 0, maximum = 9007199254740991_u64)]
     pub version: u64,
     /// The game's revision these actions are legal at (its `ETag`).
     pub revision: String,
@@ -188,6 +192,7 @@ pub struct PostAction {
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct SequencedEvent {
     /// Its position in the game's log, from 1.
+    #[schema(minimum = 0, maximum = 9007199254740991_u64)]
     pub seq: u64,
     /// Who may see it while the game runs.
     pub audience: Audience,
@@ -202,6 +207,7 @@ pub struct ActionResult {
     /// The ruleset's slug.
     pub ruleset: Cow<'static, str>,
     /// The game's new version.
+    #[schema(minimum = 0, maximum = 9007199254740991_u64)]
     pub version: u64,
     /// The game's new revision (its `ETag`).
     pub revision: String,
@@ -226,12 +232,14 @@ pub struct EventLog {
     /// The ruleset's slug.
     pub ruleset: Cow<'static, str>,
     /// The game's version when read.
+    #[schema(minimum = 0, maximum = 9007199254740991_u64)]
     pub version: u64,
     /// The game's revision when read.
     pub revision: String,
     /// Whether the game is over (then every event is public).
     pub finished: bool,
     /// Pass this as `after` to read on.
+    #[schema(minimum = 0, maximum = 9007199254740991_u64)]
     pub next_after: u64,
     /// The events the caller may see, in order.
     pub events: Vec<SequencedEvent>,

@@ -96,11 +96,12 @@ fn precondition<H: Header>(
         )
     };
     let parsed = H::parse(req).map_err(|_| malformed())?;
-    // actix skips list items that are not entity tags; a client that sent one gets told.
+    // actix skips list items that are not entity tags; a client that sent one, or none at all,
+    // gets told. Empty items between commas are allowed (RFC 9110 5.6.1).
     let items = text.split(',').filter(|item| !item.trim().is_empty()).count();
     Ok(Some(match any(&parsed) {
         None => Precondition::Any,
-        Some(tags) if tags.len() != items => return Err(malformed()),
+        Some(tags) if tags.len() != items || items == 0 => return Err(malformed()),
         Some(tags) => Precondition::Revisions(
             tags.iter()
                 .filter_map(|tag| tag.tag().parse::<Revision>().ok())
@@ -231,12 +232,25 @@ mod tests {
             Some(IfMatch(Some(Precondition::Revisions(vec![revision]))))
         );
         assert_eq!(if_match("*").ok(), Some(IfMatch(Some(Precondition::Any))));
-        for garbage in ["7", "\"7", "abc, \"7\""] {
+        assert_eq!(
+            if_match(&format!(",\"{revision}\",, ")).ok(),
+            Some(IfMatch(Some(Precondition::Revisions(vec![revision]))))
+        );
+        for garbage in ["7", "\"7", "abc, \"7\"", "", ",", "\"a,b\""] {
             assert!(
                 matches!(if_match(garbage), Err(e) if e.code() == Code::MalformedPrecondition),
                 "{garbage}"
             );
         }
+    }
+
+    #[test]
+    fn if_none_match_any_names_every_revision() {
+        let req = TestRequest::default()
+            .insert_header(("if-none-match", " * "))
+            .to_http_request();
+        let known = IfNoneMatch::from_request(&req, &mut Payload::None).into_inner();
+        assert_eq!(known.ok(), Some(IfNoneMatch(Some(Precondition::Any))));
     }
 
     #[test]

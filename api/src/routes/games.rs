@@ -24,6 +24,11 @@ fn etag(revision: impl std::fmt::Display) -> (header::HeaderName, HeaderValue) {
 }
 
 /// Create a game. Returns one token per seat and the host's token.
+///
+/// The options' schema cannot say everything: options that name seats or give one value per
+/// seat (a `first_seat` or `starting_lead` beyond the last seat, fewer `colours` than seats)
+/// are judged with the seat count, and a document-valid body may be refused with `422
+/// invalid_options`.
 #[utoipa::path(
     post, path = "/v1/games", tag = "games",
     request_body = CreateGame,
@@ -58,9 +63,10 @@ pub async fn create_game(
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct GameQuery {
-    /// With `If-None-Match` naming the current version: wait up to this many seconds (at most
+    /// With `If-None-Match` naming the current revision: wait up to this many seconds (at most
     /// 30) for the game to change before answering `304`. A change answers at once with the game.
-    #[param(minimum = 0, maximum = 30)]
+    /// With `If-None-Match: *`, which names every revision, the answer is `304` after the wait.
+    #[param(minimum = 0, maximum = 30, example = 1)]
     pub wait: Option<u64>,
 }
 
@@ -82,7 +88,8 @@ fn within(name: &str, value: u64, min: u64, max: u64) -> Result<u64, ApiError> {
     get, path = "/v1/games/{id}", tag = "games",
     params(
         ("id" = String, Path, description = "The game's id"),
-        ("If-None-Match" = Option<String>, Header, description = "The `ETag` already held: `304` while the game is still at that revision"),
+        ("If-None-Match" = Option<String>, Header, nullable = false, pattern = r#"^(\*|(,[ \t]*)*(W/)?"[\x21\x23-\x2B\x2D-\x7E]*"([ \t]*,([ \t]*(W/)?"[\x21\x23-\x2B\x2D-\x7E]*")?)*)[ \t]*$"#,
+            description = "The `ETag` already held (or several, separated by commas): `304` while the game is still at that revision. `*` names every revision (RFC 9110): `304` while the game exists"),
         GameQuery,
     ),
     security((), ("seat_token" = [])),
@@ -177,9 +184,10 @@ pub async fn list_actions(
     post, path = "/v1/games/{id}/actions", tag = "games",
     params(
         ("id" = String, Path, description = "The game's id"),
-        ("Prefer" = Option<String>, Header, description = "`return=minimal`: answer without the game's view"),
-        ("If-Match" = Option<String>, Header, description = "Apply only at this revision (the `ETag`)"),
-        ("Idempotency-Key" = Option<String>, Header, description = "1 to 200 visible ASCII characters, scoped to the seat: a retry with the same key returns the first answer"),
+        ("Prefer" = Option<String>, Header, nullable = false, description = "`return=minimal`: answer without the game's view"),
+        ("If-Match" = Option<String>, Header, nullable = false, pattern = r#"^(\*|(,[ \t]*)*(W/)?"[\x21\x23-\x2B\x2D-\x7E]*"([ \t]*,([ \t]*(W/)?"[\x21\x23-\x2B\x2D-\x7E]*")?)*)[ \t]*$"#,
+            description = "Apply only at this revision (the `ETag`; or several, separated by commas; `*`: any)"),
+        ("Idempotency-Key" = Option<String>, Header, nullable = false, pattern = r"^[\x21-\x7E]{1,200}$", description = "1 to 200 visible ASCII characters, scoped to the seat: a retry with the same key returns the first answer"),
     ),
     security(("seat_token" = [])),
     request_body = PostAction,

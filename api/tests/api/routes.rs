@@ -187,3 +187,35 @@ async fn pages_of_the_configured_origins_may_call_from_a_browser() {
         "no origin is allowed by default"
     );
 }
+
+/// RFC 9110 13.1.2: `If-None-Match: *` is false when the resource has any current
+/// representation, so a GET of a game that exists answers `304`, after the wait when one is
+/// asked; a game that is gone is `404`.
+#[actix_web::test]
+async fn if_none_match_any_is_not_modified_while_the_game_exists() {
+    let app = TestApp::spawn(&[]).await;
+    let game = app.create("shrewd-producer", 3, 7).await;
+    let path = format!("/v1/games/{}", game.id);
+    let current = app.get(&path, None).await;
+    let etag = current.header("etag").expect("an ETag").to_owned();
+    for query in ["", "?wait=1"] {
+        let any = app
+            .send(
+                app.http
+                    .get(app.url(&format!("{path}{query}")))
+                    .bearer_auth(&game.tokens[0])
+                    .header("If-None-Match", "*"),
+            )
+            .await;
+        assert_eq!(any.status, 304, "{query}: {}", any.body);
+        assert_eq!(any.header("etag"), Some(etag.as_str()), "{query}");
+    }
+    let deleted = app
+        .send(app.http.delete(app.url(&path)).bearer_auth(&game.host))
+        .await;
+    assert_eq!(deleted.status, 204);
+    let gone = app
+        .send(app.http.get(app.url(&path)).header("If-None-Match", "*"))
+        .await;
+    assert_eq!(gone.status, 404, "{}", gone.body);
+}

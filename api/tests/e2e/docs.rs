@@ -2,10 +2,10 @@
 //! headless Chromium, lists every endpoint and runs its prefilled examples when clicked.
 
 use std::process::Command;
-use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+use crate::browser::{Browser, Driver};
 use crate::support::{Roadie, ensure_installed, scratch};
 
 #[test]
@@ -90,10 +90,9 @@ fn swagger_ui_in_headless_chromium_lists_every_endpoint() {
 /// prefilled create, authorize with the seat that acts, then execute the prefilled post.
 #[test]
 fn swagger_ui_executes_the_prefilled_create_and_post_of_every_ruleset() {
-    ensure_installed("/usr/bin/chromium", "chromium");
-    ensure_installed("/usr/bin/chromedriver", "chromium-driver");
     let roadie = Roadie::start("swagger_clicks", None, &[]);
-    let browser = Browser::start(&scratch("swagger_clicks_chromium"));
+    let driver = Driver::start();
+    let browser = driver.browser("swagger_clicks", (1400, 4000));
     browser.open(&roadie.url("/swagger-ui/"));
     for ruleset in crate::support::rulesets(&roadie) {
         let slug = ruleset.0;
@@ -111,7 +110,7 @@ fn swagger_ui_executes_the_prefilled_create_and_post_of_every_ruleset() {
         let post = "#operations-games-post_action";
         browser.open_operation(post);
         browser.choose_example(post, &slug);
-        browser.fill(&format!("{post} tr[data-param-name=\"id\"] input"), &id);
+        browser.type_into(&format!("{post} tr[data-param-name=\"id\"] input"), &id);
         let result: Value = browser.execute(post, "200");
         assert_eq!(result["version"], 2, "{result}");
         browser.logout("seat_token");
@@ -120,142 +119,23 @@ fn swagger_ui_executes_the_prefilled_create_and_post_of_every_ruleset() {
     }
 }
 
-/// Headless Chromium driven by chromedriver, one session, closed when dropped.
-struct Browser {
-    driver: std::process::Child,
-    http: reqwest::blocking::Client,
-    session: String,
+/// Swagger UI's controls, as a person clicks them.
+trait SwaggerUi {
+    /// Expands `operation` and turns on "Try it out".
+    fn open_operation(&self, operation: &str);
+    /// Turns "Try it out" off and folds `operation`.
+    fn close_operation(&self, operation: &str);
+    /// Picks the request body example named `name` (Swagger UI prefills the body with it).
+    fn choose_example(&self, operation: &str, name: &str);
+    /// Clicks Execute and returns the response body, once the response has `status`.
+    fn execute(&self, operation: &str, status: &str) -> Value;
+    /// Enters `token` for the security scheme `scheme` in the Authorize dialog.
+    fn authorize(&self, scheme: &str, token: &str);
+    /// Removes the token of `scheme` in the Authorize dialog.
+    fn logout(&self, scheme: &str);
 }
 
-impl Browser {
-    fn start(profile: &std::path::Path) -> Self {
-        let port = crate::support::free_port();
-        let driver = Command::new("/usr/bin/chromedriver")
-            .arg(format!("--port={port}"))
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .expect("start chromedriver");
-        let http = reqwest::blocking::Client::builder()
-            .timeout(Duration::from_secs(60))
-            .build()
-            .expect("client");
-        let base = format!("http://127.0.0.1:{port}");
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while http.get(format!("{base}/status")).send().is_err() {
-            assert!(Instant::now() < deadline, "chromedriver did not answer");
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let capabilities = json!({"capabilities": {"alwaysMatch": {
-            "browserName": "chrome",
-            "goog:chromeOptions": {
-                "binary": "/usr/bin/chromium",
-                "args": [
-                    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                    "--disable-dev-shm-usage", "--window-size=1400,4000",
-                    format!("--user-data-dir={}", profile.display()),
-                ],
-            },
-        }}});
-        let reply: Value = http
-            .post(format!("{base}/session"))
-            .json(&capabilities)
-            .send()
-            .and_then(|r| r.json())
-            .expect("new WebDriver session");
-        let session = reply["value"]["sessionId"]
-            .as_str()
-            .unwrap_or_else(|| panic!("no session: {reply}"))
-            .to_owned();
-        Browser {
-            driver,
-            http,
-            session: format!("{base}/session/{session}"),
-        }
-    }
-
-    fn call(&self, method: reqwest::Method, path: &str, body: Value) -> Value {
-        let reply: Value = self
-            .http
-            .request(method, format!("{}{path}", self.session))
-            .json(&body)
-            .send()
-            .and_then(|r| r.json())
-            .unwrap_or_else(|e| panic!("WebDriver {path}: {e}"));
-        reply["value"].clone()
-    }
-
-    fn open(&self, url: &str) {
-        self.call(reqwest::Method::POST, "/url", json!({ "url": url }));
-    }
-
-    /// The first element `selector` (XPath when it starts with `//`, else CSS) selects, waiting
-    /// up to 20 s for it to appear.
-    fn find(&self, selector: &str) -> String {
-        let using = if selector.starts_with("//") {
-            "xpath"
-        } else {
-            "css selector"
-        };
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            let found = self.call(
-                reqwest::Method::POST,
-                "/elements",
-                json!({"using": using, "value": selector}),
-            );
-            if let Some(element) = found
-                .as_array()
-                .and_then(|all| all.first())
-                .and_then(|e| e.as_object())
-                .and_then(|e| e.values().next())
-                .and_then(|id| id.as_str())
-            {
-                return element.to_owned();
-            }
-            assert!(Instant::now() < deadline, "no element {selector} in Swagger UI");
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
-
-    fn click(&self, selector: &str) {
-        let element = self.find(selector);
-        let reply = self.call(
-            reqwest::Method::POST,
-            &format!("/element/{element}/click"),
-            json!({}),
-        );
-        assert!(reply.is_null(), "clicking {selector}: {reply}");
-    }
-
-    fn fill(&self, selector: &str, text: &str) {
-        let element = self.find(selector);
-        self.call(
-            reqwest::Method::POST,
-            &format!("/element/{element}/clear"),
-            json!({}),
-        );
-        let reply = self.call(
-            reqwest::Method::POST,
-            &format!("/element/{element}/value"),
-            json!({ "text": text }),
-        );
-        assert!(reply.is_null(), "typing into {selector}: {reply}");
-    }
-
-    fn text(&self, selector: &str) -> String {
-        let element = self.find(selector);
-        self.call(
-            reqwest::Method::GET,
-            &format!("/element/{element}/text"),
-            json!({}),
-        )
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
-    }
-
+impl SwaggerUi for Browser<'_> {
     fn open_operation(&self, operation: &str) {
         self.click(&format!("{operation} .opblock-summary-control"));
         self.click(&format!("{operation} .try-out__btn"));
@@ -266,14 +146,12 @@ impl Browser {
         self.click(&format!("{operation} .opblock-summary-control"));
     }
 
-    /// Picks the request body example named `name` (Swagger UI prefills the body with it).
     fn choose_example(&self, operation: &str, name: &str) {
         self.click(&format!(
             "{operation} .opblock-section-request-body select.examples-select-element option[value=\"{name}\"]"
         ));
     }
 
-    /// Clicks Execute and returns the response body, once the response has `status`.
     fn execute(&self, operation: &str, status: &str) -> Value {
         self.click(&format!("{operation} .btn.execute"));
         let shown = self.text(&format!(
@@ -286,28 +164,18 @@ impl Browser {
         serde_json::from_str(&body).unwrap_or_else(|e| panic!("not JSON ({e}): {body}"))
     }
 
-    /// Enters `token` for the security scheme `scheme` in the Authorize dialog.
     fn authorize(&self, scheme: &str, token: &str) {
         let form = format!("//div[contains(@class,'modal-ux')]//form[.//h4/code[text()='{scheme}']]");
         self.click(".auth-wrapper button.authorize");
-        self.fill(&format!("{form}//input[@aria-label='auth-bearer-value']"), token);
+        self.type_into(&format!("{form}//input[@aria-label='auth-bearer-value']"), token);
         self.click(&format!("{form}//button[@aria-label='Apply credentials']"));
         self.click(&format!("{form}//button[contains(@class,'btn-done')]"));
     }
 
-    /// Removes the token of `scheme` in the Authorize dialog.
     fn logout(&self, scheme: &str) {
         let form = format!("//div[contains(@class,'modal-ux')]//form[.//h4/code[text()='{scheme}']]");
         self.click(".auth-wrapper button.authorize");
         self.click(&format!("{form}//button[@aria-label='Remove authorization']"));
         self.click(&format!("{form}//button[contains(@class,'btn-done')]"));
-    }
-}
-
-impl Drop for Browser {
-    fn drop(&mut self) {
-        let _ = self.http.delete(&self.session).send();
-        let _ = self.driver.kill();
-        let _ = self.driver.wait();
     }
 }

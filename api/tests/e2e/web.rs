@@ -5,160 +5,35 @@
 //! `docs/`); the browser's console must stay free of errors.
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use base64::Engine;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use reqwest::blocking::Client;
 use serde_json::{Value, json};
 
-use crate::support::{Redis, Roadie, ensure_installed, free_port, scratch};
+use crate::browser::{Browser, Driver};
+use crate::support::{Redis, Roadie};
 
 /// Most clicks a game may take before the test calls it stuck.
 const MAX_CLICKS: usize = 1500;
 
+/// The browser window's size, in pixels.
+const WINDOW: (u32, u32) = (1280, 1400);
+
 /// A PNG of the table below this size is a blank or broken page.
 const MIN_SCREENSHOT_BYTES: usize = 40_000;
 
-/// `chromedriver` on a free port, stopped when dropped.
-struct Driver {
-    child: Child,
-    base: String,
-    http: Client,
+/// What the table publishes for tests on `<body data-...>` and in its error line.
+trait Table {
+    /// `document.body.dataset[key]`, or empty.
+    fn body_data(&self, key: &str) -> String;
+    /// The error line's text while it is shown.
+    fn error_line(&self) -> Option<String>;
+    /// Waits up to 90 s for `done`, failing at once if the page shows an error.
+    fn wait_settled(&self, what: &str, done: impl Fn(&Self) -> bool);
 }
 
-impl Driver {
-    fn start() -> Self {
-        ensure_installed("/usr/bin/chromium", "chromium");
-        ensure_installed("/usr/bin/chromedriver", "chromium-driver");
-        let port = free_port();
-        let child = Command::new("/usr/bin/chromedriver")
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start chromedriver");
-        let driver = Driver {
-            child,
-            base: format!("http://127.0.0.1:{port}"),
-            http: Client::builder()
-                .timeout(Duration::from_secs(60))
-                .build()
-                .expect("client"),
-        };
-        wait_for("chromedriver to answer", Duration::from_secs(20), || {
-            driver
-                .http
-                .get(format!("{}/status", driver.base))
-                .send()
-                .is_ok_and(|r| r.status().is_success())
-        });
-        driver
-    }
-
-    fn call(&self, method: reqwest::Method, path: &str, body: Option<Value>) -> Value {
-        let mut request = self.http.request(method, format!("{}{path}", self.base));
-        if let Some(body) = body {
-            request = request.json(&body);
-        }
-        let reply: Value = request.send().and_then(|r| r.json()).expect("WebDriver reply");
-        assert!(
-            reply["value"]["error"].is_null(),
-            "WebDriver {path}: {}",
-            reply["value"]
-        );
-        reply["value"].clone()
-    }
-
-    /// A fresh Chromium with its own profile (so its own `sessionStorage`).
-    fn browser(&self, name: &str) -> Browser<'_> {
-        let profile = scratch(&format!("web_chromium_{name}"));
-        let caps = json!({"capabilities": {"alwaysMatch": {
-            "browserName": "chrome",
-            "goog:loggingPrefs": {"browser": "ALL"},
-            "goog:chromeOptions": {
-                "binary": "/usr/bin/chromium",
-                "args": [
-                    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                    "--disable-dev-shm-usage", "--window-size=1280,1400",
-                    format!("--user-data-dir={}", profile.display()),
-                ],
-            },
-        }}});
-        let session = self.call(reqwest::Method::POST, "/session", Some(caps));
-        Browser {
-            driver: self,
-            session: session["sessionId"].as_str().expect("session id").to_owned(),
-        }
-    }
-}
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// One browser session.
-struct Browser<'a> {
-    driver: &'a Driver,
-    session: String,
-}
-
-impl Browser<'_> {
-    fn post(&self, path: &str, body: Value) -> Value {
-        self.driver.call(
-            reqwest::Method::POST,
-            &format!("/session/{}{path}", self.session),
-            Some(body),
-        )
-    }
-
-    fn get(&self, path: &str) -> Value {
-        self.driver.call(
-            reqwest::Method::GET,
-            &format!("/session/{}{path}", self.session),
-            None,
-        )
-    }
-
-    fn open(&self, url: &str) {
-        self.post("/url", json!({"url": url}));
-    }
-
-    fn find(&self, css: &str) -> String {
-        let found = self.post("/element", json!({"using": "css selector", "value": css}));
-        found
-            .as_object()
-            .and_then(|o| o.values().next())
-            .and_then(Value::as_str)
-            .expect("element id")
-            .to_owned()
-    }
-
-    fn click(&self, css: &str) {
-        let element = self.find(css);
-        self.post(&format!("/element/{element}/click"), json!({}));
-    }
-
-    fn type_into(&self, css: &str, text: &str) {
-        let element = self.find(css);
-        self.post(&format!("/element/{element}/clear"), json!({}));
-        self.post(&format!("/element/{element}/value"), json!({"text": text}));
-    }
-
-    /// Reads the page (never changes it): the value of a JavaScript expression.
-    fn read(&self, expression: &str) -> Value {
-        self.post(
-            "/execute/sync",
-            json!({"script": format!("return {expression};"), "args": []}),
-        )
-    }
-
+impl Table for Browser<'_> {
     fn body_data(&self, key: &str) -> String {
         self.read(&format!("document.body.dataset.{key} ?? ''"))
             .as_str()
@@ -173,30 +48,6 @@ impl Browser<'_> {
         shown.as_str().map(str::to_owned)
     }
 
-    fn screenshot(&self) -> Vec<u8> {
-        let png = self.get("/screenshot");
-        base64::engine::general_purpose::STANDARD
-            .decode(png.as_str().expect("base64 PNG"))
-            .expect("PNG")
-    }
-
-    fn resize(&self, width: u32, height: u32) {
-        self.post("/window/rect", json!({"width": width, "height": height}));
-    }
-
-    /// Severe console entries.
-    fn console_errors(&self) -> Vec<String> {
-        let entries = self.post("/se/log", json!({"type": "browser"}));
-        entries
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter(|e| e["level"] == "SEVERE")
-            .filter_map(|e| e["message"].as_str())
-            .map(str::to_owned)
-            .collect()
-    }
-
     fn wait_settled(&self, what: &str, done: impl Fn(&Self) -> bool) {
         let deadline = Instant::now() + Duration::from_secs(90);
         loop {
@@ -209,16 +60,6 @@ impl Browser<'_> {
             assert!(Instant::now() < deadline, "timed out waiting for {what}");
             std::thread::sleep(Duration::from_millis(30));
         }
-    }
-}
-
-impl Drop for Browser<'_> {
-    fn drop(&mut self) {
-        let _ = self
-            .driver
-            .http
-            .delete(format!("{}/session/{}", self.driver.base, self.session))
-            .send();
     }
 }
 
@@ -389,7 +230,7 @@ fn play_in_one_tab(
     let redis = Redis::start();
     let roadie = Roadie::start(&format!("web_{ruleset}"), Some(&redis), &[("RUST_LOG", "debug")]);
     let driver = Driver::start();
-    let browser = driver.browser(ruleset);
+    let browser = driver.browser(&format!("web_{ruleset}"), WINDOW);
     create_in_lobby(&browser, &roadie, ruleset, seats, seed, options);
     browser.click("#play-here");
     browser.wait_settled("the table", |b| !b.body_data("settled").is_empty());
@@ -570,8 +411,8 @@ fn rock_the_world_is_played_by_two_browsers_that_see_each_other() {
     let redis = Redis::start();
     let roadie = Roadie::start("web_rock-the-world", Some(&redis), &[("RUST_LOG", "debug")]);
     let driver = Driver::start();
-    let first = driver.browser("rtw_seat0");
-    let second = driver.browser("rtw_seat1");
+    let first = driver.browser("web_rtw_seat0", WINDOW);
+    let second = driver.browser("web_rtw_seat1", WINDOW);
     let links = create_in_lobby(
         &first,
         &roadie,

@@ -41,8 +41,7 @@ pub struct Options {
     /// R36: the turn cap, a safety valve. 0 (the default) is off; N > 0 ends the game when play
     /// would pass to a seat that has already had N turns, the richest player winning. Games end
     /// without it (random play ends by a rocker's win or elimination, about 740 actions on
-    /// average); 100 is the value suggested for random-play tests. At most
-    /// [`MAX_TURNS_PER_SEAT`] (1000).
+    /// average); 100 is the value suggested for random-play tests. At most 1000.
     #[schema(minimum = 0, maximum = 1000)]
     pub max_turns_per_seat: u32,
     /// R13: the first player; `null` (the default) draws it uniformly at random.

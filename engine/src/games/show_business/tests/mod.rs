@@ -11,6 +11,7 @@ use crate::{Game, Viewer};
 
 mod events;
 mod pending;
+mod reshuffle;
 mod rulings;
 
 fn fresh(seats: usize) -> ShowBusiness {
