@@ -19,6 +19,7 @@ pub mod model;
 pub mod openapi;
 pub mod request;
 pub mod routes;
+pub mod seats;
 pub mod startup;
 pub mod store;
 pub mod stream;

@@ -6,6 +6,7 @@
 pub mod games;
 pub mod health;
 pub mod rulesets;
+pub mod seats;
 pub mod stream;
 
 use actix_web::http::Method;
@@ -53,6 +54,10 @@ routes! {
     "/v1/games/{id}/actions" => { GET => games::list_actions, POST => games::post_action }
     "/v1/games/{id}/events" => { GET => games::list_events }
     "/v1/games/{id}/stream" => { GET => stream::stream_game }
+    "/v1/games/{id}/seats" => { POST => seats::join_first_open }
+    "/v1/games/{id}/seats/{seat}" => { POST => seats::join_seat, PUT => seats::replace_seat }
+    "/v1/games/{id}/seats/{seat}/resign" => { POST => seats::resign_seat }
+    "/v1/games/{id}/seats/{seat}/token" => { POST => seats::reissue_token }
     "/healthz" => { GET => health::healthz }
     "/readyz" => { GET => health::readyz }
     "/metrics" => { GET => health::metrics }

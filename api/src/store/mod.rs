@@ -36,6 +36,9 @@ pub struct StoredGame {
     pub salt: String,
     /// The position.
     pub game: AnyGame,
+    /// Who sits in each seat, and each seat's token generation.
+    #[serde(default)]
+    pub seats: crate::seats::SeatTable,
 }
 
 /// One entry of a game's event log.

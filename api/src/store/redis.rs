@@ -637,6 +637,7 @@ mod tests {
                 seed: 11,
                 salt: "00ff".into(),
                 game,
+                seats: Default::default(),
             };
             let back = decode_state(&encode_state(&stored).expect("encodes")).expect("decodes");
             assert_eq!(back.game, stored.game, "{}", ruleset.slug);
