@@ -22,6 +22,7 @@ mod readiness;
 mod readme;
 mod restart;
 mod schemathesis;
+mod seats;
 mod seeds;
 mod stream;
 mod support;
