@@ -479,6 +479,9 @@ impl Games {
                 })
             })
             .collect::<Result<Vec<_>, ApiError>>()?;
+        if stored.seats.has_open_seat() {
+            self.relist(&stored).await;
+        }
         let host_token = self.keys.issue(&stored.id, None)?;
         self.metrics.game_created(ruleset.slug);
         tracing::info!(game = %stored.id, ruleset = ruleset.slug, seats = seats.len(), "game created");
@@ -628,6 +631,9 @@ impl Games {
                     self.metrics.action_applied(ruleset);
                     if applied.next.game.is_over() {
                         tracing::info!(game = %id, ruleset, version = applied.next.revision.number, "game finished");
+                    }
+                    if stored.seats.has_open_seat() {
+                        self.relist(&applied.next).await;
                     }
                     let revision = applied.next.revision;
                     if let Some(cache) = &self.cache {

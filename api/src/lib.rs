@@ -14,6 +14,7 @@ pub mod domain;
 pub mod error;
 pub mod headroom;
 pub mod limits;
+pub mod lobby;
 pub mod metrics;
 pub mod model;
 pub mod openapi;

@@ -522,6 +522,7 @@ impl Games {
             match self.save_seats(&stored, &next, &events).await? {
                 Saved::Written => {
                     self.remember(&next);
+                    self.relist(&next).await;
                     return Ok((next, seat));
                 }
                 Saved::Conflict { current: None } => return Err(ApiError::game_not_found(id.as_str())),

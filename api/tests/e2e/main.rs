@@ -16,6 +16,7 @@ mod games;
 mod idempotency;
 mod integrity;
 mod limits;
+mod lobby;
 mod play;
 mod processes;
 mod readiness;
