@@ -220,8 +220,7 @@ fn wrong_seat_requests_are_clear_refusals() {
 /// Plays seat 0 (the first legal action each time) until the game ends; the bots play the
 /// other seats inside these requests. Returns how many actions the human posted.
 fn play_human(roadie: &Roadie, id: &str, token: &str) -> usize {
-    let mut posted = 0;
-    for _ in 0..5_000 {
+    for posted in 0..5_000 {
         let game = roadie.get(&format!("/v1/games/{id}"), Some(token)).json;
         if game["status"] == "finished" {
             return posted;
@@ -240,7 +239,6 @@ fn play_human(roadie: &Roadie, id: &str, token: &str) -> usize {
             &json!({ "action": action }),
         );
         assert_eq!(reply.status, 200, "{}", reply.body);
-        posted += 1;
     }
     panic!("the game did not end within 5000 of the human's actions");
 }
@@ -361,7 +359,7 @@ fn resigned_and_replaced_seats_are_played_by_bots_to_the_end() {
     let replaced = a.request(
         a.http
             .put(a.url(&format!("/v1/games/{id}/seats/1")))
-            .bearer_auth(&token(1))
+            .bearer_auth(token(1))
             .json(&json!({"bot": "greedy"})),
     );
     replaced.assert_problem(403, "host_required");
