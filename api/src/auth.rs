@@ -25,10 +25,16 @@ pub struct Claims {
     /// The seat it plays, or absent for the host token.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seat: Option<Seat>,
+    /// The seat's token generation: a token of an older generation than the game's seat
+    /// table holds was replaced and is refused.
+    #[serde(default)]
+    pub r#gen: u32,
     /// Issued at (seconds since the epoch).
     pub iat: u64,
-    /// Expires at (seconds since the epoch).
-    pub exp: u64,
+    /// Expires at (seconds since the epoch); absent when tokens live as long as their game
+    /// (`ROADIE_TOKEN_TTL_SECS=0`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exp: Option<u64>,
 }
 
 /// The signing and checking keys, made once at start.
@@ -59,12 +65,12 @@ fn expired() -> ApiError {
 pub struct KeyError(#[from] jsonwebtoken::errors::Error);
 
 impl Keys {
-    /// Keys from the HS256 secret; tokens live `ttl`; up to `cached` verified tokens are
+    /// Keys from the HS256 secret; tokens live `ttl` (zero: as long as their game); up to `cached` verified tokens are
     /// remembered (0: every call checks the signature).
     pub fn new(secret: &[u8], ttl: Duration, cached: usize) -> Result<Self, KeyError> {
         let mut validation = Validation::new(Algorithm::HS256);
         validation.leeway = 0;
-        validation.set_required_spec_claims(&["exp"]);
+        validation.set_required_spec_claims::<&str>(&[]);
         Ok(Self {
             encoding: EncodingKey::from_secret(secret)?,
             decoding: DecodingKey::from_secret(secret)?,
@@ -74,14 +80,24 @@ impl Keys {
         })
     }
 
-    /// Signs a token for `seat` of `game` (`None`: the host).
+    /// Signs the host's token of `game`.
     pub fn issue(&self, game: &str, seat: Option<Seat>) -> Result<String, ApiError> {
+        self.sign(game, seat, 0)
+    }
+
+    /// Signs a token for `seat` of `game` at the seat's token `generation`.
+    pub fn issue_seat(&self, game: &str, seat: Seat, generation: u32) -> Result<String, ApiError> {
+        self.sign(game, Some(seat), generation)
+    }
+
+    fn sign(&self, game: &str, seat: Option<Seat>, generation: u32) -> Result<String, ApiError> {
         let now = now_secs();
         let claims = Claims {
             game: game.to_owned(),
             seat,
+            r#gen: generation,
             iat: now,
-            exp: now.saturating_add(self.ttl.as_secs()),
+            exp: (!self.ttl.is_zero()).then(|| now.saturating_add(self.ttl.as_secs())),
         };
         jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding).map_err(|e| {
             tracing::error!(error = %e, "could not sign a token");
@@ -93,7 +109,7 @@ impl Keys {
     /// (the exact bytes were verified), never the expiry.
     pub fn verify(&self, token: &str) -> Result<Claims, ApiError> {
         if let Some(claims) = self.verified.as_ref().and_then(|cache| cache.get(token)) {
-            return if claims.exp < now_secs() {
+            return if claims.exp.is_some_and(|exp| exp < now_secs()) {
                 Err(expired())
             } else {
                 Ok(claims)
@@ -153,9 +169,10 @@ fn missing() -> ApiError {
     )
 }
 
-/// A seat of the game in the path, proven by its token. Required.
+/// A seat of the game in the path, proven by its token, with the token's generation (checked
+/// against the game's seat table where the game is loaded). Required.
 #[derive(Clone, Copy, Debug)]
-pub struct SeatCaller(pub Seat);
+pub struct SeatCaller(pub Seat, pub u32);
 
 impl FromRequest for SeatCaller {
     type Error = ApiError;
@@ -163,7 +180,11 @@ impl FromRequest for SeatCaller {
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         ready(match claims_of(req) {
-            Ok(Some(Claims { seat: Some(seat), .. })) => Ok(SeatCaller(seat)),
+            Ok(Some(Claims {
+                seat: Some(seat),
+                r#gen,
+                ..
+            })) => Ok(SeatCaller(seat, r#gen)),
             Ok(Some(_)) => Err(ApiError::new(
                 Code::SeatRequired,
                 "this call needs a seat token; the host token has no seat",
@@ -175,20 +196,22 @@ impl FromRequest for SeatCaller {
 }
 
 /// Whoever looks at the game in the path: a seat by its token, or a spectator without one
-/// (the host token sees what a spectator sees).
+/// (the host token sees what a spectator sees), with the token's generation.
 #[derive(Clone, Copy, Debug)]
-pub struct ViewerCaller(pub Viewer);
+pub struct ViewerCaller(pub Viewer, pub u32);
 
 impl FromRequest for ViewerCaller {
     type Error = ApiError;
     type Future = Ready<Result<Self, ApiError>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        ready(claims_of(req).map(|claims| {
-            ViewerCaller(match claims.and_then(|c| c.seat) {
-                Some(seat) => Viewer::Seat(seat),
-                None => Viewer::Spectator,
-            })
+        ready(claims_of(req).map(|claims| match claims {
+            Some(Claims {
+                seat: Some(seat),
+                r#gen,
+                ..
+            }) => ViewerCaller(Viewer::Seat(seat), r#gen),
+            _ => ViewerCaller(Viewer::Spectator, 0),
         }))
     }
 }
@@ -225,7 +248,7 @@ mod tests {
         let claims = keys.verify(&token).expect("verified");
         assert_eq!(claims.game, "g1");
         assert_eq!(claims.seat, Some(2));
-        assert!(claims.exp > claims.iat);
+        assert!(claims.exp.is_some_and(|exp| exp > claims.iat));
     }
 
     #[test]
@@ -243,8 +266,9 @@ mod tests {
         let claims = Claims {
             game: "g1".into(),
             seat: Some(0),
+            r#gen: 0,
             iat: 1,
-            exp: 2,
+            exp: Some(2),
         };
         let token =
             jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &keys.encoding).expect("signed");
@@ -265,8 +289,9 @@ mod tests {
         let stale = Claims {
             game: "g1".into(),
             seat: Some(0),
+            r#gen: 0,
             iat: 1,
-            exp: 2,
+            exp: Some(2),
         };
         if let Some(cache) = &keys.verified {
             cache.insert("remembered".into(), stale);

@@ -60,6 +60,7 @@ mod tests {
             seed: 7,
             salt: String::new(),
             game,
+            seats: Default::default(),
         })
     }
 

@@ -87,7 +87,9 @@ pub struct TokenConfig {
     pub jwt_secret: SecretSlice<u8>,
     /// True when `jwt_secret` was made at start because `ROADIE_JWT_SECRET` was unset.
     pub jwt_secret_generated: bool,
-    /// `ROADIE_TOKEN_TTL_SECS`: how long a seat or host token is valid (default 7 days).
+    /// `ROADIE_TOKEN_TTL_SECS`: a cap on how long a seat or host token is valid; `0` (the
+    /// default): as long as its game, since every token is checked against its game's existence
+    /// and, for a seat, the seat's token generation.
     pub ttl: Duration,
     /// `ROADIE_CACHE_TOKENS`: how many verified tokens each process remembers, so a token's
     /// signature is checked once (default 100000; `0` checks every request).
@@ -215,7 +217,7 @@ impl Config {
             tokens: TokenConfig {
                 jwt_secret: SecretSlice::from(jwt_secret),
                 jwt_secret_generated,
-                ttl: Duration::from_secs(number("ROADIE_TOKEN_TTL_SECS", 7 * 86_400)?),
+                ttl: Duration::from_secs(number("ROADIE_TOKEN_TTL_SECS", 0)?),
                 cache: number("ROADIE_CACHE_TOKENS", 100_000)? as usize,
             },
             limits: LimitsConfig {

@@ -50,6 +50,45 @@ pub struct Games {
     cache: Option<GameCache>,
 }
 
+/// What the seat table ([`crate::seats`]) needs of the domain.
+impl Games {
+    pub(crate) fn keys(&self) -> &Keys {
+        &self.keys
+    }
+
+    pub(crate) fn cas_retries(&self) -> u32 {
+        self.cas_retries
+    }
+
+    /// The game as the store holds it now, read past this process's copy.
+    pub(crate) async fn fresh(&self, id: &GameId) -> Result<Arc<StoredGame>, ApiError> {
+        Ok(Arc::new(self.load(id, None).await?.0))
+    }
+
+    /// Keeps `game` as this process's copy.
+    pub(crate) fn remember(&self, game: &StoredGame) {
+        if let Some(cache) = &self.cache {
+            cache.offer(Arc::new(game.clone()));
+        }
+    }
+
+    /// Writes `next` over `stored` with a compare-and-set, with `events`.
+    pub(crate) async fn save_seats(
+        &self,
+        stored: &StoredGame,
+        next: &StoredGame,
+        events: &[StoredEvent],
+    ) -> Result<Saved, ApiError> {
+        match self.store.save(&stored.revision, next, events, None).await {
+            Ok(saved) => Ok(saved),
+            Err(e) => {
+                self.after_lost_answer(&stored.id, &next.revision, e).await?;
+                Ok(Saved::Written)
+            }
+        }
+    }
+}
+
 /// One step of a push stream: see [`Games::stream_step`].
 #[derive(Debug)]
 pub struct StreamStep {
@@ -146,9 +185,12 @@ fn fingerprint(action: &str) -> Result<u64, ApiError> {
     Ok(u64::from_be_bytes(first))
 }
 
-/// `403 no_such_seat` unless `viewer` is a spectator or a seat `game` has (a token of a game
-/// set up with fewer seats, say).
-fn seated(game: &AnyGame, viewer: Viewer) -> Result<(), ApiError> {
+/// `403 no_such_seat` unless `viewer` is a spectator or a seat the game has (a token of a game
+/// set up with fewer seats, say); `401 token_revoked` unless the token's `generation` is the
+/// seat's.
+fn seated(stored: &StoredGame, viewer: Viewer, generation: u32) -> Result<(), ApiError> {
+    let game = &stored.game;
+    stored.seats.admit(viewer, generation)?;
     match viewer {
         Viewer::Seat(seat) if seat >= game.seat_count() => Err(ApiError::new(
             Code::NoSuchSeat,
@@ -160,7 +202,6 @@ fn seated(game: &AnyGame, viewer: Viewer) -> Result<(), ApiError> {
 
 fn state_of(stored: &StoredGame, viewer: Viewer) -> Result<GameState, ApiError> {
     let game = &stored.game;
-    seated(game, viewer)?;
     let finished = game.is_over();
     Ok(GameState {
         id: stored.id.clone(),
@@ -171,6 +212,7 @@ fn state_of(stored: &StoredGame, viewer: Viewer) -> Result<GameState, ApiError> 
         phase: game.phase().into(),
         to_act: game.to_act(),
         seats: game.seat_count(),
+        occupants: stored.seats.describe(game.seat_count()),
         seat: viewer.seat(),
         view: game.view(viewer),
         outcome: game.outcome(),
@@ -203,6 +245,8 @@ pub struct ActionCommand {
     pub game: GameId,
     /// The seat whose token posted it.
     pub seat: usize,
+    /// The token's generation.
+    pub generation: u32,
     /// The action, as the client wrote it (valid JSON).
     pub action: Box<serde_json::value::RawValue>,
     /// `If-Match`: apply only at these revisions.
@@ -383,15 +427,22 @@ impl Games {
         let seed = request
             .seed
             .unwrap_or_else(|| rand::rng().random_range(0..=MAX_SEED));
-        let (game, events) = AnyGame::setup(ruleset.slug, request.options.as_ref(), request.seats, seed)
-            .map_err(|e| match e {
-                SetupError::Seats { .. } => ApiError::new(Code::InvalidSeats, e.to_string()),
-                SetupError::Options(_) => {
-                    ApiError::new(Code::InvalidOptions, crate::error::plain_types(&e.to_string()))
-                }
-                SetupError::UnknownRuleset(_) => ApiError::new(Code::RulesetNotFound, e.to_string()),
-            })?;
-        let events: Vec<StoredEvent> = events.into_iter().map(StoredEvent::from).collect();
+        let table = request.seats.table(request.open)?;
+        let (mut game, events) = AnyGame::setup(
+            ruleset.slug,
+            request.options.as_ref(),
+            request.seats.count(),
+            seed,
+        )
+        .map_err(|e| match e {
+            SetupError::Seats { .. } => ApiError::new(Code::InvalidSeats, e.to_string()),
+            SetupError::Options(_) => {
+                ApiError::new(Code::InvalidOptions, crate::error::plain_types(&e.to_string()))
+            }
+            SetupError::UnknownRuleset(_) => ApiError::new(Code::RulesetNotFound, e.to_string()),
+        })?;
+        let mut events: Vec<StoredEvent> = events.into_iter().map(StoredEvent::from).collect();
+        events.extend(crate::seats::play_bots(&mut game, &table));
         let mut salt = [0u8; SALT_BYTES];
         rand::rng().fill_bytes(&mut salt);
         let mut stored = StoredGame {
@@ -401,6 +452,7 @@ impl Games {
             seed,
             salt: hex::encode(salt),
             game,
+            seats: table,
         };
         let mut created = false;
         for _ in 0..4 {
@@ -419,14 +471,19 @@ impl Games {
             tracing::error!("four random game ids were all taken");
             return Err(ApiError::internal());
         }
-        let seats = (0..stored.game.seat_count())
+        let seats = stored
+            .seats
+            .players()
             .map(|seat| {
                 Ok(SeatToken {
                     seat,
-                    token: self.keys.issue(&stored.id, Some(seat))?,
+                    token: self.keys.issue_seat(&stored.id, seat, 0)?,
                 })
             })
             .collect::<Result<Vec<_>, ApiError>>()?;
+        if stored.seats.has_open_seat() {
+            self.relist(&stored).await;
+        }
         let host_token = self.keys.issue(&stored.id, None)?;
         self.metrics.game_created(ruleset.slug);
         tracing::info!(game = %stored.id, ruleset = ruleset.slug, seats = seats.len(), "game created");
@@ -447,12 +504,12 @@ impl Games {
     pub async fn get(
         &self,
         id: &GameId,
-        viewer: Viewer,
+        (viewer, generation): (Viewer, u32),
         known: Option<&Precondition>,
         wait: Duration,
     ) -> Result<Seen, ApiError> {
         let mut stored = self.read(id).await?;
-        seated(&stored.game, viewer)?;
+        seated(&stored, viewer, generation)?;
         if let Some(known) = known
             && known.names(&stored.revision)
         {
@@ -463,6 +520,7 @@ impl Games {
                         .await,
                 )?;
                 stored = self.read(id).await?;
+                seated(&stored, viewer, generation)?;
             }
             if known.names(&stored.revision) {
                 return Ok(Seen::Unchanged {
@@ -474,9 +532,9 @@ impl Games {
     }
 
     /// What `seat` may post now.
-    pub async fn actions(&self, id: &GameId, seat: usize) -> Result<LegalActions, ApiError> {
+    pub async fn actions(&self, id: &GameId, seat: usize, generation: u32) -> Result<LegalActions, ApiError> {
         let stored = self.read(id).await?;
-        seated(&stored.game, Viewer::Seat(seat))?;
+        seated(&stored, Viewer::Seat(seat), generation)?;
         Ok(LegalActions {
             ruleset: stored.game.ruleset().slug.into(),
             version: stored.revision.number,
@@ -576,6 +634,9 @@ impl Games {
                     if applied.next.game.is_over() {
                         tracing::info!(game = %id, ruleset, version = applied.next.revision.number, "game finished");
                     }
+                    if stored.seats.has_open_seat() {
+                        self.relist(&applied.next).await;
+                    }
                     let revision = applied.next.revision;
                     if let Some(cache) = &self.cache {
                         cache.offer(Arc::new(applied.next));
@@ -626,6 +687,7 @@ impl Games {
         {
             return Err(ApiError::version_mismatch(stored.revision));
         }
+        seated(stored, Viewer::Seat(command.seat), command.generation)?;
         let mut game = stored.game.clone();
         // A panic in the rules is a bug, never the client's doing: it becomes a logged 500 and
         // the stored game stays as it was.
@@ -643,7 +705,8 @@ impl Games {
             }
             Ok(Ok(events)) => events,
         };
-        let events: Vec<StoredEvent> = events.into_iter().map(StoredEvent::from).collect();
+        let mut events: Vec<StoredEvent> = events.into_iter().map(StoredEvent::from).collect();
+        events.extend(crate::seats::play_bots(&mut game, &stored.seats));
         Ok(Applied {
             first_seq: stored.events + 1,
             next: StoredGame {
@@ -653,6 +716,7 @@ impl Games {
                 seed: stored.seed,
                 salt: stored.salt.clone(),
                 game,
+                seats: stored.seats.clone(),
             },
             events,
         })
@@ -722,12 +786,12 @@ impl Games {
     pub async fn events(
         &self,
         id: &GameId,
-        viewer: Viewer,
+        (viewer, generation): (Viewer, u32),
         after: u64,
         limit: u64,
     ) -> Result<EventLog, ApiError> {
         let stored = self.read(id).await?;
-        seated(&stored.game, viewer)?;
+        seated(&stored, viewer, generation)?;
         let limit = limit.clamp(1, MAX_EVENTS_PER_READ);
         let events = self.counted(self.store.events(id.as_str(), after, limit).await)?;
         let finished = stored.game.is_over();
@@ -746,9 +810,14 @@ impl Games {
     /// What a push stream that has sent everything up to sequence number `after` sends next:
     /// the caller's events the log holds at the revision read (at most [`MAX_EVENTS_PER_READ`]),
     /// with that revision and who acts at it, so that the two always agree.
-    pub async fn stream_step(&self, id: &GameId, viewer: Viewer, after: u64) -> Result<StreamStep, ApiError> {
+    pub async fn stream_step(
+        &self,
+        id: &GameId,
+        (viewer, generation): (Viewer, u32),
+        after: u64,
+    ) -> Result<StreamStep, ApiError> {
         let stored = self.read(id).await?;
-        seated(&stored.game, viewer)?;
+        seated(&stored, viewer, generation)?;
         let waiting = stored.events.saturating_sub(after);
         let limit = waiting.min(MAX_EVENTS_PER_READ);
         let events = if limit == 0 {

@@ -75,14 +75,20 @@ codes! {
         "The token is not one this service signed, or the header is not `Bearer <token>`.";
     TokenExpired = "token_expired", UNAUTHORIZED,
         "The token has expired.";
+    TokenRevoked = "token_revoked", UNAUTHORIZED,
+        "The seat's token was replaced (the host reissued it, the seat resigned or was given to a bot). Ask the host for the new one.";
     WrongGame = "wrong_game", FORBIDDEN,
         "The token belongs to another game.";
     SeatRequired = "seat_required", FORBIDDEN,
         "The call needs a seat's token; the host token has no seat.";
     HostRequired = "host_required", FORBIDDEN,
         "Only the host token may do this.";
+    NotYourSeat = "not_your_seat", FORBIDDEN,
+        "The token plays another seat than the path names.";
     NoSuchSeat = "no_such_seat", FORBIDDEN,
         "The token names a seat the game does not have.";
+    SeatNotFound = "seat_not_found", NOT_FOUND,
+        "The game has no such seat; `seats` in the game says how many it has.";
     GameNotFound = "game_not_found", NOT_FOUND,
         "No game has this id (it never existed, was deleted, or expired).";
     RulesetNotFound = "ruleset_not_found", NOT_FOUND,
@@ -99,6 +105,12 @@ codes! {
         "The game is over: nothing more can be posted.";
     Contention = "contention", CONFLICT,
         "The game kept changing while the action was applied. Retry.";
+    SeatTaken = "seat_taken", CONFLICT,
+        "The seat is not open (someone joined it first, or it is a player's or a bot's). `occupants` in the game says which seats are open.";
+    NoOpenSeat = "no_open_seat", CONFLICT,
+        "Every seat of the game is taken. Find another game with `GET /v1/games?status=open`.";
+    SeatNotPlayed = "seat_not_played", CONFLICT,
+        "The seat has no player to hold a token (it is open or a bot's).";
     IdempotencyKeyReused = "idempotency_key_reused", CONFLICT,
         "This `Idempotency-Key` was used for another action. Use a new key for a new action.";
     VersionMismatch = "version_mismatch", PRECONDITION_FAILED,
@@ -111,6 +123,8 @@ codes! {
         "The ruleset does not allow this many seats; `GET /v1/rulesets` says how many it does.";
     InvalidOptions = "invalid_options", UNPROCESSABLE_ENTITY,
         "The ruleset refuses these options; `GET /v1/rulesets/{ruleset}` lists them.";
+    InvalidName = "invalid_name", UNPROCESSABLE_ENTITY,
+        "A name is plain text of 1 to 32 characters once trimmed, without control characters.";
     InvalidSeed = "invalid_seed", UNPROCESSABLE_ENTITY,
         "A seed is at most 2^53 - 1.";
     RateLimited = "rate_limited", TOO_MANY_REQUESTS,

@@ -6,6 +6,8 @@ use roadie_engine::registry::RulesetSchemas;
 use roadie_engine::{Audience, Outcome, RULESETS};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
+
+use crate::seats::{SeatInfo, SeatSpec};
 use utoipa::openapi::schema::{OneOf, Schema};
 use utoipa::openapi::{Ref, RefOr};
 use utoipa::{PartialSchema, ToSchema};
@@ -32,9 +34,58 @@ fn whole_number<'de, D: serde::Deserializer<'de>>(d: D, field: &str, max: u64) -
     })
 }
 
-fn seat_count<'de, D: serde::Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
-    whole_number(d, "seats", u16::MAX.into()).map(|n| n as usize)
+/// The seats a game is created with: how many (every seat a player, or every seat open with
+/// `"open": true`), or one spec per seat.
+#[derive(Debug)]
+pub enum SeatsRequest {
+    /// This many seats.
+    Count(usize),
+    /// These seats, in order.
+    Specs(Vec<SeatSpec>),
 }
+
+impl SeatsRequest {
+    /// How many seats.
+    pub fn count(&self) -> usize {
+        match self {
+            SeatsRequest::Count(n) => *n,
+            SeatsRequest::Specs(specs) => specs.len(),
+        }
+    }
+
+    /// The seat table asked for; `open` makes every seat of a count open.
+    pub fn table(&self, open: bool) -> Result<crate::seats::SeatTable, crate::error::ApiError> {
+        match self {
+            SeatsRequest::Count(n) => crate::seats::table_of(*n, None, open),
+            SeatsRequest::Specs(specs) => crate::seats::table_of(specs.len(), Some(specs), open),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for SeatsRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(d)?;
+        if value.is_array() {
+            let specs = Vec::<SeatSpec>::deserialize(value).map_err(serde::de::Error::custom)?;
+            if specs.len() > MAX_SEAT_SPECS {
+                return Err(serde::de::Error::custom(format!(
+                    "seats lists at most {MAX_SEAT_SPECS} seats"
+                )));
+            }
+            return Ok(SeatsRequest::Specs(specs));
+        }
+        whole_number(value, "seats", u16::MAX.into())
+            .map(|n| SeatsRequest::Count(n as usize))
+            .map_err(|e| {
+                serde::de::Error::custom(format!(
+                    "{e}; or a list of seats ({{\"open\": true}}, {{\"name\": ...}}, {{\"bot\": ...}})"
+                ))
+            })
+    }
+}
+
+/// The most seat specs a creation may list (far more than any ruleset seats).
+const MAX_SEAT_SPECS: usize = 64;
 
 fn seed<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
     Option::<serde_json::Value>::deserialize(d)?
@@ -60,9 +111,15 @@ pub struct CreateGame {
     /// The ruleset's slug (see `GET /v1/rulesets`).
     #[serde(deserialize_with = "ruleset_slug")]
     pub ruleset: String,
-    /// How many seats; the ruleset says how many it allows.
-    #[serde(deserialize_with = "seat_count")]
-    pub seats: usize,
+    /// How many seats (each a player whose token the creation returns), or one entry per seat:
+    /// `{"open": true}` (anyone may join it), `{"name": "Ann"}` (a named player) or
+    /// `{"bot": "random" | "greedy"}`. The ruleset says how many seats it allows.
+    #[schema(value_type = SeatsSchema)]
+    pub seats: SeatsRequest,
+    /// With a number of seats: leave every seat open, to be joined by name (no seat token is
+    /// returned).
+    #[serde(default)]
+    pub open: bool,
     /// The ruleset's options; omitted ones keep their defaults.
     #[schema(value_type = Option<AnyOptions>)]
     pub options: Option<serde_json::Value>,
@@ -73,6 +130,29 @@ pub struct CreateGame {
     #[schema(minimum = 0, maximum = 9007199254740991_u64)]
     #[serde(default, deserialize_with = "seed")]
     pub seed: Option<u64>,
+}
+
+/// How many seats, or one spec per seat.
+pub struct SeatsSchema;
+
+impl PartialSchema for SeatsSchema {
+    fn schema() -> RefOr<Schema> {
+        use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, OneOfBuilder, Type};
+        OneOfBuilder::new()
+            .item(ObjectBuilder::new().schema_type(Type::Integer).minimum(Some(0)))
+            .item(
+                ArrayBuilder::new()
+                    .items(Ref::from_schema_name("SeatSpec"))
+                    .max_items(Some(MAX_SEAT_SPECS)),
+            )
+            .into()
+    }
+}
+
+impl ToSchema for SeatsSchema {
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        schemas.push(("SeatSpec".into(), SeatSpec::schema()));
+    }
 }
 
 /// One seat's token.
@@ -96,7 +176,8 @@ pub struct CreatedGame {
     pub version: u64,
     /// The game's revision: the version and the write's random id; the `ETag`.
     pub revision: String,
-    /// One token per seat.
+    /// One token per player seat (open and bot seats have none: an open seat's token is
+    /// answered to whoever joins it).
     pub seats: Vec<SeatToken>,
     /// The host's token: no seat, sees the spectator view, may delete the game.
     pub host_token: String,
@@ -143,6 +224,8 @@ pub struct GameState {
     pub to_act: Vec<usize>,
     /// How many seats the game has.
     pub seats: usize,
+    /// Who sits in each seat: a player (with its name), an open seat, or a bot (with its level).
+    pub occupants: Vec<SeatInfo>,
     /// The caller's seat; absent for a spectator.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seat: Option<usize>,

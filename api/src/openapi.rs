@@ -37,6 +37,8 @@ mod links;
         AnyAction, AnyEvent, AnyView, AnyOptions, error::Problem, error::Code, model::CreateGame, model::CreatedGame,
         model::GameState, model::LegalActions, model::PostAction, model::ActionResult, model::EventLog,
         model::RulesetList, model::RulesetDetail, model::Health,
+        crate::seats::SeatGrant, crate::seats::JoinSeat, crate::seats::ReplaceSeat, crate::seats::SeatChanged,
+        crate::seats::SeatEvent, crate::seats::SeatInfo, crate::lobby::OpenGames,
         ),
         responses(
             error::BadRequest, error::Unauthorized, error::Forbidden, error::NotFound,
@@ -46,6 +48,7 @@ mod links;
     ),
     tags(
         (name = "games", description = "Create games and play them, one seat token each"),
+        (name = "seats", description = "Join open seats by name, resign, give seats to bots, reissue tokens"),
         (name = "rulesets", description = "The games Roadie hosts, their options and phase machines"),
         (name = "operations", description = "Health, readiness and metrics"),
     ),
@@ -238,7 +241,11 @@ fn per_ruleset(schemas: &mut Schemas) {
                     );
                     point(
                         "seats",
-                        json!({"type": "integer", "minimum": ruleset.seats.start(), "maximum": ruleset.seats.end()}),
+                        json!({"oneOf": [
+                            {"type": "integer", "minimum": ruleset.seats.start(), "maximum": ruleset.seats.end()},
+                            {"type": "array", "items": schema_ref("SeatSpec"),
+                                "minItems": ruleset.seats.start(), "maxItems": ruleset.seats.end()},
+                        ]}),
                     );
                 }
                 "GameState" => point("view", schema_ref(&names.view)),
@@ -246,7 +253,10 @@ fn per_ruleset(schemas: &mut Schemas) {
                     "actions",
                     json!({"type": "array", "items": schema_ref(&names.action)}),
                 ),
-                "SequencedEvent" => point("body", schema_ref(&names.event)),
+                "SequencedEvent" => point(
+                    "body",
+                    json!({"oneOf": [schema_ref(&names.event), schema_ref("SeatEvent")]}),
+                ),
                 "ActionResult" => {
                     point("game", schema_ref(&format!("{prefix}GameState")));
                     point(

@@ -52,7 +52,8 @@ pub struct StreamError {
 pub struct Cursor {
     games: Data<Games>,
     id: GameId,
-    viewer: Viewer,
+    /// The viewer, and its token's generation.
+    viewer: (Viewer, u32),
     /// The sequence number of the last event read.
     after: u64,
     /// The revision of the last `state` sent.
@@ -63,8 +64,9 @@ pub struct Cursor {
 }
 
 impl Cursor {
-    /// A stream of game `id` for `viewer` that has seen every event up to `after`.
-    pub fn new(games: Data<Games>, id: GameId, viewer: Viewer, after: u64) -> Self {
+    /// A stream of game `id` for `viewer` (with its token's generation) that has seen every
+    /// event up to `after`.
+    pub fn new(games: Data<Games>, id: GameId, viewer: (Viewer, u32), after: u64) -> Self {
         Self {
             games,
             id,

@@ -95,3 +95,52 @@ fn streams_opened_on_every_game_each_deliver_its_events_to_the_end() {
     let actions = summary["actions"].as_u64().expect("actions");
     assert!(events >= 2 * actions, "{summary:#}");
 }
+
+#[test]
+fn with_bot_seats_only_the_remote_seats_post_and_every_game_ends() {
+    let redis = Redis::start();
+    let roadie = Roadie::start("loadtest_bots", Some(&redis), &[]);
+    let run = |bots: &str| {
+        let output = Command::new(env!("CARGO_BIN_EXE_loadtest"))
+            .args([
+                "--url",
+                &roadie.base,
+                "--ruleset",
+                "shrewd-producer",
+                "--seats",
+                "4",
+            ])
+            .args(["--games", "6", "--connections", "3", "--floor-secs", "0"])
+            .args(["--flow", "listed", "--bots", bots, "--json"])
+            .output()
+            .expect("run loadtest");
+        let summary: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+            panic!(
+                "loadtest --bots {bots} printed no JSON summary ({e}): {}",
+                String::from_utf8_lossy(&output.stderr)
+            )
+        });
+        assert!(
+            output.status.success(),
+            "loadtest --bots {bots} failed: {summary:#}"
+        );
+        assert_eq!(summary["games_finished"], 6, "{summary:#}");
+        assert_eq!(summary["lost_actions"], 0, "{summary:#}");
+        summary["actions"].as_u64().expect("actions")
+    };
+    let all_remote = run("0");
+    let one_remote = run("3");
+    assert!(
+        one_remote > 0 && one_remote * 2 < all_remote,
+        "with three bot seats the one remote seat posts a fraction of the actions: {one_remote} of {all_remote}"
+    );
+    let refused = Command::new(env!("CARGO_BIN_EXE_loadtest"))
+        .args(["--url", &roadie.base, "--seats", "4", "--bots", "4"])
+        .output()
+        .expect("run loadtest");
+    assert_eq!(
+        refused.status.code(),
+        Some(2),
+        "every seat a bot leaves nothing to load-test"
+    );
+}

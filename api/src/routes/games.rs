@@ -111,16 +111,21 @@ pub async fn get_game(
     known: IfNoneMatch,
 ) -> Result<HttpResponse, ApiError> {
     let wait = Duration::from_secs(within("wait", query.wait.unwrap_or(0), 0, MAX_WAIT.as_secs())?);
-    Ok(match games.get(&id, viewer.0, known.0.as_ref(), wait).await? {
-        Seen::Changed(state) => HttpResponse::Ok()
-            .insert_header(etag(&state.revision))
-            .insert_header((header::VARY, "Authorization"))
-            .json(*state),
-        Seen::Unchanged { revision } => HttpResponse::NotModified()
-            .insert_header(etag(revision))
-            .insert_header((header::VARY, "Authorization"))
-            .finish(),
-    })
+    Ok(
+        match games
+            .get(&id, (viewer.0, viewer.1), known.0.as_ref(), wait)
+            .await?
+        {
+            Seen::Changed(state) => HttpResponse::Ok()
+                .insert_header(etag(&state.revision))
+                .insert_header((header::VARY, "Authorization"))
+                .json(*state),
+            Seen::Unchanged { revision } => HttpResponse::NotModified()
+                .insert_header(etag(revision))
+                .insert_header((header::VARY, "Authorization"))
+                .finish(),
+        },
+    )
 }
 
 /// Forget the game (host token only).
@@ -162,7 +167,7 @@ pub async fn list_actions(
     id: GameId,
     seat: SeatCaller,
 ) -> Result<HttpResponse, ApiError> {
-    let actions = games.actions(&id, seat.0).await?;
+    let actions = games.actions(&id, seat.0, seat.1).await?;
     Ok(HttpResponse::Ok()
         .insert_header(etag(&actions.revision))
         .json(actions))
@@ -219,6 +224,7 @@ pub async fn post_action(
         .post(ActionCommand {
             game,
             seat: seat.0,
+            generation: seat.1,
             action: body.0.action,
             precondition: precondition.0,
             idempotency_key: idempotency_key.0,
@@ -272,7 +278,7 @@ pub async fn list_events(
     let max = crate::domain::MAX_EVENTS_PER_READ;
     let limit = within("limit", query.limit.unwrap_or(max), 1, max)?;
     let after = within("after", query.after, 0, crate::model::MAX_SAFE_INTEGER)?;
-    let log = games.events(&id, viewer.0, after, limit).await?;
+    let log = games.events(&id, (viewer.0, viewer.1), after, limit).await?;
     Ok(HttpResponse::Ok()
         .insert_header((header::VARY, "Authorization"))
         .json(log))

@@ -5,7 +5,9 @@
 
 pub mod games;
 pub mod health;
+pub mod lobby;
 pub mod rulesets;
+pub mod seats;
 pub mod stream;
 
 use actix_web::http::Method;
@@ -48,11 +50,15 @@ routes! {
     "/v1/rulesets" => { GET => rulesets::list_rulesets }
     "/v1/rulesets/{ruleset}" => { GET => rulesets::get_ruleset }
     "/v1/rulesets/{ruleset}/components" => { GET => rulesets::get_components }
-    "/v1/games" => { POST => games::create_game }
+    "/v1/games" => { POST => games::create_game, GET => lobby::list_open_games }
     "/v1/games/{id}" => { GET => games::get_game, DELETE => games::delete_game }
     "/v1/games/{id}/actions" => { GET => games::list_actions, POST => games::post_action }
     "/v1/games/{id}/events" => { GET => games::list_events }
     "/v1/games/{id}/stream" => { GET => stream::stream_game }
+    "/v1/games/{id}/seats" => { POST => seats::join_first_open }
+    "/v1/games/{id}/seats/{seat}" => { POST => seats::join_seat, PUT => seats::replace_seat }
+    "/v1/games/{id}/seats/{seat}/resign" => { POST => seats::resign_seat }
+    "/v1/games/{id}/seats/{seat}/token" => { POST => seats::reissue_token }
     "/healthz" => { GET => health::healthz }
     "/readyz" => { GET => health::readyz }
     "/metrics" => { GET => health::metrics }

@@ -122,7 +122,7 @@ pub async fn stream_game(
         ));
     }
     let after = last_event_id(&req)?.or(query.after).unwrap_or(0);
-    let (first, cursor) = Cursor::new(games, id, viewer.0, after).open().await?;
+    let (first, cursor) = Cursor::new(games, id, (viewer.0, viewer.1), after).open().await?;
     let rest = futures_util::stream::unfold(cursor, Cursor::next);
     let body = futures_util::stream::once(std::future::ready(first))
         .chain(rest)

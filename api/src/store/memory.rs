@@ -41,6 +41,8 @@ pub struct MemoryStore {
     buckets: Mutex<HashMap<String, f64>>,
     epoch: Instant,
     retention: Retention,
+    /// The games with open seats, by ruleset: until when each is listed.
+    listed: Mutex<HashMap<String, HashMap<String, Instant>>>,
 }
 
 impl MemoryStore {
@@ -52,6 +54,7 @@ impl MemoryStore {
             buckets: Mutex::default(),
             epoch: Instant::now(),
             retention,
+            listed: Mutex::default(),
         }
     }
 
@@ -243,6 +246,35 @@ impl GameStore for MemoryStore {
     async fn delete(&self, id: &str) -> Result<bool, StoreError> {
         let mut games = self.lock()?;
         Ok(games.remove(id).is_some())
+    }
+
+    async fn set_listed(&self, ruleset: &str, id: &str, listed: bool) -> Result<(), StoreError> {
+        let mut lists = self
+            .listed
+            .lock()
+            .map_err(|_| StoreError::Unavailable("the in-memory store is poisoned".into()))?;
+        let list = lists.entry(ruleset.to_owned()).or_default();
+        if listed {
+            list.insert(id.to_owned(), deadline(self.retention.idle));
+        } else {
+            list.remove(id);
+        }
+        Ok(())
+    }
+
+    async fn listed(&self, ruleset: &str, limit: usize) -> Result<Vec<String>, StoreError> {
+        let mut lists = self
+            .listed
+            .lock()
+            .map_err(|_| StoreError::Unavailable("the in-memory store is poisoned".into()))?;
+        let Some(list) = lists.get_mut(ruleset) else {
+            return Ok(Vec::new());
+        };
+        let now = Instant::now();
+        list.retain(|_, until| *until >= now);
+        let mut latest: Vec<(&String, &Instant)> = list.iter().collect();
+        latest.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
+        Ok(latest.into_iter().take(limit).map(|(id, _)| id.clone()).collect())
     }
 
     async fn ping(&self) -> Result<(), StoreError> {

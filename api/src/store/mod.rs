@@ -36,6 +36,9 @@ pub struct StoredGame {
     pub salt: String,
     /// The position.
     pub game: AnyGame,
+    /// Who sits in each seat, and each seat's token generation.
+    #[serde(default)]
+    pub seats: crate::seats::SeatTable,
 }
 
 /// One entry of a game's event log.
@@ -233,6 +236,14 @@ pub trait GameStore: Send + Sync + 'static {
 
     /// Forgets a game. `false` if there was none.
     async fn delete(&self, id: &str) -> Result<bool, StoreError>;
+
+    /// Puts game `id` of `ruleset` on the list of games with open seats, until it would expire
+    /// untouched (`listed`), or takes it off.
+    async fn set_listed(&self, ruleset: &str, id: &str, listed: bool) -> Result<(), StoreError>;
+
+    /// Up to `limit` ids of the listed games of `ruleset`, the latest listed first; entries
+    /// whose game has expired are pruned first.
+    async fn listed(&self, ruleset: &str, limit: usize) -> Result<Vec<String>, StoreError>;
 
     /// Whether the store answers.
     async fn ping(&self) -> Result<(), StoreError>;

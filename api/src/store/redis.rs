@@ -16,7 +16,9 @@
 //! events and records are written by the same script, so a store that loses recent writes
 //! loses them together.
 //!
-//! Rate-limit buckets are `roadie:limit:{<bucket>}`.
+//! Rate-limit buckets are `roadie:limit:{<bucket>}`. The games of a ruleset with open seats are
+//! the sorted set `roadie:open:{<ruleset>}` (one slot), scored by when each would expire
+//! untouched (seconds on Redis's clock), so that stale entries are pruned as the list is read.
 
 use std::time::Duration;
 
@@ -134,6 +136,31 @@ if wait > 0.001 then return math.ceil(wait) end
 redis.call('SET', KEYS[1], string.format('%.3f', next_tat), 'PX', math.ceil(next_tat - now) + 1)
 return 0
 ";
+
+/// Lists a game until it would expire, or takes it off the list.
+/// KEYS: the ruleset's list. ARGV: id, ttl, 1 to list or 0 to take off.
+const SET_LISTED: &str = r"
+if ARGV[3] == '1' then
+  local t = redis.call('TIME')
+  redis.call('ZADD', KEYS[1], tonumber(t[1]) + tonumber(ARGV[2]), ARGV[1])
+  redis.call('EXPIRE', KEYS[1], ARGV[2])
+else
+  redis.call('ZREM', KEYS[1], ARGV[1])
+end
+return 1
+";
+
+/// Prunes the entries whose games have expired and answers the latest listed.
+/// KEYS: the ruleset's list. ARGV: how many.
+const LIST_OPEN: &str = r"
+local t = redis.call('TIME')
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. t[1])
+return redis.call('ZREVRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1)
+";
+
+fn listing_key(ruleset: &str) -> String {
+    format!("roadie:open:{{{ruleset}}}")
+}
 
 fn key(id: &str, what: &str) -> String {
     format!("roadie:{{{id}}}:{what}")
@@ -436,6 +463,33 @@ where
         Ok(removed > 0)
     }
 
+    async fn set_listed(&self, ruleset: &str, id: &str, listed: bool) -> Result<(), StoreError> {
+        let ttl = ttl_secs(self.retention.idle);
+        let _: i64 = self
+            .run(async |conn| {
+                Script::new(SET_LISTED)
+                    .key(listing_key(ruleset))
+                    .arg(id)
+                    .arg(ttl)
+                    .arg(u8::from(listed))
+                    .invoke_async(conn)
+                    .await
+            })
+            .await?;
+        Ok(())
+    }
+
+    async fn listed(&self, ruleset: &str, limit: usize) -> Result<Vec<String>, StoreError> {
+        self.run(async |conn| {
+            Script::new(LIST_OPEN)
+                .key(listing_key(ruleset))
+                .arg(limit.max(1))
+                .invoke_async(conn)
+                .await
+        })
+        .await
+    }
+
     async fn take_token(&self, bucket: &str, quota: Quota) -> Result<Option<Duration>, StoreError> {
         let wait_ms: u64 = self
             .run(async |conn| {
@@ -637,6 +691,7 @@ mod tests {
                 seed: 11,
                 salt: "00ff".into(),
                 game,
+                seats: Default::default(),
             };
             let back = decode_state(&encode_state(&stored).expect("encodes")).expect("decodes");
             assert_eq!(back.game, stored.game, "{}", ruleset.slug);

@@ -148,7 +148,8 @@ async fn every_problem_code_is_provoked() {
         game: game.id.clone(),
         seat: Some(0),
         iat: now() - 1_000,
-        exp: now() - 500,
+        r#gen: 0,
+        exp: Some(now() - 500),
     });
     let reply = saw(
         &mut seen,
@@ -179,7 +180,8 @@ async fn every_problem_code_is_provoked() {
         game: game.id.clone(),
         seat: Some(7),
         iat: now(),
-        exp: now() + 600,
+        r#gen: 0,
+        exp: Some(now() + 600),
     });
     saw(
         &mut seen,
@@ -338,6 +340,62 @@ async fn every_problem_code_is_provoked() {
     assert!(answer.contains("too_many_connections"), "{answer}");
     seen.insert("too_many_connections".into());
     drop(held);
+
+    // Seats: joined by name, resigned, reissued.
+    let seated = app.create("shrewd-producer", 3, 14).await;
+    let seats = |rest: &str| format!("/v1/games/{}/seats{rest}", seated.id);
+    let name = json!({"name": "Ann"});
+    saw(&mut seen, app.post(&seats("/0"), None, &name).await, "seat_taken");
+    saw(&mut seen, app.post(&seats(""), None, &name).await, "no_open_seat");
+    saw(
+        &mut seen,
+        app.post(&seats("/7"), None, &name).await,
+        "seat_not_found",
+    );
+    saw(
+        &mut seen,
+        app.post(&seats("/0/resign"), Some(&seated.tokens[1]), &json!({}))
+            .await,
+        "not_your_seat",
+    );
+    let open = app
+        .post(
+            "/v1/games",
+            None,
+            &json!({"ruleset": "shrewd-producer", "seats": 3, "open": true}),
+        )
+        .await;
+    let open_id = open.json["id"].as_str().expect("id");
+    let open_host = open.json["host_token"].as_str().expect("host");
+    saw(
+        &mut seen,
+        app.post(
+            &format!("/v1/games/{open_id}/seats/0"),
+            None,
+            &json!({"name": "\n"}),
+        )
+        .await,
+        "invalid_name",
+    );
+    saw(
+        &mut seen,
+        app.post(
+            &format!("/v1/games/{open_id}/seats/0/token"),
+            Some(open_host),
+            &json!({}),
+        )
+        .await,
+        "seat_not_played",
+    );
+    let reissued = app.post(&seats("/2/token"), Some(&seated.host), &json!({})).await;
+    assert_eq!(reissued.status, 201, "{}", reissued.body);
+    saw(
+        &mut seen,
+        app.get(&format!("/v1/games/{}", seated.id), Some(&seated.tokens[2]))
+            .await,
+        "token_revoked",
+    );
+
     let one_game = TestApp::spawn(&[("ROADIE_CREATE_RATE", "0.1"), ("ROADIE_CREATE_BURST", "1")]).await;
     let create = json!({"ruleset": "shrewd-producer", "seats": 3});
     let first = one_game.post("/v1/games", None, &create).await;

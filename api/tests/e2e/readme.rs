@@ -48,4 +48,12 @@ fn the_readme_walkthrough_plays_against_a_real_server() {
         stdout.contains("unchanged: 304"),
         "polling with the ETag did not answer 304:\n{stdout}"
     );
+    assert!(
+        stdout.contains(r#"{"type":"seat_taken","seat":1,"name":"Ann"}"#),
+        "the join was not announced:\n{stdout}"
+    );
+    assert!(
+        stdout.contains(r#"{"status":"finished""#),
+        "the game against three bots did not end:\n{stdout}"
+    );
 }

@@ -74,6 +74,10 @@ pub struct Args {
     /// Seats per game.
     #[arg(long, default_value_t = 4)]
     seats: usize,
+    /// Bot seats per game (the last ones, `random` bots the server plays inside the requests
+    /// that hand them the turn), so only the other seats are remote. Needs `--flow listed`.
+    #[arg(long, default_value_t = 0)]
+    bots: usize,
     /// Game options as JSON; the ruleset's defaults when absent.
     #[arg(long)]
     options: Option<String>,
@@ -139,6 +143,14 @@ fn main() -> ExitCode {
     };
     if args.games == 0 || args.connections == 0 || args.threads == 0 {
         eprintln!("loadtest: --games, --connections and --threads must be at least 1");
+        return ExitCode::from(2);
+    }
+    if args.bots >= args.seats {
+        eprintln!("loadtest: --bots must leave at least one of the --seats remote");
+        return ExitCode::from(2);
+    }
+    if args.bots > 0 && args.flow != Flow::Listed {
+        eprintln!("loadtest: --bots needs --flow listed (the bots' random moves cannot be mirrored)");
         return ExitCode::from(2);
     }
     if args.streams_per_game > MAX_STREAMS_PER_GAME {
@@ -226,6 +238,7 @@ async fn run(args: Args, base: Url, server: Server, options: Option<serde_json::
             ruleset: args.ruleset.clone(),
             flow: args.flow,
             seats: args.seats,
+            bots: args.bots,
             options,
             seed: args.seed,
             games: args.games,

@@ -25,6 +25,8 @@ pub struct Plan {
     pub ruleset: String,
     pub flow: Flow,
     pub seats: usize,
+    /// Seats played by the server's bots: the last ones.
+    pub bots: usize,
     pub options: Option<serde_json::Value>,
     pub seed: u64,
     pub games: usize,
@@ -76,7 +78,21 @@ async fn play_one(
 ) -> Result<(), String> {
     let plan = &shared.plan;
     let seed = plan.seed.wrapping_add(index as u64);
-    let mut body = json!({ "ruleset": plan.ruleset, "seats": plan.seats, "seed": seed });
+    let seats = if plan.bots == 0 {
+        json!(plan.seats)
+    } else {
+        let remote = plan.seats - plan.bots;
+        (0..plan.seats)
+            .map(|seat| {
+                if seat < remote {
+                    json!({ "name": format!("remote {seat}") })
+                } else {
+                    json!({ "bot": "random" })
+                }
+            })
+            .collect()
+    };
+    let mut body = json!({ "ruleset": plan.ruleset, "seats": seats, "seed": seed });
     if let Some(options) = &plan.options {
         body["options"] = options.clone();
     }

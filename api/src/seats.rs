@@ -1,0 +1,669 @@
+//! The seat table: who sits in each seat of a game (a named player, nobody yet, or a bot), each
+//! seat's token generation, and the rules for joining, resigning, replacing and reissuing.
+//!
+//! A seat token carries its seat's generation (`gen`); a reissue, a resignation or a
+//! replacement by a bot bumps it, so every older token of that seat is refused (`401
+//! token_revoked`) by whichever process loads the game next.
+
+use rand::SeedableRng;
+use roadie_engine::bots::{self, BotLevel};
+use roadie_engine::{AnyGame, Audience, Seat, Viewer};
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use utoipa::ToSchema;
+
+use crate::domain::Games;
+use crate::error::{ApiError, Code};
+use crate::request::GameId;
+use crate::store::{Saved, StoredEvent, StoredGame};
+
+/// The longest a display name may be, in characters.
+pub const MAX_NAME_CHARS: usize = 32;
+
+/// The most bot actions one request plays: far more than any of our games lasts, so a game of
+/// bots alone ends within the request that starts it, yet a ruleset that never ended could not
+/// hold a request forever.
+pub const MAX_BOT_ACTIONS: usize = 20_000;
+
+/// Who sits in a seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Occupant {
+    /// A person (or program) holding the seat's token; games created before names existed
+    /// have players without one.
+    Player {
+        /// The display name given at creation or when joining.
+        name: Option<String>,
+    },
+    /// Nobody yet: anyone may join it.
+    Open,
+    /// A bot, which plays inside the request that hands it the turn.
+    Bot {
+        /// How well it plays.
+        level: BotLevel,
+    },
+}
+
+/// One seat of the table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatEntry {
+    /// Who sits there.
+    pub occupant: Occupant,
+    /// The generation a token of this seat must carry to be honoured.
+    pub generation: u32,
+}
+
+impl SeatEntry {
+    fn player(name: Option<String>) -> Self {
+        Self {
+            occupant: Occupant::Player { name },
+            generation: 0,
+        }
+    }
+}
+
+/// Every seat of a game, in seat order, and when the game was created. Empty for a game stored
+/// before seats had occupants: then every seat is an unnamed player at generation 0.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatTable {
+    entries: Vec<SeatEntry>,
+    /// When the game was created (seconds since the epoch; 0 if unknown).
+    #[serde(default)]
+    pub created: u64,
+}
+
+impl SeatTable {
+    /// The entry of `seat`.
+    pub fn entry(&self, seat: Seat) -> SeatEntry {
+        self.entries
+            .get(seat)
+            .cloned()
+            .unwrap_or_else(|| SeatEntry::player(None))
+    }
+
+    fn entry_mut(&mut self, seat: Seat, seats: usize) -> &mut SeatEntry {
+        while self.entries.len() < seats {
+            self.entries.push(SeatEntry::player(None));
+        }
+        &mut self.entries[seat]
+    }
+
+    /// The bot level of `seat`, if a bot sits there.
+    pub fn bot(&self, seat: Seat) -> Option<BotLevel> {
+        match self.entries.get(seat)?.occupant {
+            Occupant::Bot { level } => Some(level),
+            _ => None,
+        }
+    }
+
+    /// The open seats, in order.
+    pub fn open_seats(&self) -> Vec<Seat> {
+        (0..self.entries.len())
+            .filter(|&seat| self.entries[seat].occupant == Occupant::Open)
+            .collect()
+    }
+
+    /// The seats a player holds, in order.
+    pub fn players(&self) -> impl Iterator<Item = Seat> + '_ {
+        (0..self.entries.len()).filter(|&seat| matches!(self.entries[seat].occupant, Occupant::Player { .. }))
+    }
+
+    /// Whether any seat is open.
+    pub fn has_open_seat(&self) -> bool {
+        self.entries.iter().any(|e| e.occupant == Occupant::Open)
+    }
+
+    /// The public description of every seat of a game of `seats` seats.
+    pub fn describe(&self, seats: usize) -> Vec<SeatInfo> {
+        (0..seats)
+            .map(|seat| {
+                let entry = self.entry(seat);
+                let (occupant, name, level) = match entry.occupant {
+                    Occupant::Player { name } => (OccupantKind::Player, name, None),
+                    Occupant::Open => (OccupantKind::Open, None, None),
+                    Occupant::Bot { level } => (OccupantKind::Bot, None, Some(level)),
+                };
+                SeatInfo {
+                    seat,
+                    occupant,
+                    name,
+                    level,
+                }
+            })
+            .collect()
+    }
+
+    /// `401 token_revoked` unless a token of `viewer`'s seat carrying `generation` is still
+    /// honoured.
+    pub fn admit(&self, viewer: Viewer, generation: u32) -> Result<(), ApiError> {
+        match viewer {
+            Viewer::Seat(seat) if self.entry(seat).generation != generation => Err(ApiError::new(
+                Code::TokenRevoked,
+                format!("this token of seat {seat} was replaced (reissued, resigned or given to a bot)"),
+            )),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// What kind of occupant a seat has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum OccupantKind {
+    /// A player holding the seat's token.
+    Player,
+    /// Nobody yet: `POST /v1/games/{id}/seats/{seat}` joins it.
+    Open,
+    /// A bot: it plays inside the request that hands it the turn.
+    Bot,
+}
+
+/// A seat as everyone may see it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct SeatInfo {
+    /// The seat.
+    pub seat: usize,
+    /// Who sits there.
+    pub occupant: OccupantKind,
+    /// The player's display name, when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The bot's level, for a bot.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<BotLevel>,
+}
+
+/// One seat as a game is created with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SeatSpec {
+    /// `{"open": true}`: left for anyone to join.
+    Open,
+    /// `{"name": "Ann"}`: a named player, whose token the creation returns.
+    Player(String),
+    /// `{"bot": "random"}` or `{"bot": "greedy"}`: a bot.
+    Bot(BotLevel),
+}
+
+impl<'de> Deserialize<'de> for SeatSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Fields {
+            open: Option<bool>,
+            name: Option<String>,
+            bot: Option<BotLevel>,
+        }
+        let shape = "a seat is {\"open\": true}, {\"name\": \"...\"} or {\"bot\": \"random\" | \"greedy\"}";
+        let fields = Fields::deserialize(d).map_err(|e| serde::de::Error::custom(format!("{shape}: {e}")))?;
+        match fields {
+            Fields {
+                open: Some(true),
+                name: None,
+                bot: None,
+            } => Ok(SeatSpec::Open),
+            Fields {
+                open: None,
+                name: Some(name),
+                bot: None,
+            } => Ok(SeatSpec::Player(name)),
+            Fields {
+                open: None,
+                name: None,
+                bot: Some(level),
+            } => Ok(SeatSpec::Bot(level)),
+            _ => Err(serde::de::Error::custom(shape)),
+        }
+    }
+}
+
+impl utoipa::PartialSchema for SeatSpec {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Type};
+        let object = |field: &str, schema: ObjectBuilder, about: &str| {
+            ObjectBuilder::new()
+                .property(field, schema)
+                .required(field)
+                .additional_properties(Some(utoipa::openapi::schema::AdditionalProperties::FreeForm(
+                    false,
+                )))
+                .description(Some(about))
+        };
+        OneOfBuilder::new()
+            .item(object(
+                "open",
+                ObjectBuilder::new()
+                    .schema_type(Type::Boolean)
+                    .enum_values(Some([true])),
+                "An open seat: anyone may join it.",
+            ))
+            .item(object(
+                "name",
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .min_length(Some(1))
+                    .max_length(Some(MAX_NAME_CHARS)),
+                "A named player: the creation returns its token.",
+            ))
+            .item(object(
+                "bot",
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .enum_values(Some(["random", "greedy"])),
+                "A bot of this level.",
+            ))
+            .description(Some("One seat as the game is created with it."))
+            .into()
+    }
+}
+
+impl ToSchema for SeatSpec {}
+
+/// A display name, checked: trimmed, 1 to [`MAX_NAME_CHARS`] characters, no control
+/// characters. `422 invalid_name` otherwise.
+pub fn display_name(raw: &str) -> Result<String, ApiError> {
+    let name = raw.trim();
+    let chars = name.chars().count();
+    if chars == 0 || chars > MAX_NAME_CHARS {
+        return Err(ApiError::new(
+            Code::InvalidName,
+            format!("a name is 1 to {MAX_NAME_CHARS} characters once trimmed; this one has {chars}"),
+        ));
+    }
+    if name.chars().any(char::is_control) {
+        return Err(ApiError::new(
+            Code::InvalidName,
+            "a name is plain text: no control characters (line breaks, tabs, escapes)",
+        ));
+    }
+    Ok(name.to_owned())
+}
+
+/// The seat table a creation asks for: `specs` (one per seat), or `count` seats, all open
+/// when `open` is set, else all players.
+pub fn table_of(count: usize, specs: Option<&[SeatSpec]>, open: bool) -> Result<SeatTable, ApiError> {
+    let entries = match specs {
+        None => (0..count)
+            .map(|_| SeatEntry {
+                occupant: if open {
+                    Occupant::Open
+                } else {
+                    Occupant::Player { name: None }
+                },
+                generation: 0,
+            })
+            .collect(),
+        Some(_) if open => {
+            return Err(ApiError::new(
+                Code::InvalidSeats,
+                "\"open\": true goes with a number of seats; with a list, mark each open seat {\"open\": true}",
+            ));
+        }
+        Some(specs) => specs
+            .iter()
+            .map(|spec| {
+                Ok(SeatEntry {
+                    occupant: match spec {
+                        SeatSpec::Open => Occupant::Open,
+                        SeatSpec::Player(name) => Occupant::Player {
+                            name: Some(display_name(name)?),
+                        },
+                        SeatSpec::Bot(level) => Occupant::Bot { level: *level },
+                    },
+                    generation: 0,
+                })
+            })
+            .collect::<Result<_, ApiError>>()?,
+    };
+    Ok(SeatTable {
+        entries,
+        created: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0),
+    })
+}
+
+/// A seat event: who sits where changed. Public, and in the log like the rules' events.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum SeatEvent {
+    /// A player joined an open seat.
+    SeatTaken {
+        /// The seat.
+        seat: usize,
+        /// The player's display name.
+        name: String,
+    },
+    /// The seat's player resigned: a bot plays the seat from now on.
+    SeatResigned {
+        /// The seat.
+        seat: usize,
+        /// The bot that took it over.
+        level: BotLevel,
+    },
+    /// The host gave the seat to a bot.
+    SeatReplaced {
+        /// The seat.
+        seat: usize,
+        /// The bot that sits there now.
+        level: BotLevel,
+    },
+}
+
+impl SeatEvent {
+    fn stored(&self) -> Result<StoredEvent, ApiError> {
+        let body = serde_json::to_string(self)
+            .and_then(RawValue::from_string)
+            .map_err(|e| {
+                tracing::error!(error = %e, "could not serialize a seat event");
+                ApiError::internal()
+            })?;
+        Ok(StoredEvent {
+            audience: Audience::Everyone,
+            body,
+        })
+    }
+}
+
+/// Lets every bot whose turn it is play, until a seat that is not a bot is to act or the game
+/// is over (at most [`MAX_BOT_ACTIONS`] actions). Returns the events of the actions played.
+pub fn play_bots(game: &mut AnyGame, table: &SeatTable) -> Vec<StoredEvent> {
+    let mut events = Vec::new();
+    let mut rng = rand::rngs::StdRng::from_os_rng();
+    for _ in 0..MAX_BOT_ACTIONS {
+        if game.is_over() {
+            break;
+        }
+        let Some((seat, level)) = game
+            .to_act()
+            .into_iter()
+            .find_map(|seat| table.bot(seat).map(|level| (seat, level)))
+        else {
+            break;
+        };
+        let Some(action) = bots::choose(game, seat, level, &mut rng) else {
+            tracing::error!(
+                ruleset = game.ruleset().slug,
+                seat,
+                "a bot to act found no legal action"
+            );
+            break;
+        };
+        let applied =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| game.apply(seat, action.get())));
+        match applied {
+            Ok(Ok(more)) => events.extend(more.into_iter().map(StoredEvent::from)),
+            Ok(Err(rejection)) => {
+                tracing::error!(
+                    ruleset = game.ruleset().slug,
+                    seat,
+                    ?rejection,
+                    "the rules refused a bot's legal action"
+                );
+                break;
+            }
+            Err(_) => {
+                tracing::error!(
+                    ruleset = game.ruleset().slug,
+                    seat,
+                    "the rules panicked applying a bot's action"
+                );
+                break;
+            }
+        }
+    }
+    events
+}
+
+/// A seat's token, answered once when it is taken or reissued.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct SeatGrant {
+    /// The game's id.
+    pub id: String,
+    /// The game's version after the change.
+    pub version: u64,
+    /// The game's revision after the change (its `ETag`).
+    pub revision: String,
+    /// The seat.
+    pub seat: usize,
+    /// Its bearer token (`Authorization: Bearer <token>`), given only in this answer.
+    pub token: String,
+}
+
+/// Join a seat.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"name": "Ann"}))]
+pub struct JoinSeat {
+    /// The display name: plain text, 1 to 32 characters once trimmed.
+    pub name: String,
+}
+
+/// Give a seat to a bot.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"bot": "greedy"}))]
+pub struct ReplaceSeat {
+    /// The bot's level.
+    pub bot: BotLevel,
+}
+
+/// A seat after a resignation or a replacement.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct SeatChanged {
+    /// The game's id.
+    pub id: String,
+    /// The game's version after the change (the bots' moves included).
+    pub version: u64,
+    /// The game's revision after the change (its `ETag`).
+    pub revision: String,
+    /// The seat as everyone now sees it.
+    pub seat: SeatInfo,
+}
+
+/// Which seat a join asks for.
+#[derive(Clone, Copy, Debug)]
+pub enum Wanted {
+    /// The first open seat.
+    FirstOpen,
+    /// This seat.
+    Seat(Seat),
+}
+
+/// A change of the seat table, checked against the game as it is.
+type Change = dyn Fn(&StoredGame) -> Result<(Seat, Occupant, Option<SeatEvent>), ApiError> + Send + Sync;
+
+fn seat_of(game: &StoredGame, seat: Seat) -> Result<Seat, ApiError> {
+    if seat < game.game.seat_count() {
+        Ok(seat)
+    } else {
+        Err(ApiError::new(
+            Code::SeatNotFound,
+            format!(
+                "this game has seats 0 to {}",
+                game.game.seat_count().saturating_sub(1)
+            ),
+        ))
+    }
+}
+
+impl Games {
+    /// Writes a change of one seat (its occupant, and its generation bumped when `bump`), lets
+    /// the bots play on, and retries a lost race against the newer game.
+    async fn change_seat(
+        &self,
+        id: &GameId,
+        bump: bool,
+        change: &Change,
+    ) -> Result<(StoredGame, Seat), ApiError> {
+        let mut retries = 0;
+        loop {
+            let stored = self.fresh(id).await?;
+            let (seat, occupant, event) = change(&stored)?;
+            let mut next = StoredGame {
+                revision: stored.revision.next(),
+                ..(*stored).clone()
+            };
+            let seats = next.game.seat_count();
+            let entry = next.seats.entry_mut(seat, seats);
+            entry.occupant = occupant;
+            if bump {
+                entry.generation = entry.generation.wrapping_add(1);
+            }
+            let mut events = event
+                .iter()
+                .map(SeatEvent::stored)
+                .collect::<Result<Vec<_>, _>>()?;
+            if !next.game.is_over() {
+                let table = next.seats.clone();
+                events.extend(play_bots(&mut next.game, &table));
+            }
+            next.events = stored.events + events.len() as u64;
+            match self.save_seats(&stored, &next, &events).await? {
+                Saved::Written => {
+                    self.remember(&next);
+                    self.relist(&next).await;
+                    return Ok((next, seat));
+                }
+                Saved::Conflict { current: None } => return Err(ApiError::game_not_found(id.as_str())),
+                Saved::Conflict { .. } if retries < self.cas_retries() => retries += 1,
+                Saved::Conflict { .. } | Saved::Replayed(_) => {
+                    return Err(ApiError::new(
+                        Code::Contention,
+                        "the game kept changing while the seat changed; retry",
+                    ));
+                }
+                Saved::Fenced => return Err(ApiError::store_unavailable()),
+            }
+        }
+    }
+
+    /// Seats a player named `name` in the wanted seat and answers its token, once.
+    pub async fn join(&self, id: &GameId, wanted: Wanted, name: &str) -> Result<SeatGrant, ApiError> {
+        let name = display_name(name)?;
+        let chosen = name.clone();
+        let change = move |stored: &StoredGame| {
+            let seat = match wanted {
+                Wanted::Seat(seat) => {
+                    let seat = seat_of(stored, seat)?;
+                    if stored.seats.entry(seat).occupant != Occupant::Open {
+                        return Err(ApiError::new(Code::SeatTaken, format!("seat {seat} is not open")));
+                    }
+                    seat
+                }
+                Wanted::FirstOpen => *stored
+                    .seats
+                    .open_seats()
+                    .first()
+                    .ok_or_else(|| ApiError::new(Code::NoOpenSeat, "every seat of this game is taken"))?,
+            };
+            if stored.game.is_over() {
+                return Err(ApiError::new(
+                    Code::GameOver,
+                    "the game is over: no seat can be joined",
+                ));
+            }
+            Ok((
+                seat,
+                Occupant::Player {
+                    name: Some(chosen.clone()),
+                },
+                Some(SeatEvent::SeatTaken {
+                    seat,
+                    name: chosen.clone(),
+                }),
+            ))
+        };
+        let (next, seat) = self.change_seat(id, false, &change).await?;
+        tracing::info!(game = %id, seat, "seat joined");
+        self.grant(&next, seat)
+    }
+
+    /// A new token for `seat` (the host's call); every older token of the seat stops working.
+    pub async fn reissue(&self, id: &GameId, seat: Seat) -> Result<SeatGrant, ApiError> {
+        let change = move |stored: &StoredGame| {
+            let seat = seat_of(stored, seat)?;
+            match stored.seats.entry(seat).occupant {
+                occupant @ Occupant::Player { .. } => Ok((seat, occupant, None)),
+                _ => Err(ApiError::new(
+                    Code::SeatNotPlayed,
+                    format!("seat {seat} has no player to hold a token: join it, or it is a bot's"),
+                )),
+            }
+        };
+        let (next, seat) = self.change_seat(id, true, &change).await?;
+        tracing::info!(game = %id, seat, "seat token reissued");
+        self.grant(&next, seat)
+    }
+
+    /// Gives `seat` to a `level` bot for the host: it plays on at once if it is to act.
+    pub async fn give_to_bot(
+        &self,
+        id: &GameId,
+        seat: Seat,
+        level: BotLevel,
+    ) -> Result<SeatChanged, ApiError> {
+        self.to_bot(id, seat, level, None).await
+    }
+
+    /// `seat` resigns with its token of `generation`: a `level` bot plays on in its place.
+    pub async fn resign(
+        &self,
+        id: &GameId,
+        seat: Seat,
+        generation: u32,
+        level: BotLevel,
+    ) -> Result<SeatChanged, ApiError> {
+        self.to_bot(id, seat, level, Some(generation)).await
+    }
+
+    /// Gives `seat` to a `level` bot: a resignation when the seat's own token (of
+    /// `resigned_with` generation) asks, else the host's replacement.
+    async fn to_bot(
+        &self,
+        id: &GameId,
+        seat: Seat,
+        level: BotLevel,
+        resigned_with: Option<u32>,
+    ) -> Result<SeatChanged, ApiError> {
+        let resigned = resigned_with.is_some();
+        let change = move |stored: &StoredGame| {
+            let seat = seat_of(stored, seat)?;
+            if let Some(generation) = resigned_with {
+                stored.seats.admit(Viewer::Seat(seat), generation)?;
+            }
+            if stored.game.is_over() {
+                return Err(ApiError::new(
+                    Code::GameOver,
+                    "the game is over: its seats stay as they were",
+                ));
+            }
+            let event = if resigned {
+                SeatEvent::SeatResigned { seat, level }
+            } else {
+                SeatEvent::SeatReplaced { seat, level }
+            };
+            Ok((seat, Occupant::Bot { level }, Some(event)))
+        };
+        let (next, seat) = self.change_seat(id, true, &change).await?;
+        tracing::info!(game = %id, seat, level = level.as_str(), resigned, "seat given to a bot");
+        let seats = next.game.seat_count();
+        Ok(SeatChanged {
+            id: next.id.clone(),
+            version: next.revision.number,
+            revision: next.revision.to_string(),
+            seat: next.seats.describe(seats).swap_remove(seat),
+        })
+    }
+
+    fn grant(&self, game: &StoredGame, seat: Seat) -> Result<SeatGrant, ApiError> {
+        let generation = game.seats.entry(seat).generation;
+        Ok(SeatGrant {
+            id: game.id.clone(),
+            version: game.revision.number,
+            revision: game.revision.to_string(),
+            seat,
+            token: self.keys().issue_seat(&game.id, seat, generation)?,
+        })
+    }
+}
