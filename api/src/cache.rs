@@ -60,6 +60,8 @@ mod tests {
             seed: 7,
             salt: String::new(),
             game,
+            webhook: None,
+            notices: Vec::new(),
         })
     }
 

@@ -113,6 +113,8 @@ codes! {
         "The ruleset refuses these options; `GET /v1/rulesets/{ruleset}` lists them.";
     InvalidSeed = "invalid_seed", UNPROCESSABLE_ENTITY,
         "A seed is at most 2^53 - 1.";
+    InvalidWebhook = "invalid_webhook", UNPROCESSABLE_ENTITY,
+        "The webhook URL is not http(s), is over 2048 bytes, or names a host the server's operator does not allow (or the server allows none); `detail` says which.";
     RateLimited = "rate_limited", TOO_MANY_REQUESTS,
         "Too many requests (games created by this address, or calls by this token). Retry after `Retry-After` seconds.";
     TooManyConnections = "too_many_connections", TOO_MANY_REQUESTS,

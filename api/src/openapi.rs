@@ -36,7 +36,7 @@ mod links;
         schemas(
         AnyAction, AnyEvent, AnyView, AnyOptions, error::Problem, error::Code, model::CreateGame, model::CreatedGame,
         model::GameState, model::LegalActions, model::PostAction, model::ActionResult, model::EventLog,
-        model::RulesetList, model::RulesetDetail, model::Health,
+        model::RulesetList, model::RulesetDetail, model::Health, crate::webhooks::WebhookNotice,
         ),
         responses(
             error::BadRequest, error::Unauthorized, error::Forbidden, error::NotFound,

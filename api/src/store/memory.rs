@@ -7,6 +7,9 @@ use std::time::{Duration, Instant};
 use async_trait::async_trait;
 
 use super::redis::RECENT_WRITES;
+use super::OutboxNotice;
+
+mod outbox;
 use super::{
     Freshness, GameStore, IdempotentRecord, IdempotentWrite, MemoryUse, Quota, Retention, Revision, Saved,
     StoreError, StoredEvent, StoredGame, WriteOutcome,
@@ -21,6 +24,10 @@ struct Entry {
     /// The last writes' revisions, newest first.
     recent: VecDeque<Revision>,
     expires: Instant,
+    /// Undelivered webhook notices, oldest first.
+    outbox: VecDeque<OutboxNotice>,
+    /// Failed deliveries by notice id.
+    outbox_tries: HashMap<String, u32>,
 }
 
 /// Now plus `ttl`, or a century from now when that overflows.
@@ -41,6 +48,8 @@ pub struct MemoryStore {
     buckets: Mutex<HashMap<String, f64>>,
     epoch: Instant,
     retention: Retention,
+    /// Games with webhook notices: the millisecond since `epoch` from which each may be claimed.
+    due: Mutex<HashMap<String, u64>>,
 }
 
 impl MemoryStore {
@@ -52,6 +61,7 @@ impl MemoryStore {
             buckets: Mutex::default(),
             epoch: Instant::now(),
             retention,
+            due: Mutex::default(),
         }
     }
 
@@ -97,15 +107,19 @@ impl GameStore for MemoryStore {
         if Self::live(&mut games, &game.id).is_some() || self.is_fenced(&game.revision)? {
             return Ok(false);
         }
+        let mut stored = game.clone();
+        stored.notices.clear();
         games.insert(
             game.id.clone(),
             Entry {
-                game: game.clone(),
+                game: stored,
                 updates: tokio::sync::watch::channel(game.revision).0,
                 events: events.to_vec(),
                 idempotent: HashMap::new(),
                 recent: VecDeque::from([game.revision]),
                 expires: deadline(self.retention.for_game(game)),
+                outbox: game.notices.iter().cloned().collect(),
+                outbox_tries: HashMap::new(),
             },
         );
         Ok(true)
@@ -213,10 +227,12 @@ impl GameStore for MemoryStore {
             return Ok(Saved::Fenced);
         }
         entry.game = game.clone();
+        entry.game.notices.clear();
         entry.updates.send_replace(game.revision);
         entry.recent.push_front(game.revision);
         entry.recent.truncate(RECENT_WRITES);
         entry.events.extend_from_slice(events);
+        entry.outbox.extend(game.notices.iter().cloned());
         entry.expires = deadline(self.retention.for_game(game));
         if let Some(write) = idempotency {
             entry
