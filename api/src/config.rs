@@ -244,6 +244,8 @@ impl Config {
                 attempts: number("ROADIE_WEBHOOK_ATTEMPTS", 10)?.clamp(1, 100) as u32,
                 backoff: Duration::from_millis(number("ROADIE_WEBHOOK_BACKOFF_MS", 1_000)?),
                 sweep_every: Duration::from_millis(number("ROADIE_WEBHOOK_SWEEP_MS", 500)?.max(10)),
+                write_grace: Duration::from_millis(number("ROADIE_STORE_TIMEOUT_MS", 2_000)?.max(1)) * 2
+                    + Duration::from_secs(1),
             },
         })
     }

@@ -19,11 +19,11 @@ use crate::model::{
     Status,
 };
 use crate::request::{GameId, Representation};
-use crate::webhooks::{self, WebhookConfig};
 use crate::store::{
     Freshness, GameStore, IdempotentRecord, IdempotentWrite, Revision, Saved, StoreError, StoredEvent,
     StoredGame, WriteOutcome,
 };
+use crate::webhooks::{self, WebhookConfig};
 
 /// The longest a read may wait for a game to change.
 pub const MAX_WAIT: Duration = Duration::from_secs(30);

@@ -178,15 +178,17 @@ impl Application {
         } else {
             0
         };
-        let games = web::Data::new(Games::new(
-            store.clone(),
-            keys.clone(),
-            metrics.clone(),
-            headroom.clone(),
-            config.store.cas_retries,
-            cached_games,
-        )
-        .with_webhooks(Arc::new(config.webhooks.clone())));
+        let games = web::Data::new(
+            Games::new(
+                store.clone(),
+                keys.clone(),
+                metrics.clone(),
+                headroom.clone(),
+                config.store.cas_retries,
+                cached_games,
+            )
+            .with_webhooks(Arc::new(config.webhooks.clone())),
+        );
         crate::webhooks::spawn(store.clone(), config.webhooks.clone(), metrics.clone())?;
         let keys = web::Data::from(keys);
         let metrics = web::Data::from(metrics);

@@ -63,6 +63,9 @@ pub struct WebhookConfig {
     pub backoff: Duration,
     /// `ROADIE_WEBHOOK_SWEEP_MS`: how often each process looks for due notices (default 500).
     pub sweep_every: Duration,
+    /// Twice `ROADIE_STORE_TIMEOUT_MS` and a second: a write marked longer ago than this has
+    /// landed or failed, so an empty outbox then means nothing is on its way.
+    pub write_grace: Duration,
 }
 
 impl Default for WebhookConfig {
@@ -73,6 +76,7 @@ impl Default for WebhookConfig {
             attempts: 10,
             backoff: Duration::from_secs(1),
             sweep_every: Duration::from_millis(500),
+            write_grace: Duration::from_secs(5),
         }
     }
 }
@@ -279,7 +283,11 @@ struct Sweeper {
 
 /// Starts this process's sweeper: it claims due games every `sweep_every` and delivers their
 /// notices. Fails only when no HTTP client can be made.
-pub fn spawn(store: Arc<dyn GameStore>, config: WebhookConfig, metrics: Arc<Metrics>) -> Result<(), reqwest::Error> {
+pub fn spawn(
+    store: Arc<dyn GameStore>,
+    config: WebhookConfig,
+    metrics: Arc<Metrics>,
+) -> Result<(), reqwest::Error> {
     let client = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .timeout(config.timeout)
@@ -379,7 +387,11 @@ impl Sweeper {
                 retry_in
             }
         };
-        if let Err(e) = self.store.release(claim, lease, retry_in).await {
+        if let Err(e) = self
+            .store
+            .release(claim, lease, retry_in, self.config.write_grace)
+            .await
+        {
             tracing::warn!(game, error = %e, "could not release a webhook claim; it lapses with its lease");
         }
     }
@@ -458,8 +470,14 @@ mod tests {
             signature("key", 1_700_000_000, r#"{"a":1}"#),
             "a438e398bfafc57e4396bb7fc2304422f0f768e965d073ca313cb52e22e6ad03"
         );
-        assert_ne!(signature("key", 1_700_000_001, r#"{"a":1}"#), signature("key", 1_700_000_000, r#"{"a":1}"#));
-        assert_ne!(signature("other", 1_700_000_000, r#"{"a":1}"#), signature("key", 1_700_000_000, r#"{"a":1}"#));
+        assert_ne!(
+            signature("key", 1_700_000_001, r#"{"a":1}"#),
+            signature("key", 1_700_000_000, r#"{"a":1}"#)
+        );
+        assert_ne!(
+            signature("other", 1_700_000_000, r#"{"a":1}"#),
+            signature("key", 1_700_000_000, r#"{"a":1}"#)
+        );
     }
 
     #[test]

@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 
-use super::redis::RECENT_WRITES;
 use super::OutboxNotice;
+use super::redis::RECENT_WRITES;
 
 mod outbox;
 use super::{
@@ -48,8 +48,9 @@ pub struct MemoryStore {
     buckets: Mutex<HashMap<String, f64>>,
     epoch: Instant,
     retention: Retention,
-    /// Games with webhook notices: the millisecond since `epoch` from which each may be claimed.
-    due: Mutex<HashMap<String, u64>>,
+    /// Games with webhook notices: the millisecond since `epoch` from which each may be claimed,
+    /// and when it was last marked.
+    due: Mutex<HashMap<String, (u64, u64)>>,
 }
 
 impl MemoryStore {

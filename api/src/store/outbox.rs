@@ -9,9 +9,11 @@
 //! The due set's score is the time (milliseconds, the store's clock) from which a game may be
 //! claimed. A claim moves it to the end of the lease, so no other process claims the game while
 //! it is being delivered; a process that dies holding a lease loses it when the lease runs out.
-//! [`Outbox::mark_due`] nudges the score without making a leased game claimable, and
-//! [`Outbox::release`] removes a game only when its score is still the one its claim set: a
-//! notice written while the outbox was being delivered is never left unmarked.
+//! [`Outbox::mark_due`] nudges the score without making a leased game claimable, and records
+//! when it did. [`Outbox::release`] removes a game only when its score is still the one its claim
+//! set (a notice written while the outbox was being delivered is never left unmarked) and its
+//! last mark is older than a grace within which any write marked before it has landed or failed
+//! (a write marked just before the claim may not have landed when the outbox was read).
 //!
 //! [`StoredGame::notices`]: super::StoredGame::notices
 
@@ -95,10 +97,18 @@ pub trait Outbox: Send + Sync {
     async fn delivered(&self, id: &str, notice: &OutboxNotice) -> Result<(), StoreError>;
 
     /// Counts a failed delivery of `notice`; drops it once `max_attempts` have failed.
-    async fn failed(&self, id: &str, notice: &OutboxNotice, max_attempts: u32) -> Result<Failure, StoreError>;
+    async fn failed(&self, id: &str, notice: &OutboxNotice, max_attempts: u32)
+    -> Result<Failure, StoreError>;
 
-    /// Ends `claim`, taken for `lease`: the game leaves the due set when `retry_in` is `None`
-    /// and no write marked it since the claim (else it is due at once), or is due again after
-    /// `retry_in`.
-    async fn release(&self, claim: &Claim, lease: Duration, retry_in: Option<Duration>) -> Result<(), StoreError>;
+    /// Ends `claim`, taken for `lease`. With `retry_in`, the game is due again after it. Without
+    /// (its outbox was found empty), it leaves the due set, unless a write marked it since the
+    /// claim (then it is due at once) or within `grace` before (then it is due again when the
+    /// grace has passed).
+    async fn release(
+        &self,
+        claim: &Claim,
+        lease: Duration,
+        retry_in: Option<Duration>,
+        grace: Duration,
+    ) -> Result<(), StoreError>;
 }

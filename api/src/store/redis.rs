@@ -18,7 +18,7 @@
 //! loses them together.
 //!
 //! Rate-limit buckets are `roadie:limit:{<bucket>}`; games with notices to deliver are in the
-//! sorted set `roadie:webhooks:due` (see [`super::Outbox`]).
+//! sorted set `roadie:{webhooks}:due` (see [`super::Outbox`]).
 
 use std::time::Duration;
 
@@ -282,7 +282,17 @@ where
         let state = encode_state(game)?;
         let events = events.iter().map(encode).collect::<Result<Vec<_>, _>>()?;
         let ttl = ttl_secs(self.retention.for_game(game));
-        let [version, state_key, events_key, _, writes, fenced, outbox, webhook, _] = keys_of(&game.id);
+        let [
+            version,
+            state_key,
+            events_key,
+            _,
+            writes,
+            fenced,
+            outbox,
+            webhook,
+            _,
+        ] = keys_of(&game.id);
         let target = game.webhook.as_ref().map(encode).transpose()?.unwrap_or_default();
         let created: i64 = self
             .run(async |conn| {
@@ -378,7 +388,17 @@ where
             Some(write) => (write.key, encode_record(write.record)?),
             None => ("", Vec::new()),
         };
-        let [version, state_key, events_key, idem, writes, fenced, outbox, webhook, tries] = keys_of(&game.id);
+        let [
+            version,
+            state_key,
+            events_key,
+            idem,
+            writes,
+            fenced,
+            outbox,
+            webhook,
+            tries,
+        ] = keys_of(&game.id);
         let notices: i64 = match &game.webhook {
             Some(_) => game.notices.len() as i64,
             None => -1,

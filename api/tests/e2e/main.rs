@@ -27,3 +27,4 @@ mod stream;
 mod support;
 mod tokens;
 mod web;
+mod webhooks;

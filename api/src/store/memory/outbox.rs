@@ -16,7 +16,9 @@ impl MemoryStore {
         millis(self.epoch.elapsed())
     }
 
-    fn due(&self) -> Result<std::sync::MutexGuard<'_, std::collections::HashMap<String, u64>>, StoreError> {
+    fn due(
+        &self,
+    ) -> Result<std::sync::MutexGuard<'_, std::collections::HashMap<String, (u64, u64)>>, StoreError> {
         self.due
             .lock()
             .map_err(|_| StoreError::Unavailable("the in-memory store is poisoned".into()))
@@ -26,7 +28,12 @@ impl MemoryStore {
 #[async_trait]
 impl Outbox for MemoryStore {
     async fn mark_due(&self, id: &str) -> Result<(), StoreError> {
-        *self.due()?.entry(id.to_owned()).or_insert(0) += 1;
+        let now = self.now_ms();
+        let mut due = self.due()?;
+        due.entry(id.to_owned()).or_insert((0, now)).0 += 1;
+        if let Some((_, marked)) = due.get_mut(id) {
+            *marked = now;
+        }
         Ok(())
     }
 
@@ -36,15 +43,17 @@ impl Outbox for MemoryStore {
         let mut due = self.due()?;
         let mut ready: Vec<(u64, String)> = due
             .iter()
-            .filter(|(_, at)| **at <= now)
-            .map(|(game, at)| (*at, game.clone()))
+            .filter(|(_, (at, _))| *at <= now)
+            .map(|(game, (at, _))| (*at, game.clone()))
             .collect();
         ready.sort();
         ready.truncate(limit);
         Ok(ready
             .into_iter()
             .map(|(_, game)| {
-                due.insert(game.clone(), lease_until);
+                if let Some((at, _)) = due.get_mut(&game) {
+                    *at = lease_until;
+                }
                 Claim { game, lease_until }
             })
             .collect())
@@ -70,7 +79,12 @@ impl Outbox for MemoryStore {
         Ok(())
     }
 
-    async fn failed(&self, id: &str, notice: &OutboxNotice, max_attempts: u32) -> Result<Failure, StoreError> {
+    async fn failed(
+        &self,
+        id: &str,
+        notice: &OutboxNotice,
+        max_attempts: u32,
+    ) -> Result<Failure, StoreError> {
         let mut games = self.lock()?;
         let Some(entry) = Self::live(&mut games, id) else {
             return Ok(Failure {
@@ -89,24 +103,33 @@ impl Outbox for MemoryStore {
         Ok(Failure { attempts, dropped })
     }
 
-    async fn release(&self, claim: &Claim, lease: Duration, retry_in: Option<Duration>) -> Result<(), StoreError> {
+    async fn release(
+        &self,
+        claim: &Claim,
+        lease: Duration,
+        retry_in: Option<Duration>,
+        grace: Duration,
+    ) -> Result<(), StoreError> {
         let now = self.now_ms();
         let mut due = self.due()?;
-        let score = due.get(&claim.game).copied();
+        let (score, marked) = match due.get(&claim.game) {
+            Some(&(score, marked)) => (Some(score), marked),
+            None => (None, 0),
+        };
         if score.is_some_and(|s| s >= claim.lease_until.saturating_add(millis(lease).max(1))) {
             return Ok(());
         }
-        match retry_in {
-            Some(delay) => {
-                due.insert(claim.game.clone(), now.saturating_add(millis(delay)));
-            }
-            None if score == Some(claim.lease_until) => {
+        let grace = millis(grace);
+        let at = match retry_in {
+            Some(delay) => now.saturating_add(millis(delay)),
+            None if score == Some(claim.lease_until) && now.saturating_sub(marked) >= grace => {
                 due.remove(&claim.game);
+                return Ok(());
             }
-            None => {
-                due.insert(claim.game.clone(), now);
-            }
-        }
+            None if score == Some(claim.lease_until) => marked.saturating_add(grace),
+            None => now,
+        };
+        due.entry(claim.game.clone()).or_insert((at, marked)).0 = at;
         Ok(())
     }
 }

@@ -1,7 +1,8 @@
 //! Webhook outboxes in Redis: each game's notices under its own hash tag, and one sorted set of
-//! games with notices due, `roadie:webhooks:due`, scored by the millisecond (Redis's clock) from
-//! which each may be claimed. Scripts touch either a game's keys or the due set, never both, so
-//! each runs on one Cluster slot.
+//! games with notices due, `roadie:{webhooks}:due`, scored by the millisecond (Redis's clock) from
+//! which each may be claimed, with the hash `roadie:{webhooks}:marked` of when each was last
+//! marked. Scripts touch either a game's keys or those two, never both, so each runs on one
+//! Cluster slot.
 
 use std::sync::LazyLock;
 use std::time::Duration;
@@ -14,7 +15,22 @@ use super::{RedisStore, bytes_of, decode, key, ttl_secs};
 use crate::store::{Claim, Failure, Outbox, OutboxNotice, Pending, StoreError, Webhook};
 
 /// The due set.
-const DUE: &str = "roadie:webhooks:due";
+const DUE: &str = "roadie:{webhooks}:due";
+
+/// When each game of the due set was last marked, in Redis's milliseconds.
+const MARKED: &str = "roadie:{webhooks}:marked";
+
+/// Marks a game due. KEYS: due, marked. ARGV: game.
+static MARK: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+local t = redis.call('TIME')
+redis.call('HSET', KEYS[2], ARGV[1], tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+redis.call('ZINCRBY', KEYS[1], 1, ARGV[1])
+return 1
+",
+    )
+});
 
 /// Claims due games: each one's score moves to the end of its lease.
 /// KEYS: due. ARGV: lease in milliseconds, most games. Returns {game, lease end, ...}.
@@ -36,10 +52,11 @@ return claimed
     )
 });
 
-/// Ends a claim. KEYS: due. ARGV: game, the claim's lease end, lease in milliseconds, delay
-/// in milliseconds or '' when the outbox was emptied.
+/// Ends a claim. KEYS: due, marked. ARGV: game, the claim's lease end, lease in milliseconds,
+/// delay in milliseconds or '' when the outbox was found empty, grace in milliseconds.
 /// Returns 0 removed, 1 due now (marked since the claim), 2 due after the delay, 3 claimed by
-/// another process since (this lease ran out), left alone.
+/// another process since (this lease ran out), left alone, 4 due again once a write marked
+/// within the grace has surely landed or failed.
 static RELEASE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
@@ -53,7 +70,13 @@ if ARGV[4] ~= '' then
   return 2
 end
 if score and tonumber(score) == mine then
+  local marked = tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '0')
+  if now - marked < tonumber(ARGV[5]) then
+    redis.call('ZADD', KEYS[1], marked + tonumber(ARGV[5]), ARGV[1])
+    return 4
+  end
   redis.call('ZREM', KEYS[1], ARGV[1])
+  redis.call('HDEL', KEYS[2], ARGV[1])
   return 0
 end
 redis.call('ZADD', KEYS[1], now, ARGV[1])
@@ -116,15 +139,8 @@ where
     C: ConnectionLike + Clone + Send + Sync + 'static,
 {
     async fn mark_due(&self, id: &str) -> Result<(), StoreError> {
-        let _: f64 = self
-            .run(async |conn| {
-                redis::cmd("ZINCRBY")
-                    .arg(DUE)
-                    .arg(1)
-                    .arg(id)
-                    .query_async(conn)
-                    .await
-            })
+        let _: i64 = self
+            .run(async |conn| MARK.key(DUE).key(MARKED).arg(id).invoke_async(conn).await)
             .await?;
         Ok(())
     }
@@ -187,8 +203,7 @@ where
             .into_iter()
             .map(|bytes| {
                 let NoticeId { id } = decode(&bytes)?;
-                let body =
-                    String::from_utf8(bytes).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+                let body = String::from_utf8(bytes).map_err(|e| StoreError::Corrupt(e.to_string()))?;
                 Ok(OutboxNotice { id, body })
             })
             .collect::<Result<Vec<_>, StoreError>>()?;
@@ -210,7 +225,12 @@ where
         Ok(())
     }
 
-    async fn failed(&self, id: &str, notice: &OutboxNotice, max_attempts: u32) -> Result<Failure, StoreError> {
+    async fn failed(
+        &self,
+        id: &str,
+        notice: &OutboxNotice,
+        max_attempts: u32,
+    ) -> Result<Failure, StoreError> {
         let ttl = ttl_secs(self.retention.idle);
         let (attempts, dropped): (u32, i64) = self
             .run(async |conn| {
@@ -231,16 +251,24 @@ where
         })
     }
 
-    async fn release(&self, claim: &Claim, lease: Duration, retry_in: Option<Duration>) -> Result<(), StoreError> {
+    async fn release(
+        &self,
+        claim: &Claim,
+        lease: Duration,
+        retry_in: Option<Duration>,
+        grace: Duration,
+    ) -> Result<(), StoreError> {
         let delay = retry_in.map(|d| millis(d).to_string()).unwrap_or_default();
         let _: i64 = self
             .run(async |conn| {
                 RELEASE
                     .key(DUE)
+                    .key(MARKED)
                     .arg(&claim.game)
                     .arg(claim.lease_until)
                     .arg(millis(lease).max(1))
                     .arg(&delay)
+                    .arg(millis(grace))
                     .invoke_async(conn)
                     .await
             })
