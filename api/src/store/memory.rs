@@ -50,7 +50,7 @@ pub struct MemoryStore {
     retention: Retention,
     /// Games with webhook notices: the millisecond since `epoch` from which each may be claimed,
     /// and when it was last marked.
-    due: Mutex<HashMap<String, (u64, u64)>>,
+    due: Mutex<HashMap<String, outbox::Due>>,
 }
 
 impl MemoryStore {

@@ -266,7 +266,7 @@ fn received(deliveries: &[Delivery], game: &str) -> Expected {
         );
     }
     let mut notices: Expected = by_id.into_values().collect();
-    notices.sort_by(|a, b| (a.0, a.1 == "game_over").cmp(&(b.0, b.1 == "game_over")));
+    notices.sort_by_key(|n| (n.0, n.1 == "game_over"));
     notices
 }
 

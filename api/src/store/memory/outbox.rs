@@ -7,6 +7,15 @@ use async_trait::async_trait;
 use super::MemoryStore;
 use crate::store::{Claim, Failure, Outbox, OutboxNotice, Pending, StoreError};
 
+/// A game of the due set, in milliseconds since the store's epoch.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Due {
+    /// From when it may be claimed.
+    at: u64,
+    /// When a write last marked it.
+    marked: u64,
+}
+
 fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
@@ -16,9 +25,7 @@ impl MemoryStore {
         millis(self.epoch.elapsed())
     }
 
-    fn due(
-        &self,
-    ) -> Result<std::sync::MutexGuard<'_, std::collections::HashMap<String, (u64, u64)>>, StoreError> {
+    fn due(&self) -> Result<std::sync::MutexGuard<'_, std::collections::HashMap<String, Due>>, StoreError> {
         self.due
             .lock()
             .map_err(|_| StoreError::Unavailable("the in-memory store is poisoned".into()))
@@ -30,10 +37,9 @@ impl Outbox for MemoryStore {
     async fn mark_due(&self, id: &str) -> Result<(), StoreError> {
         let now = self.now_ms();
         let mut due = self.due()?;
-        due.entry(id.to_owned()).or_insert((0, now)).0 += 1;
-        if let Some((_, marked)) = due.get_mut(id) {
-            *marked = now;
-        }
+        let entry = due.entry(id.to_owned()).or_default();
+        entry.at += 1;
+        entry.marked = now;
         Ok(())
     }
 
@@ -43,16 +49,16 @@ impl Outbox for MemoryStore {
         let mut due = self.due()?;
         let mut ready: Vec<(u64, String)> = due
             .iter()
-            .filter(|(_, (at, _))| *at <= now)
-            .map(|(game, (at, _))| (*at, game.clone()))
+            .filter(|(_, due)| due.at <= now)
+            .map(|(game, due)| (due.at, game.clone()))
             .collect();
         ready.sort();
         ready.truncate(limit);
         Ok(ready
             .into_iter()
             .map(|(_, game)| {
-                if let Some((at, _)) = due.get_mut(&game) {
-                    *at = lease_until;
+                if let Some(entry) = due.get_mut(&game) {
+                    entry.at = lease_until;
                 }
                 Claim { game, lease_until }
             })
@@ -113,7 +119,7 @@ impl Outbox for MemoryStore {
         let now = self.now_ms();
         let mut due = self.due()?;
         let (score, marked) = match due.get(&claim.game) {
-            Some(&(score, marked)) => (Some(score), marked),
+            Some(entry) => (Some(entry.at), entry.marked),
             None => (None, 0),
         };
         if score.is_some_and(|s| s >= claim.lease_until.saturating_add(millis(lease).max(1))) {
@@ -129,7 +135,7 @@ impl Outbox for MemoryStore {
             None if score == Some(claim.lease_until) => marked.saturating_add(grace),
             None => now,
         };
-        due.entry(claim.game.clone()).or_insert((at, marked)).0 = at;
+        due.entry(claim.game.clone()).or_default().at = at;
         Ok(())
     }
 }
