@@ -571,3 +571,38 @@ fn a_url_outside_the_allow_list_is_refused_and_nothing_is_sent() {
     std::thread::sleep(Duration::from_secs(1));
     assert!(receiver.deliveries().is_empty(), "{:#?}", receiver.deliveries());
 }
+
+#[test]
+fn notices_are_delivered_once_through_a_redis_cluster() {
+    let (_nodes, url) = crate::cluster::redis_cluster(&crate::support::scratch("webhooks_cluster"));
+    let receiver = Receiver::start();
+    let hosts = webhook_env(&receiver);
+    let env = [
+        ("ROADIE_REDIS_URL", url.as_str()),
+        ("ROADIE_WEBHOOK_HOSTS", hosts.as_str()),
+        ("ROADIE_WEBHOOK_SWEEP_MS", "20"),
+    ];
+    let a = Roadie::start("webhooks_cluster_a", None, &env);
+    let b = Roadie::start("webhooks_cluster_b", None, &env);
+    // Several games, so that their ids hash to slots on different nodes.
+    let mut games = Vec::new();
+    for i in 0..4 {
+        let server = if i % 2 == 0 { &a } else { &b };
+        games.push(create_with_webhook(server, 3, 300 + i, &receiver.url("/hook")));
+    }
+    let mut expected = HashMap::new();
+    for (game, _) in &games {
+        expected.insert(game.id.clone(), play(&[&a, &b], game, Some(10)));
+    }
+    let total: usize = expected.values().map(Vec::len).sum();
+    receiver.wait_for(Duration::from_secs(60), "every notice", |d| d.len() >= total);
+    std::thread::sleep(Duration::from_millis(500));
+    let deliveries = receiver.deliveries();
+    assert_eq!(deliveries.len(), total, "{deliveries:#?}");
+    for (game, secret) in &games {
+        assert_eq!(received(&deliveries, &game.id), expected[&game.id], "{}", game.id);
+        for d in deliveries.iter().filter(|d| d.json["game"] == game.id) {
+            assert!(verify(secret, &d.signature, &d.body).0, "{d:?}");
+        }
+    }
+}
