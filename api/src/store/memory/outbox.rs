@@ -37,9 +37,15 @@ impl Outbox for MemoryStore {
     async fn mark_due(&self, id: &str) -> Result<(), StoreError> {
         let now = self.now_ms();
         let mut due = self.due()?;
-        let entry = due.entry(id.to_owned()).or_default();
-        entry.at += 1;
-        entry.marked = now;
+        match due.get_mut(id) {
+            Some(entry) => {
+                entry.at += 1;
+                entry.marked = now;
+            }
+            None => {
+                due.insert(id.to_owned(), Due { at: now, marked: now });
+            }
+        }
         Ok(())
     }
 
@@ -137,5 +143,79 @@ impl Outbox for MemoryStore {
         };
         due.entry(claim.game.clone()).or_default().at = at;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Retention;
+
+    fn store() -> MemoryStore {
+        MemoryStore::new(Retention {
+            idle: Duration::from_secs(60),
+            finished: Duration::from_secs(60),
+        })
+    }
+
+    const LEASE: Duration = Duration::from_secs(30);
+
+    async fn claimed(store: &MemoryStore) -> Vec<String> {
+        let claims = store.claim_due(10, LEASE).await.expect("claim");
+        claims.into_iter().map(|c| c.game).collect()
+    }
+
+    #[tokio::test]
+    async fn a_claimed_game_is_nobody_elses_until_released_even_when_marked_again() {
+        let store = store();
+        store.mark_due("g").await.expect("mark");
+        let claims = store.claim_due(10, LEASE).await.expect("claim");
+        assert_eq!(claims.len(), 1);
+        assert!(claimed(&store).await.is_empty(), "claimed twice");
+        store.mark_due("g").await.expect("mark");
+        assert!(claimed(&store).await.is_empty(), "a mark broke the lease");
+        // Released with an empty outbox: the mark during the lease makes it due at once.
+        store
+            .release(&claims[0], LEASE, None, Duration::ZERO)
+            .await
+            .expect("release");
+        assert_eq!(claimed(&store).await, ["g"]);
+    }
+
+    #[tokio::test]
+    async fn an_empty_outbox_keeps_its_game_due_while_a_write_marked_just_before_may_land() {
+        let store = store();
+        let grace = Duration::from_millis(200);
+        store.mark_due("g").await.expect("mark");
+        let claims = store.claim_due(10, LEASE).await.expect("claim");
+        store
+            .release(&claims[0], LEASE, None, grace)
+            .await
+            .expect("release");
+        assert!(claimed(&store).await.is_empty(), "due again before the grace");
+        tokio::time::sleep(grace + Duration::from_millis(50)).await;
+        let claims = store.claim_due(10, LEASE).await.expect("claim");
+        assert_eq!(claims.len(), 1, "the game was dropped within the grace");
+        store
+            .release(&claims[0], LEASE, None, grace)
+            .await
+            .expect("release");
+        tokio::time::sleep(grace + Duration::from_millis(50)).await;
+        assert!(claimed(&store).await.is_empty(), "an empty outbox stays due");
+    }
+
+    #[tokio::test]
+    async fn a_failed_game_is_due_again_after_its_delay() {
+        let store = store();
+        store.mark_due("g").await.expect("mark");
+        let claims = store.claim_due(10, LEASE).await.expect("claim");
+        let delay = Duration::from_millis(100);
+        store
+            .release(&claims[0], LEASE, Some(delay), Duration::ZERO)
+            .await
+            .expect("release");
+        assert!(claimed(&store).await.is_empty());
+        tokio::time::sleep(delay + Duration::from_millis(50)).await;
+        assert_eq!(claimed(&store).await, ["g"]);
     }
 }
