@@ -61,6 +61,8 @@ mod tests {
             salt: String::new(),
             game,
             seats: Default::default(),
+            webhook: None,
+            notices: Vec::new(),
         })
     }
 

@@ -7,6 +7,7 @@ use secrecy::{SecretSlice, SecretString};
 
 use crate::limits::{ClientAddress, LimitsConfig};
 use crate::store::Quota;
+use crate::webhooks::WebhookConfig;
 
 /// The shortest `ROADIE_JWT_SECRET` accepted, in bytes: HS256 with a short or guessable secret
 /// lets any player who holds a token find the secret by trying, and forge every other token.
@@ -27,6 +28,9 @@ pub struct Config {
     /// `ROADIE_CREATE_RATE`, `ROADIE_CREATE_BURST`, `ROADIE_TOKEN_RATE`, `ROADIE_TOKEN_BURST`,
     /// `ROADIE_MAX_CONNECTIONS_PER_ADDRESS` and `ROADIE_CLIENT_ADDRESS_HEADER`.
     pub limits: LimitsConfig,
+    /// `ROADIE_WEBHOOK_HOSTS`, `ROADIE_WEBHOOK_TIMEOUT_MS`, `ROADIE_WEBHOOK_ATTEMPTS`,
+    /// `ROADIE_WEBHOOK_BACKOFF_MS` and `ROADIE_WEBHOOK_SWEEP_MS`.
+    pub webhooks: WebhookConfig,
 }
 
 /// The listener, its workers and how long a request may take to arrive.
@@ -228,6 +232,22 @@ impl Config {
                     None => ClientAddress::Peer,
                     Some(name) => ClientAddress::Header(name.trim().to_ascii_lowercase()),
                 },
+            },
+            webhooks: WebhookConfig {
+                hosts: get("ROADIE_WEBHOOK_HOSTS")
+                    .map(|list| {
+                        list.split(',')
+                            .map(|host| host.trim().to_ascii_lowercase())
+                            .filter(|host| !host.is_empty())
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+                timeout: Duration::from_millis(number("ROADIE_WEBHOOK_TIMEOUT_MS", 5_000)?.max(1)),
+                attempts: number("ROADIE_WEBHOOK_ATTEMPTS", 10)?.clamp(1, 100) as u32,
+                backoff: Duration::from_millis(number("ROADIE_WEBHOOK_BACKOFF_MS", 1_000)?),
+                sweep_every: Duration::from_millis(number("ROADIE_WEBHOOK_SWEEP_MS", 500)?.max(10)),
+                write_grace: Duration::from_millis(number("ROADIE_STORE_TIMEOUT_MS", 2_000)?.max(1)) * 2
+                    + Duration::from_secs(1),
             },
         })
     }

@@ -23,6 +23,7 @@ use crate::store::{
     Freshness, GameStore, IdempotentRecord, IdempotentWrite, Revision, Saved, StoreError, StoredEvent,
     StoredGame, WriteOutcome,
 };
+use crate::webhooks::{self, WebhookConfig};
 
 /// The longest a read may wait for a game to change.
 pub const MAX_WAIT: Duration = Duration::from_secs(30);
@@ -48,6 +49,7 @@ pub struct Games {
     headroom: Arc<Headroom>,
     cas_retries: u32,
     cache: Option<GameCache>,
+    webhooks: Arc<WebhookConfig>,
 }
 
 /// What the seat table ([`crate::seats`]) needs of the domain.
@@ -68,7 +70,9 @@ impl Games {
     /// Keeps `game` as this process's copy.
     pub(crate) fn remember(&self, game: &StoredGame) {
         if let Some(cache) = &self.cache {
-            cache.offer(Arc::new(game.clone()));
+            let mut copy = game.clone();
+            copy.notices.clear();
+            cache.offer(Arc::new(copy));
         }
     }
 
@@ -303,7 +307,14 @@ impl Games {
             headroom,
             cas_retries,
             cache: GameCache::new(cached_games),
+            webhooks: Arc::new(WebhookConfig::default()),
         }
+    }
+
+    /// The same domain, accepting webhooks as `config` allows (by default it refuses them).
+    pub fn with_webhooks(mut self, config: Arc<WebhookConfig>) -> Self {
+        self.webhooks = config;
+        self
     }
 
     /// The store, for readiness and rate limits.
@@ -418,6 +429,11 @@ impl Games {
                 format!("a seed is at most {MAX_SEED} (2^53 - 1)"),
             ));
         }
+        let webhook = request
+            .webhook
+            .as_ref()
+            .map(|option| self.webhooks.target(&option.url))
+            .transpose()?;
         if !self.headroom.creation_allowed() {
             return Err(ApiError::new(
                 Code::StoreFull,
@@ -453,10 +469,16 @@ impl Games {
             salt: hex::encode(salt),
             game,
             seats: table,
+            webhook,
+            notices: Vec::new(),
         };
         let mut created = false;
         for _ in 0..4 {
             stored.id = GameId::random().to_string();
+            stored.notices = webhooks::notices(None, &stored);
+            if !stored.notices.is_empty() {
+                self.counted(self.store.mark_due(&stored.id).await)?;
+            }
             match self.store.create(&stored, &events).await {
                 Ok(true) => created = true,
                 Ok(false) => continue,
@@ -495,6 +517,7 @@ impl Games {
             seats,
             host_token,
             seed_commitment: seed_commitment(seed, &stored.salt),
+            webhook: stored.webhook.as_ref().map(Into::into),
         })
     }
 
@@ -639,7 +662,9 @@ impl Games {
                     }
                     let revision = applied.next.revision;
                     if let Some(cache) = &self.cache {
-                        cache.offer(Arc::new(applied.next));
+                        let mut next = applied.next;
+                        next.notices.clear();
+                        cache.offer(Arc::new(next));
                     }
                     return Ok(ActionReply {
                         revision,
@@ -707,17 +732,21 @@ impl Games {
         };
         let mut events: Vec<StoredEvent> = events.into_iter().map(StoredEvent::from).collect();
         events.extend(crate::seats::play_bots(&mut game, &stored.seats));
+        let mut next = StoredGame {
+            id: stored.id.clone(),
+            revision: stored.revision.next(),
+            events: stored.events + events.len() as u64,
+            seed: stored.seed,
+            salt: stored.salt.clone(),
+            game,
+            seats: stored.seats.clone(),
+            webhook: stored.webhook.clone(),
+            notices: Vec::new(),
+        };
+        next.notices = webhooks::notices(Some(&stored.game), &next);
         Ok(Applied {
             first_seq: stored.events + 1,
-            next: StoredGame {
-                id: stored.id.clone(),
-                revision: stored.revision.next(),
-                events: stored.events + events.len() as u64,
-                seed: stored.seed,
-                salt: stored.salt.clone(),
-                game,
-                seats: stored.seats.clone(),
-            },
+            next,
             events,
         })
     }
@@ -768,6 +797,9 @@ impl Games {
         applied: &Applied,
         idempotency: Option<IdempotentWrite<'_>>,
     ) -> Result<Saved, ApiError> {
+        if !applied.next.notices.is_empty() {
+            self.counted(self.store.mark_due(&stored.id).await)?;
+        }
         match self
             .store
             .save(&stored.revision, &applied.next, &applied.events, idempotency)

@@ -127,6 +127,8 @@ codes! {
         "A name is plain text of 1 to 32 characters once trimmed, without control characters.";
     InvalidSeed = "invalid_seed", UNPROCESSABLE_ENTITY,
         "A seed is at most 2^53 - 1.";
+    InvalidWebhook = "invalid_webhook", UNPROCESSABLE_ENTITY,
+        "The webhook URL is not http(s), is over 2048 bytes, or names a host the server's operator does not allow (or the server allows none); `detail` says which.";
     RateLimited = "rate_limited", TOO_MANY_REQUESTS,
         "Too many requests (games created by this address, or calls by this token). Retry after `Retry-After` seconds.";
     TooManyConnections = "too_many_connections", TOO_MANY_REQUESTS,

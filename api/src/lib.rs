@@ -26,6 +26,7 @@ pub mod store;
 pub mod stream;
 pub mod telemetry;
 pub mod web;
+pub mod webhooks;
 
 use config::Config;
 use startup::{Application, StartError};

@@ -39,10 +39,11 @@ const STORE_ERRORS: &str = "roadie_store_errors_total";
 const RATE_LIMITED: &str = "roadie_rate_limited_total";
 const BODY_TIMEOUTS: &str = "roadie_body_timeouts_total";
 const WRITES_RESOLVED: &str = "roadie_writes_resolved_total";
+const WEBHOOK_NOTICES: &str = "roadie_webhook_notices_total";
 const STORE_USED_MEMORY: &str = "roadie_store_used_memory_bytes";
 const STORE_MAX_MEMORY: &str = "roadie_store_max_memory_bytes";
 
-const COUNTERS: [(&str, &str); 10] = [
+const COUNTERS: [(&str, &str); 11] = [
     (HTTP_REQUESTS, "HTTP requests by route, method and status."),
     (ACTIONS_APPLIED, "Actions applied, by ruleset."),
     (GAMES_CREATED, "Games created, by ruleset."),
@@ -62,7 +63,24 @@ const COUNTERS: [(&str, &str); 10] = [
         WRITES_RESOLVED,
         "Writes whose answer was lost, by what became of them.",
     ),
+    (
+        WEBHOOK_NOTICES,
+        "Webhook deliveries by result: delivered, failed (to be retried or dropped), dropped after the last attempt.",
+    ),
 ];
+
+/// What became of one webhook delivery.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoticeResult {
+    /// The receiver answered `2xx`.
+    Delivered,
+    /// It did not.
+    Failed,
+    /// The notice was dropped after its last attempt.
+    Dropped,
+}
+
+const NOTICE_RESULTS: [&str; 3] = ["delivered", "failed", "dropped"];
 
 const HISTOGRAM: (&str, &str) = (HTTP_DURATION, "Request latency by route.");
 
@@ -175,6 +193,8 @@ pub struct Metrics {
     writes_resolved: [Counter; OUTCOMES.len()],
     rate_limited: Counter,
     bodies_timed_out: Counter,
+    /// Webhook deliveries, by `NoticeResult`.
+    webhook_notices: [Counter; NOTICE_RESULTS.len()],
     /// The store's used and maximum memory, registered at the first reading so that a store
     /// that never reports one exports neither.
     memory: OnceLock<[Gauge; 2]>,
@@ -213,6 +233,7 @@ impl Default for Metrics {
             writes_resolved: OUTCOMES.map(|outcome| labelled(WRITES_RESOLVED, "outcome", outcome)),
             rate_limited: counter(RATE_LIMITED),
             bodies_timed_out: counter(BODY_TIMEOUTS),
+            webhook_notices: NOTICE_RESULTS.map(|result| labelled(WEBHOOK_NOTICES, "result", result)),
             memory: OnceLock::new(),
             recorder,
         }
@@ -338,6 +359,11 @@ impl Metrics {
     /// Counts a request refused by a rate limit.
     pub fn rate_limited(&self) {
         self.rate_limited.increment(1);
+    }
+
+    /// Counts a webhook delivery by its result.
+    pub fn webhook_notice(&self, result: NoticeResult) {
+        self.webhook_notices[result as usize].increment(1);
     }
 
     /// Counts a request whose body did not arrive in time.

@@ -130,6 +130,10 @@ pub struct CreateGame {
     #[schema(minimum = 0, maximum = 9007199254740991_u64)]
     #[serde(default, deserialize_with = "seed")]
     pub seed: Option<u64>,
+    /// Where to post the game's `your_turn` and `game_over` notices (see the operation's
+    /// description); the answer gives the secret they are signed with.
+    #[serde(default)]
+    pub webhook: Option<crate::webhooks::WebhookOption>,
 }
 
 /// How many seats, or one spec per seat.
@@ -184,6 +188,9 @@ pub struct CreatedGame {
     /// Hex of SHA-256 of `<seed_salt>:<seed>`: `printf '%s:%s' "$seed_salt" "$seed" |
     /// sha256sum`. The seed and its salt are revealed when the game ends.
     pub seed_commitment: String,
+    /// The game's webhook and its signing secret, when one was asked for; shown only here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub webhook: Option<crate::webhooks::CreatedWebhook>,
 }
 
 /// Whether the game is still being played.

@@ -39,6 +39,7 @@ mod links;
         model::RulesetList, model::RulesetDetail, model::Health,
         crate::seats::SeatGrant, crate::seats::JoinSeat, crate::seats::ReplaceSeat, crate::seats::SeatChanged,
         crate::seats::SeatEvent, crate::seats::SeatInfo, crate::lobby::OpenGames,
+        model::RulesetList, model::RulesetDetail, model::Health, crate::webhooks::WebhookNotice,
         ),
         responses(
             error::BadRequest, error::Unauthorized, error::Forbidden, error::NotFound,

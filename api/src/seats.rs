@@ -519,6 +519,7 @@ impl Games {
                 events.extend(play_bots(&mut next.game, &table));
             }
             next.events = stored.events + events.len() as u64;
+            next.notices = crate::webhooks::notices(Some(&stored.game), &next);
             match self.save_seats(&stored, &next, &events).await? {
                 Saved::Written => {
                     self.remember(&next);

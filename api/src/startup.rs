@@ -33,6 +33,9 @@ pub enum StartError {
     /// The JWT secret is unusable.
     #[error(transparent)]
     Keys(#[from] KeyError),
+    /// No HTTP client for webhooks could be made.
+    #[error("cannot make the webhook client: {0}")]
+    Webhooks(#[from] reqwest::Error),
 }
 
 /// A built, not yet running, service.
@@ -175,14 +178,18 @@ impl Application {
         } else {
             0
         };
-        let games = web::Data::new(Games::new(
-            store.clone(),
-            keys.clone(),
-            metrics.clone(),
-            headroom.clone(),
-            config.store.cas_retries,
-            cached_games,
-        ));
+        let games = web::Data::new(
+            Games::new(
+                store.clone(),
+                keys.clone(),
+                metrics.clone(),
+                headroom.clone(),
+                config.store.cas_retries,
+                cached_games,
+            )
+            .with_webhooks(Arc::new(config.webhooks.clone())),
+        );
+        crate::webhooks::spawn(store.clone(), config.webhooks.clone(), metrics.clone())?;
         let keys = web::Data::from(keys);
         let metrics = web::Data::from(metrics);
         let headroom = web::Data::from(headroom);

@@ -29,6 +29,19 @@ fn etag(revision: impl std::fmt::Display) -> (header::HeaderName, HeaderValue) {
 /// seat (a `first_seat` or `starting_lead` beyond the last seat, fewer `colours` than seats)
 /// are judged with the seat count, and a document-valid body may be refused with `422
 /// invalid_options`.
+///
+/// **Webhook** (optional): with `"webhook": {"url": "https://..."}` (a host the server's operator
+/// allows, else `422 invalid_webhook`), the answer's `webhook.secret` (shown only once) signs
+/// every notice posted to that URL: a `WebhookNotice` of type `your_turn` after each write that
+/// hands seats the turn (creation included), and `game_over` when the game ends. Each is posted
+/// as `application/json` with the header
+/// `Roadie-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`, the key being
+/// the secret's ASCII bytes. A receiver computes the HMAC over the timestamp, a dot and the raw
+/// body as received, compares it with `v1` in constant time, and rejects a `t` more than a few
+/// minutes from its own clock (a replayed notice). It answers any `2xx` to accept; another
+/// status or no answer within the server's timeout is retried with exponential back-off, and a
+/// notice is dropped after the server's last attempt. Delivery is at least once: a notice may
+/// come again after a lost answer, with the same `id`.
 #[utoipa::path(
     post, path = "/v1/games", tag = "games",
     request_body = CreateGame,

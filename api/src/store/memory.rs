@@ -6,7 +6,10 @@ use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 
+use super::OutboxNotice;
 use super::redis::RECENT_WRITES;
+
+mod outbox;
 use super::{
     Freshness, GameStore, IdempotentRecord, IdempotentWrite, MemoryUse, Quota, Retention, Revision, Saved,
     StoreError, StoredEvent, StoredGame, WriteOutcome,
@@ -21,6 +24,10 @@ struct Entry {
     /// The last writes' revisions, newest first.
     recent: VecDeque<Revision>,
     expires: Instant,
+    /// Undelivered webhook notices, oldest first.
+    outbox: VecDeque<OutboxNotice>,
+    /// Failed deliveries by notice id.
+    outbox_tries: HashMap<String, u32>,
 }
 
 /// Now plus `ttl`, or a century from now when that overflows.
@@ -43,6 +50,9 @@ pub struct MemoryStore {
     retention: Retention,
     /// The games with open seats, by ruleset: until when each is listed.
     listed: Mutex<HashMap<String, HashMap<String, Instant>>>,
+    /// Games with webhook notices: the millisecond since `epoch` from which each may be claimed,
+    /// and when it was last marked.
+    due: Mutex<HashMap<String, outbox::Due>>,
 }
 
 impl MemoryStore {
@@ -55,6 +65,7 @@ impl MemoryStore {
             epoch: Instant::now(),
             retention,
             listed: Mutex::default(),
+            due: Mutex::default(),
         }
     }
 
@@ -100,15 +111,19 @@ impl GameStore for MemoryStore {
         if Self::live(&mut games, &game.id).is_some() || self.is_fenced(&game.revision)? {
             return Ok(false);
         }
+        let mut stored = game.clone();
+        stored.notices.clear();
         games.insert(
             game.id.clone(),
             Entry {
-                game: game.clone(),
+                game: stored,
                 updates: tokio::sync::watch::channel(game.revision).0,
                 events: events.to_vec(),
                 idempotent: HashMap::new(),
                 recent: VecDeque::from([game.revision]),
                 expires: deadline(self.retention.for_game(game)),
+                outbox: game.notices.iter().cloned().collect(),
+                outbox_tries: HashMap::new(),
             },
         );
         Ok(true)
@@ -216,10 +231,12 @@ impl GameStore for MemoryStore {
             return Ok(Saved::Fenced);
         }
         entry.game = game.clone();
+        entry.game.notices.clear();
         entry.updates.send_replace(game.revision);
         entry.recent.push_front(game.revision);
         entry.recent.truncate(RECENT_WRITES);
         entry.events.extend_from_slice(events);
+        entry.outbox.extend(game.notices.iter().cloned());
         entry.expires = deadline(self.retention.for_game(game));
         if let Some(write) = idempotency {
             entry

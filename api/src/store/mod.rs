@@ -13,11 +13,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 mod memory;
+mod outbox;
 pub mod redis;
 mod revision;
 mod updates;
 
 pub use memory::MemoryStore;
+pub use outbox::{Claim, Failure, Outbox, OutboxNotice, Pending, Webhook};
 pub use redis::RedisStore;
 pub use revision::{MalformedRevision, Revision};
 
@@ -39,6 +41,13 @@ pub struct StoredGame {
     /// Who sits in each seat, and each seat's token generation.
     #[serde(default)]
     pub seats: crate::seats::SeatTable,
+    /// Where the game's webhook notices go, if its creator asked for them.
+    #[serde(default)]
+    pub webhook: Option<Webhook>,
+    /// The notices this write adds to the webhook's outbox, written in the same atomic step
+    /// (never part of the stored state).
+    #[serde(skip)]
+    pub notices: Vec<OutboxNotice>,
 }
 
 /// One entry of a game's event log.
@@ -189,7 +198,7 @@ impl Retention {
 
 /// Games, by id. Implementations are shared by every worker.
 #[async_trait]
-pub trait GameStore: Send + Sync + 'static {
+pub trait GameStore: Outbox + Send + Sync + 'static {
     /// Stores a new game with its setup events. `false` if the id is taken.
     async fn create(&self, game: &StoredGame, events: &[StoredEvent]) -> Result<bool, StoreError>;
 

@@ -10,6 +10,7 @@
 //! | `roadie:{<id>}:idem` | a hash of [`IdempotentRecord`]s as MessagePack arrays, by `<seat>:<key>` |
 //! | `roadie:{<id>}:writes` | the revisions of the last [`RECENT_WRITES`] writes, newest first |
 //! | `roadie:{<id>}:fenced` | revisions whose writes were given up on and may never be written |
+//! | `roadie:{<id>}:webhook`, `:outbox`, `:outbox_tries` | the game's [`Webhook`](super::Webhook), its undelivered notices (oldest first), failed deliveries by notice id |
 //!
 //! Each write publishes the new revision on the channel `roadie:{<id>}:updates`. Every key of a
 //! game gets the game's lifetime again on each write, and they are deleted together. State,
@@ -19,6 +20,8 @@
 //! Rate-limit buckets are `roadie:limit:{<bucket>}`. The games of a ruleset with open seats are
 //! the sorted set `roadie:open:{<ruleset>}` (one slot), scored by when each would expire
 //! untouched (seconds on Redis's clock), so that stale entries are pruned as the list is read.
+//! Games with notices to deliver are in the sorted set `roadie:{webhooks}:due` (see
+//! [`super::Outbox`]).
 
 use std::time::Duration;
 
@@ -27,6 +30,8 @@ use redis::aio::ConnectionLike;
 use redis::{Script, Value};
 
 use super::updates::Updates;
+
+mod outbox;
 use super::{
     Freshness, GameStore, IdempotentRecord, IdempotentWrite, MemoryUse, Quota, Retention, Revision, Saved,
     StoreError, StoredEvent, StoredGame, WriteOutcome,
@@ -37,7 +42,8 @@ use super::{
 pub const RECENT_WRITES: usize = 64;
 
 /// Creates a game unless its version key exists or the creation was fenced off.
-/// KEYS: version, state, events, writes, fenced. ARGV: revision, state, ttl, events...
+/// KEYS: version, state, events, writes, fenced, outbox, webhook.
+/// ARGV: revision, state, ttl, webhook or '', notice count, notices..., events...
 const CREATE: &str = r"
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 if redis.call('SISMEMBER', KEYS[5], ARGV[1]) == 1 then return 0 end
@@ -45,17 +51,25 @@ redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3])
 redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3])
 redis.call('LPUSH', KEYS[4], ARGV[1])
 redis.call('EXPIRE', KEYS[4], ARGV[3])
-if #ARGV > 3 then
-  redis.call('RPUSH', KEYS[3], unpack(ARGV, 4))
+if ARGV[4] ~= '' then
+  redis.call('SET', KEYS[7], ARGV[4], 'EX', ARGV[3])
+end
+local notices = tonumber(ARGV[5])
+if notices > 0 then
+  redis.call('RPUSH', KEYS[6], unpack(ARGV, 6, 5 + notices))
+  redis.call('EXPIRE', KEYS[6], ARGV[3])
+end
+if #ARGV > 5 + notices then
+  redis.call('RPUSH', KEYS[3], unpack(ARGV, 6 + notices))
   redis.call('EXPIRE', KEYS[3], ARGV[3])
 end
 return 1
 ";
 
 /// The compare-and-set of one write.
-/// KEYS: version, state, events, idem, writes, fenced.
+/// KEYS: version, state, events, idem, writes, fenced, outbox, webhook, outbox_tries.
 /// ARGV: expected revision, new revision, state, ttl, channel, record field or '', record or '',
-/// events...
+/// notice count (-1: the game has no webhook), notices..., events...
 /// Returns {0, revision} written, {1, current or ''} conflict, {2, record} replayed, {3, ''} fenced.
 const SAVE: &str = r"
 if ARGV[6] ~= '' then
@@ -68,8 +82,18 @@ if current ~= ARGV[1] then return {1, current} end
 if redis.call('SISMEMBER', KEYS[6], ARGV[2]) == 1 then return {3, ''} end
 redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[4])
 redis.call('SET', KEYS[2], ARGV[3], 'EX', ARGV[4])
-if #ARGV > 7 then
-  redis.call('RPUSH', KEYS[3], unpack(ARGV, 8))
+local notices = tonumber(ARGV[8])
+if notices > 0 then
+  redis.call('RPUSH', KEYS[7], unpack(ARGV, 9, 8 + notices))
+end
+if notices >= 0 then
+  redis.call('EXPIRE', KEYS[7], ARGV[4])
+  redis.call('EXPIRE', KEYS[8], ARGV[4])
+  redis.call('EXPIRE', KEYS[9], ARGV[4])
+end
+local first = 9 + math.max(notices, 0)
+if #ARGV >= first then
+  redis.call('RPUSH', KEYS[3], unpack(ARGV, first))
 end
 redis.call('EXPIRE', KEYS[3], ARGV[4])
 redis.call('LPUSH', KEYS[5], ARGV[2])
@@ -167,8 +191,19 @@ fn key(id: &str, what: &str) -> String {
 }
 
 /// Every key of game `id`.
-fn keys_of(id: &str) -> [String; 6] {
-    ["version", "state", "events", "idem", "writes", "fenced"].map(|what| key(id, what))
+fn keys_of(id: &str) -> [String; 9] {
+    [
+        "version",
+        "state",
+        "events",
+        "idem",
+        "writes",
+        "fenced",
+        "outbox",
+        "webhook",
+        "outbox_tries",
+    ]
+    .map(|what| key(id, what))
 }
 
 /// Games in Redis (or Redis Cluster), over any multiplexed async connection.
@@ -275,7 +310,18 @@ where
         let state = encode_state(game)?;
         let events = events.iter().map(encode).collect::<Result<Vec<_>, _>>()?;
         let ttl = ttl_secs(self.retention.for_game(game));
-        let [version, state_key, events_key, _, writes, fenced] = keys_of(&game.id);
+        let [
+            version,
+            state_key,
+            events_key,
+            _,
+            writes,
+            fenced,
+            outbox,
+            webhook,
+            _,
+        ] = keys_of(&game.id);
+        let target = game.webhook.as_ref().map(encode).transpose()?.unwrap_or_default();
         let created: i64 = self
             .run(async |conn| {
                 let mut call = self.create.prepare_invoke();
@@ -284,9 +330,16 @@ where
                     .key(&events_key)
                     .key(&writes)
                     .key(&fenced)
+                    .key(&outbox)
+                    .key(&webhook)
                     .arg(game.revision.to_string())
                     .arg(&state)
-                    .arg(ttl);
+                    .arg(ttl)
+                    .arg(&target)
+                    .arg(game.notices.len());
+                for notice in &game.notices {
+                    call.arg(&notice.body);
+                }
                 for event in &events {
                     call.arg(event);
                 }
@@ -363,7 +416,21 @@ where
             Some(write) => (write.key, encode_record(write.record)?),
             None => ("", Vec::new()),
         };
-        let [version, state_key, events_key, idem, writes, fenced] = keys_of(&game.id);
+        let [
+            version,
+            state_key,
+            events_key,
+            idem,
+            writes,
+            fenced,
+            outbox,
+            webhook,
+            tries,
+        ] = keys_of(&game.id);
+        let notices: i64 = match &game.webhook {
+            Some(_) => game.notices.len() as i64,
+            None => -1,
+        };
         let (status, value): (i64, Value) = self
             .run(async |conn| {
                 let mut call = self.save.prepare_invoke();
@@ -373,13 +440,22 @@ where
                     .key(&idem)
                     .key(&writes)
                     .key(&fenced)
+                    .key(&outbox)
+                    .key(&webhook)
+                    .key(&tries)
                     .arg(expected.to_string())
                     .arg(game.revision.to_string())
                     .arg(&state)
                     .arg(ttl)
                     .arg(key(&game.id, "updates"))
                     .arg(field)
-                    .arg(&record);
+                    .arg(&record)
+                    .arg(notices);
+                if game.webhook.is_some() {
+                    for notice in &game.notices {
+                        call.arg(&notice.body);
+                    }
+                }
                 for event in &events {
                     call.arg(event);
                 }
@@ -692,6 +768,8 @@ mod tests {
                 salt: "00ff".into(),
                 game,
                 seats: Default::default(),
+                webhook: None,
+                notices: Vec::new(),
             };
             let back = decode_state(&encode_state(&stored).expect("encodes")).expect("decodes");
             assert_eq!(back.game, stored.game, "{}", ruleset.slug);

@@ -323,6 +323,16 @@ async fn every_problem_code_is_provoked() {
         .await,
         "invalid_seed",
     );
+    saw(
+        &mut seen,
+        app.post(
+            "/v1/games",
+            None,
+            &json!({"ruleset": "shrewd-producer", "seats": 3, "webhook": {"url": "http://127.0.0.1:1/hook"}}),
+        )
+        .await,
+        "invalid_webhook",
+    );
 
     // 429: services with tight limits, one limit each.
     let one_connection = TestApp::spawn(&[("ROADIE_MAX_CONNECTIONS_PER_ADDRESS", "1")]).await;

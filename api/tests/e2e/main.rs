@@ -30,3 +30,4 @@ mod stream;
 mod support;
 mod tokens;
 mod web;
+mod webhooks;

@@ -28,7 +28,7 @@ fn the_readme_walkthrough_plays_against_a_real_server() {
     let script = walkthrough();
     assert!(script.contains("curl"), "the README has no ```sh walk-through");
     crate::support::ensure_installed("/usr/bin/jq", "jq");
-    let roadie = Roadie::start("readme", None, &[]);
+    let roadie = Roadie::start("readme", None, &[("ROADIE_WEBHOOK_HOSTS", "127.0.0.1:9")]);
     let output = Command::new("bash")
         .args(["-euo", "pipefail", "-c", &script])
         .env("ROADIE", &roadie.base)

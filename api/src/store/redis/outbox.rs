@@ -1,0 +1,278 @@
+//! Webhook outboxes in Redis: each game's notices under its own hash tag, and one sorted set of
+//! games with notices due, `roadie:{webhooks}:due`, scored by the millisecond (Redis's clock) from
+//! which each may be claimed, with the hash `roadie:{webhooks}:marked` of when each was last
+//! marked. Scripts touch either a game's keys or those two, never both, so each runs on one
+//! Cluster slot.
+
+use std::sync::LazyLock;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use redis::aio::ConnectionLike;
+use redis::{Script, Value};
+
+use super::{RedisStore, bytes_of, decode, key, ttl_secs};
+use crate::store::{Claim, Failure, Outbox, OutboxNotice, Pending, StoreError, Webhook};
+
+/// The due set.
+const DUE: &str = "roadie:{webhooks}:due";
+
+/// When each game of the due set was last marked, in Redis's milliseconds.
+const MARKED: &str = "roadie:{webhooks}:marked";
+
+/// Marks a game due. KEYS: due, marked. ARGV: game.
+static MARK: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+local t = redis.call('TIME')
+redis.call('HSET', KEYS[2], ARGV[1], tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+redis.call('ZINCRBY', KEYS[1], 1, ARGV[1])
+return 1
+",
+    )
+});
+
+/// Claims due games: each one's score moves to the end of its lease.
+/// KEYS: due. ARGV: lease in milliseconds, most games. Returns {game, lease end, ...}.
+static CLAIM: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local until_ms = now + tonumber(ARGV[1])
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[2]))
+local claimed = {}
+for i = 1, #due do
+  redis.call('ZADD', KEYS[1], until_ms, due[i])
+  claimed[#claimed + 1] = due[i]
+  claimed[#claimed + 1] = until_ms
+end
+return claimed
+",
+    )
+});
+
+/// Ends a claim. KEYS: due, marked. ARGV: game, the claim's lease end, lease in milliseconds,
+/// delay in milliseconds or '' when the outbox was found empty, grace in milliseconds.
+/// Returns 0 removed, 1 due now (marked since the claim), 2 due after the delay, 3 claimed by
+/// another process since (this lease ran out), left alone, 4 due again once a write marked
+/// within the grace has surely landed or failed.
+static RELEASE: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+local mine = tonumber(ARGV[2])
+if score and tonumber(score) >= mine + tonumber(ARGV[3]) then return 3 end
+if ARGV[4] ~= '' then
+  redis.call('ZADD', KEYS[1], now + tonumber(ARGV[4]), ARGV[1])
+  return 2
+end
+if score and tonumber(score) == mine then
+  local marked = tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '0')
+  if now - marked < tonumber(ARGV[5]) then
+    redis.call('ZADD', KEYS[1], marked + tonumber(ARGV[5]), ARGV[1])
+    return 4
+  end
+  redis.call('ZREM', KEYS[1], ARGV[1])
+  redis.call('HDEL', KEYS[2], ARGV[1])
+  return 0
+end
+redis.call('ZADD', KEYS[1], now, ARGV[1])
+return 1
+",
+    )
+});
+
+/// A game's webhook and its oldest notices. KEYS: webhook, outbox. ARGV: most notices.
+static PENDING: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"#!lua flags=no-writes
+return {redis.call('GET', KEYS[1]), redis.call('LRANGE', KEYS[2], 0, tonumber(ARGV[1]) - 1)}
+",
+    )
+});
+
+/// Removes a delivered notice. KEYS: outbox, outbox_tries. ARGV: body, id.
+static DELIVERED: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+redis.call('LREM', KEYS[1], 1, ARGV[1])
+redis.call('HDEL', KEYS[2], ARGV[2])
+return 1
+",
+    )
+});
+
+/// Counts a failed delivery; drops the notice at the last attempt.
+/// KEYS: outbox, outbox_tries. ARGV: body, id, most attempts, ttl.
+/// Returns {attempts, 1 if dropped else 0}.
+static FAILED: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+local attempts = redis.call('HINCRBY', KEYS[2], ARGV[2], 1)
+if attempts >= tonumber(ARGV[3]) then
+  redis.call('LREM', KEYS[1], 1, ARGV[1])
+  redis.call('HDEL', KEYS[2], ARGV[2])
+  return {attempts, 1}
+end
+redis.call('EXPIRE', KEYS[2], ARGV[4])
+return {attempts, 0}
+",
+    )
+});
+
+/// The `id` field of a notice's body.
+#[derive(serde::Deserialize)]
+struct NoticeId {
+    id: String,
+}
+
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
+
+#[async_trait]
+impl<C> Outbox for RedisStore<C>
+where
+    C: ConnectionLike + Clone + Send + Sync + 'static,
+{
+    async fn mark_due(&self, id: &str) -> Result<(), StoreError> {
+        let _: i64 = self
+            .run(async |conn| MARK.key(DUE).key(MARKED).arg(id).invoke_async(conn).await)
+            .await?;
+        Ok(())
+    }
+
+    async fn claim_due(&self, limit: usize, lease: Duration) -> Result<Vec<Claim>, StoreError> {
+        let reply: Vec<Value> = self
+            .run(async |conn| {
+                CLAIM
+                    .key(DUE)
+                    .arg(millis(lease).max(1))
+                    .arg(limit)
+                    .invoke_async(conn)
+                    .await
+            })
+            .await?;
+        reply
+            .chunks(2)
+            .map(|pair| match pair {
+                [Value::BulkString(game), Value::Int(until)] => Ok(Claim {
+                    game: String::from_utf8_lossy(game).into_owned(),
+                    lease_until: u64::try_from(*until).unwrap_or_default(),
+                }),
+                other => Err(StoreError::Corrupt(format!("unexpected claim reply {other:?}"))),
+            })
+            .collect()
+    }
+
+    async fn pending(&self, id: &str, limit: usize) -> Result<Option<Pending>, StoreError> {
+        let (webhook, bodies): (Option<Vec<u8>>, Vec<Vec<u8>>) = self
+            .run(async |conn| {
+                let reply: Vec<Value> = PENDING
+                    .key(key(id, "webhook"))
+                    .key(key(id, "outbox"))
+                    .arg(limit.max(1))
+                    .invoke_async(conn)
+                    .await?;
+                let mut reply = reply.into_iter();
+                let webhook = reply.next().unwrap_or(Value::Nil);
+                let bodies = match reply.next() {
+                    Some(Value::Array(items)) => items,
+                    _ => Vec::new(),
+                };
+                Ok((
+                    match webhook {
+                        Value::BulkString(bytes) => Some(bytes),
+                        _ => None,
+                    },
+                    bodies
+                        .into_iter()
+                        .filter_map(|item| bytes_of(item).ok().flatten())
+                        .collect(),
+                ))
+            })
+            .await?;
+        let Some(webhook) = webhook else {
+            return Ok(None);
+        };
+        let webhook: Webhook = decode(&webhook)?;
+        let notices = bodies
+            .into_iter()
+            .map(|bytes| {
+                let NoticeId { id } = decode(&bytes)?;
+                let body = String::from_utf8(bytes).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+                Ok(OutboxNotice { id, body })
+            })
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        Ok(Some(Pending { webhook, notices }))
+    }
+
+    async fn delivered(&self, id: &str, notice: &OutboxNotice) -> Result<(), StoreError> {
+        let _: i64 = self
+            .run(async |conn| {
+                DELIVERED
+                    .key(key(id, "outbox"))
+                    .key(key(id, "outbox_tries"))
+                    .arg(&notice.body)
+                    .arg(&notice.id)
+                    .invoke_async(conn)
+                    .await
+            })
+            .await?;
+        Ok(())
+    }
+
+    async fn failed(
+        &self,
+        id: &str,
+        notice: &OutboxNotice,
+        max_attempts: u32,
+    ) -> Result<Failure, StoreError> {
+        let ttl = ttl_secs(self.retention.idle);
+        let (attempts, dropped): (u32, i64) = self
+            .run(async |conn| {
+                FAILED
+                    .key(key(id, "outbox"))
+                    .key(key(id, "outbox_tries"))
+                    .arg(&notice.body)
+                    .arg(&notice.id)
+                    .arg(max_attempts.max(1))
+                    .arg(ttl)
+                    .invoke_async(conn)
+                    .await
+            })
+            .await?;
+        Ok(Failure {
+            attempts,
+            dropped: dropped == 1,
+        })
+    }
+
+    async fn release(
+        &self,
+        claim: &Claim,
+        lease: Duration,
+        retry_in: Option<Duration>,
+        grace: Duration,
+    ) -> Result<(), StoreError> {
+        let delay = retry_in.map(|d| millis(d).to_string()).unwrap_or_default();
+        let _: i64 = self
+            .run(async |conn| {
+                RELEASE
+                    .key(DUE)
+                    .key(MARKED)
+                    .arg(&claim.game)
+                    .arg(claim.lease_until)
+                    .arg(millis(lease).max(1))
+                    .arg(&delay)
+                    .arg(millis(grace))
+                    .invoke_async(conn)
+                    .await
+            })
+            .await?;
+        Ok(())
+    }
+}

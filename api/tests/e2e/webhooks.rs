@@ -1,0 +1,608 @@
+//! Webhooks through the real binary: a receiver on 127.0.0.1 in the test records every post,
+//! answers as each test scripts it, and checks signatures with the secret of the game.
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use hmac::{Hmac, Mac};
+use serde_json::{Value, json};
+use sha2::Sha256;
+
+use crate::support::{Created, Redis, Roadie};
+
+/// One post the receiver got.
+#[derive(Clone, Debug)]
+struct Delivery {
+    at: Instant,
+    path: String,
+    signature: String,
+    body: String,
+    json: Value,
+    /// The status it answered.
+    status: u16,
+}
+
+/// A tiny HTTP server: answers each post with the next status scripted for its path (200
+/// when none is), holding it first while `hold` is set.
+struct Receiver {
+    port: u16,
+    deliveries: Arc<Mutex<Vec<Delivery>>>,
+    script: Arc<Mutex<HashMap<String, VecDeque<u16>>>>,
+    always: Arc<Mutex<HashMap<String, u16>>>,
+    hold: Arc<AtomicBool>,
+    /// Posts read so far, answered or held.
+    arrived: Arc<AtomicUsize>,
+}
+
+fn read_request(stream: &mut TcpStream) -> Option<(String, HashMap<String, String>, String)> {
+    let mut data = Vec::new();
+    let mut buf = [0u8; 4096];
+    let header_end = loop {
+        let n = stream.read(&mut buf).ok()?;
+        if n == 0 {
+            return None;
+        }
+        data.extend_from_slice(&buf[..n]);
+        if let Some(i) = data.windows(4).position(|w| w == b"\r\n\r\n") {
+            break i + 4;
+        }
+    };
+    let head = String::from_utf8_lossy(&data[..header_end]).into_owned();
+    let mut lines = head.split("\r\n");
+    let path = lines.next()?.split(' ').nth(1)?.to_owned();
+    let headers: HashMap<String, String> = lines
+        .filter_map(|line| line.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned()))
+        .collect();
+    let length: usize = headers
+        .get("content-length")
+        .and_then(|l| l.parse().ok())
+        .unwrap_or(0);
+    while data.len() < header_end + length {
+        let n = stream.read(&mut buf).ok()?;
+        if n == 0 {
+            return None;
+        }
+        data.extend_from_slice(&buf[..n]);
+    }
+    let body = String::from_utf8_lossy(&data[header_end..header_end + length]).into_owned();
+    Some((path, headers, body))
+}
+
+impl Receiver {
+    fn start() -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind the receiver");
+        let port = listener.local_addr().expect("address").port();
+        let receiver = Receiver {
+            port,
+            deliveries: Arc::default(),
+            script: Arc::default(),
+            always: Arc::default(),
+            hold: Arc::default(),
+            arrived: Arc::default(),
+        };
+        let (deliveries, script, always, hold, arrived) = (
+            receiver.deliveries.clone(),
+            receiver.script.clone(),
+            receiver.always.clone(),
+            receiver.hold.clone(),
+            receiver.arrived.clone(),
+        );
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(mut stream) = stream else { continue };
+                let (deliveries, script, always, hold, arrived) = (
+                    deliveries.clone(),
+                    script.clone(),
+                    always.clone(),
+                    hold.clone(),
+                    arrived.clone(),
+                );
+                std::thread::spawn(move || {
+                    let Some((path, headers, body)) = read_request(&mut stream) else {
+                        return;
+                    };
+                    let at = Instant::now();
+                    arrived.fetch_add(1, Ordering::SeqCst);
+                    while hold.load(Ordering::SeqCst) {
+                        std::thread::sleep(Duration::from_millis(20));
+                    }
+                    let status = script
+                        .lock()
+                        .expect("script")
+                        .get_mut(&path)
+                        .and_then(VecDeque::pop_front)
+                        .or_else(|| always.lock().expect("always").get(&path).copied())
+                        .unwrap_or(200);
+                    deliveries.lock().expect("deliveries").push(Delivery {
+                        at,
+                        path,
+                        signature: headers.get("roadie-signature").cloned().unwrap_or_default(),
+                        json: serde_json::from_str(&body).unwrap_or(Value::Null),
+                        body,
+                        status,
+                    });
+                    let _ = stream.write_all(
+                        format!("HTTP/1.1 {status} X\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+                            .as_bytes(),
+                    );
+                });
+            }
+        });
+        receiver
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}{path}", self.port)
+    }
+
+    fn deliveries(&self) -> Vec<Delivery> {
+        self.deliveries.lock().expect("deliveries").clone()
+    }
+
+    /// Waits until `done` holds for the deliveries, or fails after `within`.
+    fn wait_for(&self, within: Duration, what: &str, done: impl Fn(&[Delivery]) -> bool) -> Vec<Delivery> {
+        let deadline = Instant::now() + within;
+        loop {
+            let deliveries = self.deliveries();
+            if done(&deliveries) {
+                return deliveries;
+            }
+            assert!(Instant::now() < deadline, "{what}; received: {deliveries:#?}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+/// Whether `signature` (`t=<t>,v1=<hex>`) signs `body` with `secret`, and its `t`.
+fn verify(secret: &str, signature: &str, body: &str) -> (bool, u64) {
+    let mut t = None;
+    let mut v1 = None;
+    for part in signature.split(',') {
+        match part.split_once('=') {
+            Some(("t", value)) => t = value.parse::<u64>().ok(),
+            Some(("v1", value)) => v1 = hex::decode(value).ok(),
+            _ => {}
+        }
+    }
+    let (Some(t), Some(v1)) = (t, v1) else {
+        return (false, 0);
+    };
+    let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("any key length");
+    mac.update(format!("{t}.{body}").as_bytes());
+    (mac.verify_slice(&v1).is_ok(), t)
+}
+
+fn now_secs() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or_default()
+}
+
+/// Creates a game whose notices go to `url`: the game and its secret.
+fn create_with_webhook(roadie: &Roadie, seats: usize, seed: u64, url: &str) -> (Created, String) {
+    let reply = roadie.post(
+        "/v1/games",
+        None,
+        &json!({"ruleset": "shrewd-producer", "seats": seats, "seed": seed, "webhook": {"url": url}}),
+    );
+    assert_eq!(reply.status, 201, "{}", reply.body);
+    assert_eq!(reply.json["webhook"]["url"], url, "{}", reply.body);
+    let secret = reply.json["webhook"]["secret"]
+        .as_str()
+        .expect("a secret")
+        .to_owned();
+    assert_eq!(secret.len(), 64);
+    (Created::from(&reply.json), secret)
+}
+
+/// What the notices of a played game must be: `(version, type, seats or winners)` for each
+/// write that handed seats the turn or ended the game.
+type Expected = Vec<(u64, String, Vec<u64>)>;
+
+fn seats_of(value: &Value) -> Vec<u64> {
+    value
+        .as_array()
+        .map(|seats| seats.iter().filter_map(Value::as_u64).collect())
+        .unwrap_or_default()
+}
+
+/// Plays `steps` actions (the first legal one of the first seat to act; `None`: to the end),
+/// posting through `servers` in turn; returns the notices the writes must cause, creation's
+/// included.
+fn play(servers: &[&Roadie], game: &Created, steps: Option<usize>) -> Expected {
+    let first = servers[0].game(game, None);
+    let mut to_act = seats_of(&first.json["to_act"]);
+    let mut expected = vec![(1, "your_turn".to_owned(), to_act.clone())];
+    let mut step = 0;
+    while !to_act.is_empty() && steps.is_none_or(|n| step < n) {
+        assert!(step < 5_000, "the game did not end");
+        let server = servers[step % servers.len()];
+        let seat = to_act[0] as usize;
+        let action = server.actions(game, seat)[0].clone();
+        let reply = server.act(game, seat, &action);
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        let version = reply.json["version"].as_u64().expect("version");
+        let after = seats_of(&reply.json["to_act"]);
+        let handed: Vec<u64> = after.iter().copied().filter(|s| !to_act.contains(s)).collect();
+        if !handed.is_empty() {
+            expected.push((version, "your_turn".into(), handed));
+        }
+        if reply.json["status"] == "finished" {
+            let state = server.game(game, None);
+            expected.push((
+                version,
+                "game_over".into(),
+                seats_of(&state.json["outcome"]["winners"]),
+            ));
+        }
+        to_act = after;
+        step += 1;
+    }
+    expected
+}
+
+/// The notices of `game` among the accepted deliveries, as [`Expected`], in version order.
+fn received(deliveries: &[Delivery], game: &str) -> Expected {
+    let mut by_id: BTreeMap<String, (u64, String, Vec<u64>)> = BTreeMap::new();
+    for d in deliveries
+        .iter()
+        .filter(|d| d.status == 200 && d.json["game"] == game)
+    {
+        let kind = d.json["type"].as_str().expect("type").to_owned();
+        let seats = if kind == "game_over" {
+            seats_of(&d.json["winners"])
+        } else {
+            seats_of(&d.json["seats"])
+        };
+        by_id.insert(
+            d.json["id"].as_str().expect("id").to_owned(),
+            (d.json["version"].as_u64().expect("version"), kind, seats),
+        );
+    }
+    let mut notices: Expected = by_id.into_values().collect();
+    notices.sort_by_key(|n| (n.0, n.1 == "game_over"));
+    notices
+}
+
+fn webhook_env(receiver: &Receiver) -> String {
+    format!("127.0.0.1:{}", receiver.port)
+}
+
+fn signed_notices_reach_the_receiver(redis: Option<&Redis>, name: &str) {
+    let receiver = Receiver::start();
+    let hosts = webhook_env(&receiver);
+    let roadie = Roadie::start(
+        name,
+        redis,
+        &[
+            ("ROADIE_WEBHOOK_HOSTS", &hosts),
+            ("ROADIE_WEBHOOK_SWEEP_MS", "50"),
+        ],
+    );
+    let (game, secret) = create_with_webhook(&roadie, 3, 11, &receiver.url("/hook"));
+    let (other, other_secret) = create_with_webhook(&roadie, 3, 12, &receiver.url("/other"));
+    let expected = play(&[&roadie], &game, None);
+    assert_eq!(expected.last().map(|e| e.1.as_str()), Some("game_over"));
+    let deliveries = receiver.wait_for(Duration::from_secs(30), "every notice of the game", |d| {
+        received(d, &game.id).len() == expected.len()
+    });
+    assert_eq!(received(&deliveries, &game.id), expected);
+    for delivery in deliveries.iter().filter(|d| d.json["game"] == game.id) {
+        assert_eq!(delivery.path, "/hook");
+        let (valid, t) = verify(&secret, &delivery.signature, &delivery.body);
+        assert!(valid, "not signed with the game's secret: {delivery:?}");
+        assert!(t.abs_diff(now_secs()) < 60, "timestamp {t}");
+        assert!(!verify(&other_secret, &delivery.signature, &delivery.body).0);
+        assert!(
+            !verify(
+                &secret,
+                &delivery.signature,
+                &delivery.body.replace("\"version\"", "\"version\" ")
+            )
+            .0
+        );
+        for field in ["id", "game", "type", "version", "timestamp", "to_act"] {
+            assert!(
+                !delivery.json[field].is_null(),
+                "{field} missing: {}",
+                delivery.body
+            );
+        }
+        assert!(!delivery.body.contains(&secret));
+    }
+    let other_deliveries = receiver.wait_for(Duration::from_secs(10), "the other game's notice", |d| {
+        received(d, &other.id).len() == 1
+    });
+    let first = other_deliveries
+        .iter()
+        .find(|d| d.json["game"] == other.id)
+        .expect("the other game's notice");
+    assert!(verify(&other_secret, &first.signature, &first.body).0);
+    // The secret is in no view, event or log line.
+    let mut seen = roadie.game(&game, None).body;
+    for seat in 0..3 {
+        seen.push_str(&roadie.game(&game, Some(seat)).body);
+        seen.push_str(&serde_json::to_string(&roadie.events(&game, Some(seat))).expect("json"));
+    }
+    seen.push_str(&roadie.log_text());
+    assert!(!seen.contains(&secret) && !seen.contains(&other_secret));
+}
+
+#[test]
+fn notices_are_signed_with_the_games_secret_in_redis() {
+    let redis = Redis::start();
+    signed_notices_reach_the_receiver(Some(&redis), "webhooks_signed_redis");
+}
+
+#[test]
+fn notices_are_signed_with_the_games_secret_in_memory() {
+    signed_notices_reach_the_receiver(None, "webhooks_signed_memory");
+}
+
+#[test]
+fn a_failing_receiver_gets_the_notice_again_with_backoff_until_accepted_or_dropped() {
+    let redis = Redis::start();
+    let receiver = Receiver::start();
+    receiver
+        .script
+        .lock()
+        .expect("script")
+        .insert("/flaky".into(), VecDeque::from([500, 500]));
+    receiver
+        .always
+        .lock()
+        .expect("always")
+        .insert("/down".into(), 503);
+    let hosts = webhook_env(&receiver);
+    let roadie = Roadie::start(
+        "webhooks_retries",
+        Some(&redis),
+        &[
+            ("ROADIE_WEBHOOK_HOSTS", &hosts),
+            ("ROADIE_WEBHOOK_SWEEP_MS", "50"),
+            ("ROADIE_WEBHOOK_BACKOFF_MS", "300"),
+            ("ROADIE_WEBHOOK_ATTEMPTS", "3"),
+        ],
+    );
+    let (flaky, _) = create_with_webhook(&roadie, 3, 21, &receiver.url("/flaky"));
+    let (down, _) = create_with_webhook(&roadie, 3, 22, &receiver.url("/down"));
+    let of = |d: &[Delivery], game: &Created| -> Vec<Delivery> {
+        d.iter().filter(|d| d.json["game"] == game.id).cloned().collect()
+    };
+    let deliveries = receiver.wait_for(Duration::from_secs(20), "three tries of each", |d| {
+        of(d, &flaky).len() >= 3 && of(d, &down).len() >= 3
+    });
+    for game in [&flaky, &down] {
+        let tries = of(&deliveries, game);
+        assert!(
+            tries.iter().all(|d| d.json["id"] == tries[0].json["id"]),
+            "{tries:#?}"
+        );
+        // 300 ms after the first failure, 600 ms after the second.
+        assert!(
+            tries[1].at - tries[0].at >= Duration::from_millis(290),
+            "{tries:#?}"
+        );
+        assert!(
+            tries[2].at - tries[1].at >= Duration::from_millis(590),
+            "{tries:#?}"
+        );
+    }
+    assert_eq!(
+        of(&deliveries, &flaky)
+            .iter()
+            .map(|d| d.status)
+            .collect::<Vec<_>>(),
+        [500, 500, 200]
+    );
+    // Accepted, or dropped after the third failure: neither comes again.
+    std::thread::sleep(Duration::from_secs(3));
+    let after = receiver.deliveries();
+    assert_eq!(of(&after, &flaky).len(), 3, "{after:#?}");
+    assert_eq!(of(&after, &down).len(), 3, "{after:#?}");
+    let log = roadie.log_text();
+    assert!(
+        log.contains("webhook notice dropped after its last attempt"),
+        "{log}"
+    );
+    let metrics = roadie.get("/metrics", None).body;
+    for (result, count) in [("delivered", 1), ("failed", 5), ("dropped", 1)] {
+        let line = format!("roadie_webhook_notices_total{{result=\"{result}\"}} {count}");
+        assert!(metrics.lines().any(|l| l == line), "{line} in {metrics}");
+    }
+    // The games leave the due set once no write can still be on its way (twice the store's
+    // timeout and a second after their last mark).
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while redis.cli(&["ZCARD", "roadie:{webhooks}:due"]) != "0" {
+        assert!(Instant::now() < deadline, "games stay due");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(redis.cli(&["HLEN", "roadie:{webhooks}:marked"]), "0");
+    for game in [&flaky, &down] {
+        assert_eq!(
+            redis.cli(&["LLEN", &format!("roadie:{{{}}}:outbox", game.id)]),
+            "0"
+        );
+    }
+}
+
+#[test]
+fn two_processes_deliver_each_notice_once() {
+    let redis = Redis::start();
+    let receiver = Receiver::start();
+    let hosts = webhook_env(&receiver);
+    let env = [
+        ("ROADIE_WEBHOOK_HOSTS", hosts.as_str()),
+        ("ROADIE_WEBHOOK_SWEEP_MS", "20"),
+    ];
+    let a = Roadie::start("webhooks_two_a", Some(&redis), &env);
+    let b = Roadie::start("webhooks_two_b", Some(&redis), &env);
+    let mut games = Vec::new();
+    for i in 0..6 {
+        let server = if i % 2 == 0 { &a } else { &b };
+        let (game, _) = create_with_webhook(server, 3, 100 + i, &receiver.url("/hook"));
+        games.push(game);
+    }
+    let mut expected = HashMap::new();
+    for game in &games {
+        expected.insert(game.id.clone(), play(&[&a, &b], game, Some(40)));
+    }
+    let total: usize = expected.values().map(Vec::len).sum();
+    receiver.wait_for(Duration::from_secs(60), "every notice", |d| d.len() >= total);
+    std::thread::sleep(Duration::from_secs(1));
+    let deliveries = receiver.deliveries();
+    let mut per_id: HashMap<String, usize> = HashMap::new();
+    for d in &deliveries {
+        *per_id
+            .entry(d.json["id"].as_str().expect("id").to_owned())
+            .or_default() += 1;
+    }
+    assert_eq!(per_id.len(), total, "{per_id:?}");
+    assert!(
+        per_id.values().all(|&n| n == 1),
+        "a notice delivered twice: {per_id:?}"
+    );
+    for game in &games {
+        assert_eq!(received(&deliveries, &game.id), expected[&game.id], "{}", game.id);
+    }
+}
+
+#[test]
+fn a_killed_process_leaves_its_notices_to_the_other() {
+    let redis = Redis::start();
+    let receiver = Receiver::start();
+    let hosts = webhook_env(&receiver);
+    let env = [
+        ("ROADIE_WEBHOOK_HOSTS", hosts.as_str()),
+        ("ROADIE_WEBHOOK_SWEEP_MS", "20"),
+        ("ROADIE_WEBHOOK_TIMEOUT_MS", "1000"),
+    ];
+    receiver.hold.store(true, Ordering::SeqCst);
+    let a = Roadie::start("webhooks_kill_a", Some(&redis), &env);
+    let games: Vec<Created> = (0..3)
+        .map(|i| create_with_webhook(&a, 3, 200 + i, &receiver.url("/hook")).0)
+        .collect();
+    let mut expected = HashMap::new();
+    for game in &games {
+        expected.insert(game.id.clone(), play(&[&a], game, Some(3)));
+    }
+    // `a` has claimed the games and is posting: the receiver holds its posts unanswered.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while receiver.arrived.load(Ordering::SeqCst) == 0 {
+        assert!(Instant::now() < deadline, "a posted nothing");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    a.kill();
+    let killed_at = Instant::now();
+    receiver.hold.store(false, Ordering::SeqCst);
+    let b = Roadie::start("webhooks_kill_b", Some(&redis), &env);
+    let total: usize = expected.values().map(Vec::len).sum();
+    let deliveries = receiver.wait_for(Duration::from_secs(60), "every notice, from b", |d| {
+        let after: Vec<Delivery> = d.iter().filter(|d| d.at > killed_at).cloned().collect();
+        games
+            .iter()
+            .all(|g| received(&after, &g.id).len() == expected[&g.id].len())
+    });
+    let after: Vec<Delivery> = deliveries.into_iter().filter(|d| d.at > killed_at).collect();
+    for game in &games {
+        assert_eq!(received(&after, &game.id), expected[&game.id], "{}", game.id);
+    }
+    assert!(total > games.len());
+    drop(b);
+}
+
+#[test]
+fn a_url_outside_the_allow_list_is_refused_and_nothing_is_sent() {
+    let receiver = Receiver::start();
+    let elsewhere = crate::support::free_port();
+    let allowed = format!("127.0.0.1:{elsewhere},hooks.example.com");
+    let roadie = Roadie::start(
+        "webhooks_refused",
+        None,
+        &[
+            ("ROADIE_WEBHOOK_HOSTS", &allowed),
+            ("ROADIE_WEBHOOK_SWEEP_MS", "20"),
+        ],
+    );
+    let refused = [
+        receiver.url("/hook"),
+        format!("http://localhost:{}/hook", receiver.port),
+        format!("http://127.0.0.1:{elsewhere}@127.0.0.1:{}/hook", receiver.port),
+        format!("ftp://127.0.0.1:{elsewhere}/hook"),
+        format!("https://hooks.example.com/{}", "a".repeat(2_100)),
+        "hooks.example.com/no-scheme".to_owned(),
+    ];
+    for url in &refused {
+        let reply = roadie.post(
+            "/v1/games",
+            None,
+            &json!({"ruleset": "shrewd-producer", "seats": 3, "webhook": {"url": url}}),
+        );
+        reply.assert_problem(422, "invalid_webhook");
+    }
+    roadie
+        .post(
+            "/v1/games",
+            None,
+            &json!({"ruleset": "shrewd-producer", "seats": 3, "webhook": {"url": 7}}),
+        )
+        .assert_problem(400, "malformed_json");
+    let closed = Roadie::start("webhooks_none", None, &[]);
+    let reply = closed.post(
+        "/v1/games",
+        None,
+        &json!({"ruleset": "shrewd-producer", "seats": 3, "webhook": {"url": receiver.url("/hook")}}),
+    );
+    reply.assert_problem(422, "invalid_webhook");
+    assert!(
+        reply.json["detail"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("no webhook"),
+        "{}",
+        reply.body
+    );
+    std::thread::sleep(Duration::from_secs(1));
+    assert!(receiver.deliveries().is_empty(), "{:#?}", receiver.deliveries());
+}
+
+#[test]
+fn notices_are_delivered_once_through_a_redis_cluster() {
+    let (_nodes, url) = crate::cluster::redis_cluster(&crate::support::scratch("webhooks_cluster"));
+    let receiver = Receiver::start();
+    let hosts = webhook_env(&receiver);
+    let env = [
+        ("ROADIE_REDIS_URL", url.as_str()),
+        ("ROADIE_WEBHOOK_HOSTS", hosts.as_str()),
+        ("ROADIE_WEBHOOK_SWEEP_MS", "20"),
+    ];
+    let a = Roadie::start("webhooks_cluster_a", None, &env);
+    let b = Roadie::start("webhooks_cluster_b", None, &env);
+    // Several games, so that their ids hash to slots on different nodes.
+    let mut games = Vec::new();
+    for i in 0..4 {
+        let server = if i % 2 == 0 { &a } else { &b };
+        games.push(create_with_webhook(server, 3, 300 + i, &receiver.url("/hook")));
+    }
+    let mut expected = HashMap::new();
+    for (game, _) in &games {
+        expected.insert(game.id.clone(), play(&[&a, &b], game, Some(10)));
+    }
+    let total: usize = expected.values().map(Vec::len).sum();
+    receiver.wait_for(Duration::from_secs(60), "every notice", |d| d.len() >= total);
+    std::thread::sleep(Duration::from_millis(500));
+    let deliveries = receiver.deliveries();
+    assert_eq!(deliveries.len(), total, "{deliveries:#?}");
+    for (game, secret) in &games {
+        assert_eq!(received(&deliveries, &game.id), expected[&game.id], "{}", game.id);
+        for d in deliveries.iter().filter(|d| d.json["game"] == game.id) {
+            assert!(verify(secret, &d.signature, &d.body).0, "{d:?}");
+        }
+    }
+}
