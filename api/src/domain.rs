@@ -11,6 +11,7 @@ use sha2::{Digest, Sha256};
 
 use crate::auth::Keys;
 use crate::cache::GameCache;
+use crate::clocks::{Clock, now_ms};
 use crate::error::{ApiError, Code};
 use crate::headroom::Headroom;
 use crate::metrics::{CacheRead, Metrics};
@@ -177,6 +178,7 @@ fn state_of(stored: &StoredGame, viewer: Viewer) -> Result<GameState, ApiError> 
         seed_commitment: seed_commitment(stored.seed, &stored.salt),
         seed: finished.then_some(stored.seed),
         seed_salt: finished.then(|| stored.salt.clone()),
+        clock: stored.clock.as_ref().map(|clock| clock.view()),
     })
 }
 
@@ -374,6 +376,9 @@ impl Games {
                 format!("a seed is at most {MAX_SEED} (2^53 - 1)"),
             ));
         }
+        if let Some(control) = &request.clock {
+            control.check()?;
+        }
         if !self.headroom.creation_allowed() {
             return Err(ApiError::new(
                 Code::StoreFull,
@@ -398,11 +403,16 @@ impl Games {
             events: events.len() as u64,
             seed,
             salt: hex::encode(salt),
+            clock: None,
             game,
         };
+        stored.clock = request
+            .clock
+            .map(|control| Clock::start(control, stored.game.seat_count(), &stored.game.to_act(), now_ms()));
         let mut created = false;
         for _ in 0..4 {
             stored.id = GameId::random().to_string();
+            self.schedule(&stored).await?;
             match self.store.create(&stored, &events).await {
                 Ok(true) => created = true,
                 Ok(false) => continue,
@@ -563,6 +573,7 @@ impl Games {
                 Err(refusal) => return Err(refusal),
             };
             let (body, record) = self.render(&applied, &command, fingerprint)?;
+            self.schedule(&applied.next).await?;
             let idempotency = match (&scoped_key, &record) {
                 (Some(key), Some(record)) => Some(IdempotentWrite { key, record }),
                 _ => None,
@@ -650,10 +661,23 @@ impl Games {
                 events: stored.events + events.len() as u64,
                 seed: stored.seed,
                 salt: stored.salt.clone(),
+                clock: stored
+                    .clock
+                    .as_ref()
+                    .map(|clock| clock.after(Some(command.seat), &game.to_act(), now_ms())),
                 game,
             },
             events,
         })
+    }
+
+    /// Files `game`'s earliest deadline in the store's index of clocks, before the write that
+    /// sets it: an entry earlier than the game's is harmless, a missing one is not.
+    async fn schedule(&self, game: &StoredGame) -> Result<(), ApiError> {
+        match game.clock.as_ref().and_then(|clock| clock.earliest()) {
+            Some(deadline) => self.counted(self.store.schedule_clock(&game.id, deadline, true).await),
+            None => Ok(()),
+        }
     }
 
     /// The answer to an applied action, serialized once, and what an idempotency key keeps of it.

@@ -113,6 +113,8 @@ codes! {
         "The ruleset refuses these options; `GET /v1/rulesets/{ruleset}` lists them.";
     InvalidSeed = "invalid_seed", UNPROCESSABLE_ENTITY,
         "A seed is at most 2^53 - 1.";
+    InvalidClock = "invalid_clock", UNPROCESSABLE_ENTITY,
+        "A clock gives each decision 1 to 86400 seconds and each seat a bank of 0 to 604800 seconds.";
     RateLimited = "rate_limited", TOO_MANY_REQUESTS,
         "Too many requests (games created by this address, or calls by this token). Retry after `Retry-After` seconds.";
     TooManyConnections = "too_many_connections", TOO_MANY_REQUESTS,

@@ -73,6 +73,10 @@ pub struct CreateGame {
     #[schema(minimum = 0, maximum = 9007199254740991_u64)]
     #[serde(default, deserialize_with = "seed")]
     pub seed: Option<u64>,
+    /// A time control: each seat to act has a deadline, after which the ruleset's timeout
+    /// plays for it (see its machine's `on_timeout`). No clock when omitted.
+    #[serde(default)]
+    pub clock: Option<crate::clocks::TimeControl>,
 }
 
 /// One seat's token.
@@ -157,6 +161,9 @@ pub struct GameState {
     /// The commitment's salt, once the game is over.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seed_salt: Option<String>,
+    /// The seats' deadlines and banks, for a game created with a `clock`; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<crate::clocks::ClockView>,
 }
 
 /// What a seat may do now.

@@ -36,7 +36,7 @@ mod links;
         schemas(
         AnyAction, AnyEvent, AnyView, AnyOptions, error::Problem, error::Code, model::CreateGame, model::CreatedGame,
         model::GameState, model::LegalActions, model::PostAction, model::ActionResult, model::EventLog,
-        model::RulesetList, model::RulesetDetail, model::Health,
+        model::RulesetList, model::RulesetDetail, model::Health, crate::clocks::ClockExpired,
         ),
         responses(
             error::BadRequest, error::Unauthorized, error::Forbidden, error::NotFound,
@@ -246,7 +246,10 @@ fn per_ruleset(schemas: &mut Schemas) {
                     "actions",
                     json!({"type": "array", "items": schema_ref(&names.action)}),
                 ),
-                "SequencedEvent" => point("body", schema_ref(&names.event)),
+                "SequencedEvent" => point(
+                    "body",
+                    json!({"oneOf": [schema_ref(&names.event), schema_ref("ClockExpired")]}),
+                ),
                 "ActionResult" => {
                     point("game", schema_ref(&format!("{prefix}GameState")));
                     point(

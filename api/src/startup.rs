@@ -183,6 +183,7 @@ impl Application {
             config.store.cas_retries,
             cached_games,
         ));
+        crate::clocks::spawn_sweeper(games.clone().into_inner(), config.store.clock_sweep);
         let keys = web::Data::from(keys);
         let metrics = web::Data::from(metrics);
         let headroom = web::Data::from(headroom);

@@ -41,6 +41,8 @@ pub struct MemoryStore {
     buckets: Mutex<HashMap<String, f64>>,
     epoch: Instant,
     retention: Retention,
+    /// The index of clocks: each game's earliest deadline (Unix ms).
+    clocks: Mutex<HashMap<String, u64>>,
 }
 
 impl MemoryStore {
@@ -52,7 +54,14 @@ impl MemoryStore {
             buckets: Mutex::default(),
             epoch: Instant::now(),
             retention,
+            clocks: Mutex::default(),
         }
+    }
+
+    fn clocks(&self) -> Result<std::sync::MutexGuard<'_, HashMap<String, u64>>, StoreError> {
+        self.clocks
+            .lock()
+            .map_err(|_| StoreError::Unavailable("the in-memory store is poisoned".into()))
     }
 
     fn lock(&self) -> Result<std::sync::MutexGuard<'_, HashMap<String, Entry>>, StoreError> {
@@ -243,6 +252,31 @@ impl GameStore for MemoryStore {
     async fn delete(&self, id: &str) -> Result<bool, StoreError> {
         let mut games = self.lock()?;
         Ok(games.remove(id).is_some())
+    }
+
+    async fn schedule_clock(&self, id: &str, deadline_ms: u64, earlier_only: bool) -> Result<(), StoreError> {
+        let mut clocks = self.clocks()?;
+        let entry = clocks.entry(id.to_owned()).or_insert(deadline_ms);
+        if !earlier_only || deadline_ms < *entry {
+            *entry = deadline_ms;
+        }
+        Ok(())
+    }
+
+    async fn unschedule_clock(&self, id: &str) -> Result<(), StoreError> {
+        self.clocks()?.remove(id);
+        Ok(())
+    }
+
+    async fn due_clocks(&self, now_ms: u64, limit: usize) -> Result<Vec<String>, StoreError> {
+        let clocks = self.clocks()?;
+        let mut due: Vec<(u64, &String)> = clocks
+            .iter()
+            .filter(|(_, at)| **at <= now_ms)
+            .map(|(id, at)| (*at, id))
+            .collect();
+        due.sort_unstable();
+        Ok(due.into_iter().take(limit).map(|(_, id)| id.clone()).collect())
     }
 
     async fn ping(&self) -> Result<(), StoreError> {
