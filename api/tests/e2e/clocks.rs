@@ -2,11 +2,49 @@
 //! processes sharing one Redis, one of them killed midway; each deadline is played once.
 
 use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::Path;
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::support::{Created, Redis, Roadie};
+use crate::support::{Created, Redis, Reply, Roadie, python, scratch};
+
+/// A response as `contract.py` reads it, expected to match the served document.
+fn record(method: &str, path: &str, reply: &Reply) -> Value {
+    json!({
+        "method": method,
+        "path": path,
+        "status": reply.status,
+        "content_type": reply.header("content-type").unwrap_or_default(),
+        "body": reply.json,
+        "expect": "valid",
+    })
+}
+
+/// Checks `records` against the document `roadie` serves, strictly (`contract.py`).
+fn assert_documented(roadie: &Roadie, records: &[Value], name: &str) {
+    let dir = scratch(name);
+    let document = roadie.get("/api-docs/openapi.json", None);
+    std::fs::write(dir.join("openapi.json"), &document.body).expect("write document");
+    let mut file = std::fs::File::create(dir.join("records.jsonl")).expect("records");
+    for line in records {
+        writeln!(file, "{line}").expect("write record");
+    }
+    let output = Command::new(python())
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e/contract.py"))
+        .arg(dir.join("openapi.json"))
+        .arg(dir.join("records.jsonl"))
+        .output()
+        .expect("run contract.py");
+    assert!(
+        output.status.success(),
+        "the clock's responses do not match the document: {}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
 
 fn create_clocked(roadie: &Roadie, clock: Value) -> Created {
     let body = json!({
@@ -33,6 +71,13 @@ fn games_whose_seats_never_act_end_through_two_processes_one_killed_each_timeout
 
     let first = b.game(&games[0], None);
     assert_eq!(first.status, 200, "{}", first.body);
+    let mut records = vec![
+        record("get", "/v1/games/{id}", &first),
+        json!({"schema": "/components/schemas/CreateGame", "expect": "valid", "body":
+            {"ruleset": "rock-the-world", "seats": 2, "clock": {"per_decision_secs": 1, "bank_secs": 0}}}),
+        json!({"schema": "/components/schemas/CreateGame", "expect": "invalid", "body":
+            {"ruleset": "rock-the-world", "seats": 2, "clock": {"per_decision_secs": 0}}}),
+    ];
     let clock = &first.json["clock"];
     assert_eq!(clock["per_decision_secs"], 1, "{}", first.body);
     assert_eq!(clock["bank_secs"], 0);
@@ -72,7 +117,11 @@ fn games_whose_seats_never_act_end_through_two_processes_one_killed_each_timeout
     assert!(killed, "the games ended before the kill");
 
     for game in &games {
-        let state = b.game(game, None).json;
+        let reply = b.game(game, None);
+        records.push(record("get", "/v1/games/{id}", &reply));
+        let page = b.get(&format!("/v1/games/{}/events?after=0", game.id), None);
+        records.push(record("get", "/v1/games/{id}/events", &page));
+        let state = reply.json;
         let version = state["version"].as_u64().expect("version");
         let log = b.events(game, None);
         let seqs: Vec<u64> = log.iter().map(|e| e["seq"].as_u64().expect("seq")).collect();
@@ -128,6 +177,7 @@ fn games_whose_seats_never_act_end_through_two_processes_one_killed_each_timeout
                 .all(|s| s["deadline_ms"].is_null())
         );
     }
+    assert_documented(&b, &records, "clocks_document");
     std::thread::sleep(Duration::from_millis(200));
     assert_eq!(
         redis.cli(&["ZCARD", "roadie:clocks"]).trim(),
