@@ -59,6 +59,7 @@ mod tests {
             events: 0,
             seed: 7,
             salt: String::new(),
+            clock: None,
             game,
             seats: Default::default(),
             webhook: None,

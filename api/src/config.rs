@@ -82,6 +82,9 @@ pub struct StoreConfig {
     /// `ROADIE_STORE_CREATE_LIMIT_PERCENT`: the share of the store's `maxmemory` from which new
     /// games are refused (default 80; `0` never refuses).
     pub create_limit_percent: u64,
+    /// `ROADIE_CLOCK_SWEEP_MS`: how often each process looks for games whose clock ran out
+    /// (default 250): a timeout is played at most this long after its deadline.
+    pub clock_sweep: Duration,
 }
 
 /// Seat and host tokens.
@@ -217,6 +220,7 @@ impl Config {
                 cas_retries: number("ROADIE_CAS_RETRIES", 16)?.min(u32::MAX as u64) as u32,
                 cache_games: number("ROADIE_CACHE_GAMES", 10_000)? as usize,
                 create_limit_percent: number("ROADIE_STORE_CREATE_LIMIT_PERCENT", 80)?.min(100),
+                clock_sweep: Duration::from_millis(number("ROADIE_CLOCK_SWEEP_MS", 250)?.max(10)),
             },
             tokens: TokenConfig {
                 jwt_secret: SecretSlice::from(jwt_secret),
@@ -318,6 +322,7 @@ mod tests {
             "cas_retries: 16",
             "cache_games: 10000",
             "create_limit_percent: 80",
+            "clock_sweep: 250ms",
             "jwt_secret_generated: true",
             "ttl",
             "cache: 100000",

@@ -11,6 +11,7 @@ use sha2::{Digest, Sha256};
 
 use crate::auth::Keys;
 use crate::cache::GameCache;
+use crate::clocks::{Clock, now_ms};
 use crate::error::{ApiError, Code};
 use crate::headroom::Headroom;
 use crate::metrics::{CacheRead, Metrics};
@@ -83,6 +84,10 @@ impl Games {
         next: &StoredGame,
         events: &[StoredEvent],
     ) -> Result<Saved, ApiError> {
+        if !next.notices.is_empty() {
+            self.counted(self.store.mark_due(&stored.id).await)?;
+        }
+        self.schedule(next).await?;
         match self.store.save(&stored.revision, next, events, None).await {
             Ok(saved) => Ok(saved),
             Err(e) => {
@@ -223,6 +228,7 @@ fn state_of(stored: &StoredGame, viewer: Viewer) -> Result<GameState, ApiError> 
         seed_commitment: seed_commitment(stored.seed, &stored.salt),
         seed: finished.then_some(stored.seed),
         seed_salt: finished.then(|| stored.salt.clone()),
+        clock: stored.clock.as_ref().map(|clock| clock.view()),
     })
 }
 
@@ -434,6 +440,9 @@ impl Games {
             .as_ref()
             .map(|option| self.webhooks.target(&option.url))
             .transpose()?;
+        if let Some(control) = &request.clock {
+            control.check()?;
+        }
         if !self.headroom.creation_allowed() {
             return Err(ApiError::new(
                 Code::StoreFull,
@@ -467,11 +476,15 @@ impl Games {
             events: events.len() as u64,
             seed,
             salt: hex::encode(salt),
+            clock: None,
             game,
             seats: table,
             webhook,
             notices: Vec::new(),
         };
+        stored.clock = request
+            .clock
+            .map(|control| Clock::start(control, stored.game.seat_count(), &stored.game.to_act(), now_ms()));
         let mut created = false;
         for _ in 0..4 {
             stored.id = GameId::random().to_string();
@@ -479,6 +492,7 @@ impl Games {
             if !stored.notices.is_empty() {
                 self.counted(self.store.mark_due(&stored.id).await)?;
             }
+            self.schedule(&stored).await?;
             match self.store.create(&stored, &events).await {
                 Ok(true) => created = true,
                 Ok(false) => continue,
@@ -646,6 +660,7 @@ impl Games {
                 Err(refusal) => return Err(refusal),
             };
             let (body, record) = self.render(&applied, &command, fingerprint)?;
+            self.schedule(&applied.next).await?;
             let idempotency = match (&scoped_key, &record) {
                 (Some(key), Some(record)) => Some(IdempotentWrite { key, record }),
                 _ => None,
@@ -738,6 +753,10 @@ impl Games {
             events: stored.events + events.len() as u64,
             seed: stored.seed,
             salt: stored.salt.clone(),
+            clock: stored
+                .clock
+                .as_ref()
+                .map(|clock| clock.after(Some(command.seat), &game.to_act(), now_ms())),
             game,
             seats: stored.seats.clone(),
             webhook: stored.webhook.clone(),
@@ -749,6 +768,15 @@ impl Games {
             next,
             events,
         })
+    }
+
+    /// Files `game`'s earliest deadline in the store's index of clocks, before the write that
+    /// sets it: an entry earlier than the game's is harmless, a missing one is not.
+    async fn schedule(&self, game: &StoredGame) -> Result<(), ApiError> {
+        match game.clock.as_ref().and_then(|clock| clock.earliest()) {
+            Some(deadline) => self.counted(self.store.schedule_clock(&game.id, deadline, true).await),
+            None => Ok(()),
+        }
     }
 
     /// The answer to an applied action, serialized once, and what an idempotency key keeps of it.

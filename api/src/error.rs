@@ -129,6 +129,8 @@ codes! {
         "A seed is at most 2^53 - 1.";
     InvalidWebhook = "invalid_webhook", UNPROCESSABLE_ENTITY,
         "The webhook URL is not http(s), is over 2048 bytes, or names a host the server's operator does not allow (or the server allows none); `detail` says which.";
+    InvalidClock = "invalid_clock", UNPROCESSABLE_ENTITY,
+        "A clock gives each decision 1 to 86400 seconds and each seat a bank of 0 to 604800 seconds.";
     RateLimited = "rate_limited", TOO_MANY_REQUESTS,
         "Too many requests (games created by this address, or calls by this token). Retry after `Retry-After` seconds.";
     TooManyConnections = "too_many_connections", TOO_MANY_REQUESTS,

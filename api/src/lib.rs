@@ -9,6 +9,7 @@ pub mod auth;
 pub mod body;
 pub mod cache;
 pub mod catalogue;
+pub mod clocks;
 pub mod config;
 pub mod domain;
 pub mod error;

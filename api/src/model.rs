@@ -134,6 +134,10 @@ pub struct CreateGame {
     /// description); the answer gives the secret they are signed with.
     #[serde(default)]
     pub webhook: Option<crate::webhooks::WebhookOption>,
+    /// A time control: each seat to act has a deadline, after which the ruleset's timeout
+    /// plays for it (see its machine's `on_timeout`). No clock when omitted.
+    #[serde(default)]
+    pub clock: Option<crate::clocks::TimeControl>,
 }
 
 /// How many seats, or one spec per seat.
@@ -250,6 +254,9 @@ pub struct GameState {
     /// The commitment's salt, once the game is over.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seed_salt: Option<String>,
+    /// The seats' deadlines and banks, for a game created with a `clock`; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<crate::clocks::ClockView>,
 }
 
 /// What a seat may do now.

@@ -38,8 +38,8 @@ mod links;
         model::GameState, model::LegalActions, model::PostAction, model::ActionResult, model::EventLog,
         model::RulesetList, model::RulesetDetail, model::Health,
         crate::seats::SeatGrant, crate::seats::JoinSeat, crate::seats::ReplaceSeat, crate::seats::SeatChanged,
-        crate::seats::SeatEvent, crate::seats::SeatInfo, crate::lobby::OpenGames,
-        model::RulesetList, model::RulesetDetail, model::Health, crate::webhooks::WebhookNotice,
+        crate::seats::SeatEvent, crate::seats::SeatInfo, crate::lobby::OpenGames, crate::webhooks::WebhookNotice,
+        crate::clocks::ClockExpired,
         ),
         responses(
             error::BadRequest, error::Unauthorized, error::Forbidden, error::NotFound,
@@ -256,7 +256,7 @@ fn per_ruleset(schemas: &mut Schemas) {
                 ),
                 "SequencedEvent" => point(
                     "body",
-                    json!({"oneOf": [schema_ref(&names.event), schema_ref("SeatEvent")]}),
+                    json!({"oneOf": [schema_ref(&names.event), schema_ref("SeatEvent"), schema_ref("ClockExpired")]}),
                 ),
                 "ActionResult" => {
                     point("game", schema_ref(&format!("{prefix}GameState")));

@@ -519,6 +519,10 @@ impl Games {
                 events.extend(play_bots(&mut next.game, &table));
             }
             next.events = stored.events + events.len() as u64;
+            next.clock = stored
+                .clock
+                .as_ref()
+                .map(|clock| clock.after(None, &next.game.to_act(), crate::clocks::now_ms()));
             next.notices = crate::webhooks::notices(Some(&stored.game), &next);
             match self.save_seats(&stored, &next, &events).await? {
                 Saved::Written => {

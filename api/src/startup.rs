@@ -190,6 +190,7 @@ impl Application {
             .with_webhooks(Arc::new(config.webhooks.clone())),
         );
         crate::webhooks::spawn(store.clone(), config.webhooks.clone(), metrics.clone())?;
+        crate::clocks::spawn_sweeper(games.clone().into_inner(), config.store.clock_sweep);
         let keys = web::Data::from(keys);
         let metrics = web::Data::from(metrics);
         let headroom = web::Data::from(headroom);

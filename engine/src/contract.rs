@@ -7,6 +7,8 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::bots::BotLevel;
+
 /// A seat at the table, numbered `0..seats` in clockwise order.
 pub type Seat = usize;
 
@@ -335,6 +337,23 @@ pub struct PhaseGroup {
     pub phases: Vec<&'static str>,
 }
 
+/// What the service does for a seat whose clock runs out (see the `clock` option of a new game).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Timeout {
+    /// A bot of this level plays the seat's decision, from the seat's view and legal actions.
+    Bot {
+        /// How well it plays.
+        level: BotLevel,
+    },
+    /// The seat plays this action (its JSON, as a client would post it) when it is legal, such
+    /// as a pass where the rules have one; when it is not, a random bot decides.
+    Action {
+        /// The action's JSON.
+        action: &'static str,
+    },
+}
+
 /// The phase machine of a game, as data.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 pub struct Machine {
@@ -345,6 +364,8 @@ pub struct Machine {
     /// The parts of the round the phases belong to; empty for a machine small enough to read
     /// whole.
     pub groups: Vec<PhaseGroup>,
+    /// What a seat whose clock runs out does: [`Game::ON_TIMEOUT`].
+    pub on_timeout: Timeout,
 }
 
 impl Machine {
@@ -509,6 +530,8 @@ pub trait Game:
     const TITLE: &'static str;
     /// How many seats the rules allow: the only place a game states it.
     const SEATS: RangeInclusive<usize>;
+    /// What a seat whose clock runs out does; [`Game::machine`] documents it.
+    const ON_TIMEOUT: Timeout;
 
     /// Game options, each documented with the ruling it sets; `Default` is the rulebook's game.
     type Options: Clone + fmt::Debug + Default + Serialize + DeserializeOwned + ToSchema;
@@ -714,6 +737,9 @@ mod tests {
                 },
             ],
             groups: vec![],
+            on_timeout: Timeout::Bot {
+                level: BotLevel::Random,
+            },
         };
         let diagram = machine.mermaid();
         assert!(diagram.starts_with("stateDiagram-v2\n    [*] --> a\n"));

@@ -11,7 +11,9 @@ use utoipa::ToSchema;
 use utoipa::openapi::{RefOr, Schema};
 
 use crate::games;
-use crate::{Catalogue, Event, Game, Machine, Outcome, Rejection, Seat, SetupError, Started, Viewer};
+use crate::{
+    Catalogue, Event, Game, Machine, Outcome, Rejection, Seat, SetupError, Started, Timeout, Viewer,
+};
 
 /// A game's JSON, produced once by serde and passed through untouched.
 pub type Json = Box<RawValue>;
@@ -26,6 +28,8 @@ pub struct Ruleset {
     pub seats: RangeInclusive<usize>,
     /// The phase machine.
     pub machine: fn() -> Machine,
+    /// What a seat whose clock runs out does.
+    pub on_timeout: Timeout,
     /// Every printed component, by kind.
     pub components: fn() -> Catalogue,
     /// The default options, as JSON.
@@ -81,6 +85,7 @@ const fn ruleset_of<G: Game>() -> Ruleset {
         title: G::TITLE,
         seats: G::SEATS,
         machine: G::machine,
+        on_timeout: G::ON_TIMEOUT,
         components: G::components,
         default_options: default_options_of::<G>,
         schemas: schemas_of::<G>,

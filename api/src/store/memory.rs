@@ -53,6 +53,8 @@ pub struct MemoryStore {
     /// Games with webhook notices: the millisecond since `epoch` from which each may be claimed,
     /// and when it was last marked.
     due: Mutex<HashMap<String, outbox::Due>>,
+    /// The index of clocks: each game's earliest deadline (Unix ms).
+    clocks: Mutex<HashMap<String, u64>>,
 }
 
 impl MemoryStore {
@@ -66,7 +68,14 @@ impl MemoryStore {
             retention,
             listed: Mutex::default(),
             due: Mutex::default(),
+            clocks: Mutex::default(),
         }
+    }
+
+    fn clocks(&self) -> Result<std::sync::MutexGuard<'_, HashMap<String, u64>>, StoreError> {
+        self.clocks
+            .lock()
+            .map_err(|_| StoreError::Unavailable("the in-memory store is poisoned".into()))
     }
 
     fn lock(&self) -> Result<std::sync::MutexGuard<'_, HashMap<String, Entry>>, StoreError> {
@@ -292,6 +301,31 @@ impl GameStore for MemoryStore {
         let mut latest: Vec<(&String, &Instant)> = list.iter().collect();
         latest.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
         Ok(latest.into_iter().take(limit).map(|(id, _)| id.clone()).collect())
+    }
+
+    async fn schedule_clock(&self, id: &str, deadline_ms: u64, earlier_only: bool) -> Result<(), StoreError> {
+        let mut clocks = self.clocks()?;
+        let entry = clocks.entry(id.to_owned()).or_insert(deadline_ms);
+        if !earlier_only || deadline_ms < *entry {
+            *entry = deadline_ms;
+        }
+        Ok(())
+    }
+
+    async fn unschedule_clock(&self, id: &str) -> Result<(), StoreError> {
+        self.clocks()?.remove(id);
+        Ok(())
+    }
+
+    async fn due_clocks(&self, now_ms: u64, limit: usize) -> Result<Vec<String>, StoreError> {
+        let clocks = self.clocks()?;
+        let mut due: Vec<(u64, &String)> = clocks
+            .iter()
+            .filter(|(_, at)| **at <= now_ms)
+            .map(|(id, at)| (*at, id))
+            .collect();
+        due.sort_unstable();
+        Ok(due.into_iter().take(limit).map(|(_, id)| id.clone()).collect())
     }
 
     async fn ping(&self) -> Result<(), StoreError> {

@@ -36,6 +36,9 @@ pub struct StoredGame {
     pub seed: u64,
     /// The random salt of the seed's commitment (hex): revealed with the seed.
     pub salt: String,
+    /// The game's clocks, when it was created with a time control.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<crate::clocks::Clock>,
     /// The position.
     pub game: AnyGame,
     /// Who sits in each seat, and each seat's token generation.
@@ -242,6 +245,16 @@ pub trait GameStore: Outbox + Send + Sync + 'static {
 
     /// Events with sequence numbers `after + 1 ..= after + limit`, in order.
     async fn events(&self, id: &str, after: u64, limit: u64) -> Result<Vec<StoredEvent>, StoreError>;
+
+    /// Files game `id` in the index of clocks under `deadline_ms` (Unix ms): only if that is
+    /// earlier than its entry when `earlier_only`, else whatever its entry was.
+    async fn schedule_clock(&self, id: &str, deadline_ms: u64, earlier_only: bool) -> Result<(), StoreError>;
+
+    /// Takes game `id` out of the index of clocks.
+    async fn unschedule_clock(&self, id: &str) -> Result<(), StoreError>;
+
+    /// Up to `limit` games of the index of clocks filed at or before `now_ms`, earliest first.
+    async fn due_clocks(&self, now_ms: u64, limit: usize) -> Result<Vec<String>, StoreError>;
 
     /// Forgets a game. `false` if there was none.
     async fn delete(&self, id: &str) -> Result<bool, StoreError>;

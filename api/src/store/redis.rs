@@ -21,7 +21,8 @@
 //! the sorted set `roadie:open:{<ruleset>}` (one slot), scored by when each would expire
 //! untouched (seconds on Redis's clock), so that stale entries are pruned as the list is read.
 //! Games with notices to deliver are in the sorted set `roadie:{webhooks}:due` (see
-//! [`super::Outbox`]).
+//! [`super::Outbox`]). The index of clocks is the sorted set [`CLOCKS`]: game ids scored by their
+//! earliest deadline (Unix ms).
 
 use std::time::Duration;
 
@@ -185,6 +186,10 @@ return redis.call('ZREVRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1)
 fn listing_key(ruleset: &str) -> String {
     format!("roadie:open:{{{ruleset}}}")
 }
+
+/// The index of clocks: one sorted set for every game, written on its own (never in a game's
+/// script, so that it need not share a Cluster slot with any game).
+pub const CLOCKS: &str = "roadie:clocks";
 
 fn key(id: &str, what: &str) -> String {
     format!("roadie:{{{id}}}:{what}")
@@ -566,6 +571,43 @@ where
         .await
     }
 
+    async fn schedule_clock(&self, id: &str, deadline_ms: u64, earlier_only: bool) -> Result<(), StoreError> {
+        let _: i64 = self
+            .run(async |conn| {
+                let mut cmd = redis::cmd("ZADD");
+                cmd.arg(CLOCKS);
+                if earlier_only {
+                    cmd.arg("LT");
+                }
+                cmd.arg(deadline_ms).arg(id).query_async(conn).await
+            })
+            .await?;
+        Ok(())
+    }
+
+    async fn unschedule_clock(&self, id: &str) -> Result<(), StoreError> {
+        let _: i64 = self
+            .run(async |conn| redis::cmd("ZREM").arg(CLOCKS).arg(id).query_async(conn).await)
+            .await?;
+        Ok(())
+    }
+
+    async fn due_clocks(&self, now_ms: u64, limit: usize) -> Result<Vec<String>, StoreError> {
+        self.run(async |conn| {
+            redis::cmd("ZRANGE")
+                .arg(CLOCKS)
+                .arg("-inf")
+                .arg(now_ms)
+                .arg("BYSCORE")
+                .arg("LIMIT")
+                .arg(0)
+                .arg(limit)
+                .query_async(conn)
+                .await
+        })
+        .await
+    }
+
     async fn take_token(&self, bucket: &str, quota: Quota) -> Result<Option<Duration>, StoreError> {
         let wait_ms: u64 = self
             .run(async |conn| {
@@ -766,6 +808,15 @@ mod tests {
                 events: 7,
                 seed: 11,
                 salt: "00ff".into(),
+                clock: Some(crate::clocks::Clock::start(
+                    crate::clocks::TimeControl {
+                        per_decision_secs: 30,
+                        bank_secs: 60,
+                    },
+                    game.seat_count(),
+                    &game.to_act(),
+                    1_700_000_000_000,
+                )),
                 game,
                 seats: Default::default(),
                 webhook: None,
@@ -773,6 +824,7 @@ mod tests {
             };
             let back = decode_state(&encode_state(&stored).expect("encodes")).expect("decodes");
             assert_eq!(back.game, stored.game, "{}", ruleset.slug);
+            assert_eq!(back.clock, stored.clock, "{}", ruleset.slug);
             assert_eq!(
                 (back.revision, back.events, back.seed, back.salt.as_str()),
                 (stored.revision, 7, 11, "00ff")

@@ -7,6 +7,7 @@
 
 mod browser;
 mod clients;
+mod clocks;
 mod cluster;
 mod concurrency;
 mod contract;

@@ -1,7 +1,7 @@
 //! The phase machine, as data, in the rulebook's words, and the phase a game is in.
 
 use super::state::{RockTheWorld, Stage};
-use crate::{Machine, Phase, Transition};
+use crate::{Game, Machine, Phase, Transition};
 
 impl RockTheWorld {
     /// The phase, one of the machine's.
@@ -125,5 +125,6 @@ pub(super) fn machine() -> Machine {
             ),
         ],
         groups: Vec::new(),
+        on_timeout: <RockTheWorld as Game>::ON_TIMEOUT,
     }
 }

@@ -24,12 +24,18 @@ pub use events::GameEvent;
 pub use state::RockTheWorld;
 pub use view::View;
 
-use crate::{Event, Game, Machine, Outcome, Seat, SetupError, Started, Viewer};
+use crate::bots::BotLevel;
+use crate::{Event, Game, Machine, Outcome, Seat, SetupError, Started, Timeout, Viewer};
 
 impl Game for RockTheWorld {
     const SLUG: &'static str = "rock-the-world";
     const TITLE: &'static str = "Rock the World";
     const SEATS: std::ops::RangeInclusive<usize> = 2..=4;
+    /// The rules know no clock and no pass that fits every decision: a random bot plays a
+    /// seat that runs out of time, from what that seat may see.
+    const ON_TIMEOUT: Timeout = Timeout::Bot {
+        level: BotLevel::Random,
+    };
 
     type Options = Options;
     type Action = Action;

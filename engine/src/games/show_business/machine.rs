@@ -3,7 +3,7 @@
 //! rulebook's round, RULINGS.md's "Decision points" and the rondel.
 
 use super::state::{ShowBusiness, Task};
-use crate::{Machine, Phase, PhaseGroup, Transition};
+use crate::{Game, Machine, Phase, PhaseGroup, Transition};
 
 /// S8: DISMISSAL, REGROUPMENT and STYLE CHANGE, offered beside the active player's other
 /// options at every decision point of steps 2-6 of her round and at `end_round`.
@@ -522,6 +522,7 @@ pub(crate) fn machine() -> Machine {
             ),
         ],
         groups: groups(),
+        on_timeout: <ShowBusiness as Game>::ON_TIMEOUT,
     }
 }
 

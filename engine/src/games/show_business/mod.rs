@@ -41,12 +41,18 @@ pub use scenario::{ChartEntry, Scenario, Start};
 pub use state::ShowBusiness;
 pub use view::{ArtistView, Pending, PlayerView, SongView, TiedSong, TokenView, View};
 
-use crate::{Event, Game, Machine, Outcome, Seat, SetupError, Started, Viewer};
+use crate::bots::BotLevel;
+use crate::{Event, Game, Machine, Outcome, Seat, SetupError, Started, Timeout, Viewer};
 
 impl Game for ShowBusiness {
     const SLUG: &'static str = "show-business";
     const TITLE: &'static str = "Show Business";
     const SEATS: RangeInclusive<usize> = 2..=5;
+    /// The rules know no clock and no pass that fits every decision: a random bot plays a
+    /// seat that runs out of time, from what that seat may see.
+    const ON_TIMEOUT: Timeout = Timeout::Bot {
+        level: BotLevel::Random,
+    };
     type Options = Options;
     type Action = Action;
     type Event = GameEvent;

@@ -1,7 +1,7 @@
 //! The phase machine, as data, in the rulebook's words, and the phase a game is in.
 
 use super::state::{ShrewdProducer, Stage};
-use crate::{Machine, Phase, Transition};
+use crate::{Game, Machine, Phase, Transition};
 
 impl ShrewdProducer {
     /// The phase name the machine uses.
@@ -112,5 +112,6 @@ pub(crate) fn machine() -> Machine {
             },
         ],
         groups: Vec::new(),
+        on_timeout: <ShrewdProducer as Game>::ON_TIMEOUT,
     }
 }

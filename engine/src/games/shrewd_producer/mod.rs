@@ -45,12 +45,18 @@ pub use events::GameEvent;
 pub use state::ShrewdProducer;
 pub use view::View;
 
-use crate::{Event, Game, Machine, Outcome, Seat, SetupError, Started, Viewer};
+use crate::bots::BotLevel;
+use crate::{Event, Game, Machine, Outcome, Seat, SetupError, Started, Timeout, Viewer};
 
 impl Game for ShrewdProducer {
     const SLUG: &'static str = "shrewd-producer";
     const TITLE: &'static str = "Shrewd Producer";
     const SEATS: std::ops::RangeInclusive<usize> = 3..=4;
+    /// The rules know no clock and no pass that fits every decision: a random bot plays a
+    /// seat that runs out of time, from what that seat may see.
+    const ON_TIMEOUT: Timeout = Timeout::Bot {
+        level: BotLevel::Random,
+    };
     type Options = Options;
     type Action = Action;
     type Event = GameEvent;
