@@ -672,3 +672,141 @@ impl Games {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Revision;
+
+    #[test]
+    fn a_name_is_trimmed_plain_text_of_one_to_32_characters() {
+        assert_eq!(display_name("  Ann ").expect("a name"), "Ann");
+        assert_eq!(
+            display_name(&"é".repeat(32))
+                .expect("32 characters")
+                .chars()
+                .count(),
+            32
+        );
+        for bad in ["", "   ", "a\nb", "\u{1b}[1mAnn", "tab\there", &"x".repeat(33)] {
+            assert_eq!(
+                display_name(bad).expect_err(bad).code(),
+                Code::InvalidName,
+                "{bad:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_seat_spec_is_exactly_one_of_open_name_or_bot() {
+        let parse = |text: &str| serde_json::from_str::<SeatSpec>(text);
+        assert_eq!(parse(r#"{"open": true}"#).expect("open"), SeatSpec::Open);
+        assert_eq!(
+            parse(r#"{"name": "Ann"}"#).expect("name"),
+            SeatSpec::Player("Ann".into())
+        );
+        assert_eq!(
+            parse(r#"{"bot": "greedy"}"#).expect("bot"),
+            SeatSpec::Bot(BotLevel::Greedy)
+        );
+        for bad in [
+            r#"{}"#,
+            r#"{"open": false}"#,
+            r#"{"open": true, "bot": "random"}"#,
+            r#"{"bot": "smart"}"#,
+            r#"{"seat": 1}"#,
+            "3",
+        ] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn only_the_current_generation_of_a_seat_is_admitted() {
+        let mut table = table_of(3, None, false).expect("a table");
+        assert!(table.admit(Viewer::Seat(1), 0).is_ok());
+        table.entry_mut(1, 3).generation += 1;
+        assert_eq!(
+            table.admit(Viewer::Seat(1), 0).expect_err("revoked").code(),
+            Code::TokenRevoked
+        );
+        assert!(table.admit(Viewer::Seat(1), 1).is_ok());
+        assert!(table.admit(Viewer::Seat(0), 0).is_ok(), "other seats keep theirs");
+        assert!(table.admit(Viewer::Spectator, 0).is_ok());
+    }
+
+    #[test]
+    fn open_with_a_list_is_refused_and_open_with_a_count_opens_every_seat() {
+        let open = table_of(3, None, true).expect("open");
+        assert_eq!(open.open_seats(), [0, 1, 2]);
+        assert_eq!(open.players().count(), 0);
+        let err = table_of(1, Some(&[SeatSpec::Open]), true).expect_err("refused");
+        assert_eq!(err.code(), Code::InvalidSeats);
+    }
+
+    #[test]
+    fn bots_play_until_a_person_is_to_act() {
+        let (mut game, _) = AnyGame::setup("shrewd-producer", None, 3, 5).expect("setup");
+        let table = table_of(
+            3,
+            Some(&[
+                SeatSpec::Bot(BotLevel::Random),
+                SeatSpec::Bot(BotLevel::Random),
+                SeatSpec::Bot(BotLevel::Random),
+            ]),
+            false,
+        )
+        .expect("bots");
+        let events = play_bots(&mut game, &table);
+        assert!(game.is_over(), "three bots play a game to its end");
+        assert!(!events.is_empty());
+        let (mut game, _) = AnyGame::setup("shrewd-producer", None, 3, 5).expect("setup");
+        let one_person = table_of(
+            3,
+            Some(&[
+                SeatSpec::Player("Ann".into()),
+                SeatSpec::Bot(BotLevel::Random),
+                SeatSpec::Bot(BotLevel::Greedy),
+            ]),
+            false,
+        )
+        .expect("table");
+        play_bots(&mut game, &one_person);
+        assert!(!game.is_over());
+        assert!(
+            game.to_act().iter().all(|&seat| one_person.bot(seat).is_none()),
+            "{:?}",
+            game.to_act()
+        );
+    }
+
+    #[test]
+    fn a_game_stored_before_seat_tables_reads_back_with_every_seat_a_player() {
+        let (game, _) = AnyGame::setup("shrewd-producer", None, 3, 5).expect("setup");
+        let stored = StoredGame {
+            id: "g".into(),
+            revision: Revision::first(),
+            events: 0,
+            seed: 5,
+            salt: "00".into(),
+            game,
+            seats: SeatTable::default(),
+        };
+        let mut old = serde_json::to_value(&stored).expect("json");
+        old.as_object_mut().expect("an object").remove("seats");
+        let bytes = rmp_serde::to_vec_named(&old).expect("messagepack");
+        let back: StoredGame = rmp_serde::from_slice(&bytes).expect("an old game still reads");
+        assert_eq!(back.seats, SeatTable::default());
+        assert_eq!(back.seats.players().count(), 0);
+        let seats = back.seats.describe(3);
+        assert!(
+            seats
+                .iter()
+                .all(|s| s.occupant == OccupantKind::Player && s.name.is_none())
+        );
+        assert!(
+            back.seats.admit(Viewer::Seat(2), 0).is_ok(),
+            "its tokens (generation 0) still work"
+        );
+    }
+}
