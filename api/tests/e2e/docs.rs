@@ -3,7 +3,7 @@
 
 use std::process::Command;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::browser::{Browser, Driver};
 use crate::support::{Roadie, ensure_installed, scratch};
