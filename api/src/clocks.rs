@@ -252,10 +252,9 @@ pub struct ClockExpired {
     pub level: Option<BotLevel>,
 }
 
-/// `seat`'s decision played by the ruleset's timeout: the events it caused, announced by
+/// `seat`'s decision played by the timeout `declared`: the events it caused, announced by
 /// `clock_expired`. `None` if the seat has nothing to play.
-fn play_for(game: &mut AnyGame, seat: Seat, deadline_ms: u64) -> Option<Vec<StoredEvent>> {
-    let declared = game.ruleset().on_timeout;
+fn play_for(game: &mut AnyGame, seat: Seat, deadline_ms: u64, declared: Timeout) -> Option<Vec<StoredEvent>> {
     let mut played = None;
     if let Timeout::Action { action } = declared
         && let Ok(events) = game.apply(seat, action)
@@ -304,7 +303,8 @@ pub fn apply_timeouts(stored: &StoredGame, now: u64) -> Option<(StoredGame, Vec<
         // logs it.
         let played = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let mut next = game.clone();
-            play_for(&mut next, seat, deadline).map(|events| (next, events))
+            let declared = next.ruleset().on_timeout;
+            play_for(&mut next, seat, deadline, declared).map(|events| (next, events))
         }))
         .ok()
         .flatten();
@@ -494,6 +494,40 @@ mod tests {
             webhook: None,
             notices: Vec::new(),
         }
+    }
+
+    fn announcement(events: &[StoredEvent]) -> serde_json::Value {
+        serde_json::from_str(events[0].body.get()).expect("json")
+    }
+
+    #[test]
+    fn a_declared_action_is_played_when_legal_and_a_random_bot_otherwise() {
+        let stored = clocked_game(0);
+        let seat = stored.game.to_act()[0];
+        let mut game = stored.game.clone();
+        let roll = Timeout::Action {
+            action: r#"{"type":"roll"}"#,
+        };
+        let events = play_for(&mut game, seat, 5, roll).expect("played");
+        assert_eq!(announcement(&events)["by"], "action");
+        let mut rolled = stored.game.clone();
+        rolled
+            .apply(seat, r#"{"type":"roll"}"#)
+            .expect("roll is legal first");
+        assert_eq!(game.to_act(), rolled.to_act());
+        assert_eq!(game.phase(), rolled.phase());
+
+        let mut game = stored.game.clone();
+        let illegal = Timeout::Action {
+            action: r#"{"type":"end_turn"}"#,
+        };
+        let events = play_for(&mut game, seat, 5, illegal).expect("played");
+        let first = announcement(&events);
+        assert_eq!(
+            (first["by"].as_str(), first["level"].as_str()),
+            (Some("bot"), Some("random"))
+        );
+        assert_ne!(game, stored.game);
     }
 
     #[test]

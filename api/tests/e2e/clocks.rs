@@ -252,3 +252,26 @@ fn a_clock_is_bounded_and_a_quick_decision_keeps_the_bank() {
         "nothing expired"
     );
 }
+
+#[test]
+fn the_in_memory_store_plays_timeouts_too() {
+    let roadie = Roadie::start("clocks_memory", None, &[("ROADIE_CLOCK_SWEEP_MS", "20")]);
+    let game = create_clocked(&roadie, json!({"per_decision_secs": 1}));
+    let started = Instant::now();
+    while roadie.game(&game, None).json["status"] != "finished" {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the game did not end"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let version = roadie.game(&game, None).json["version"]
+        .as_u64()
+        .expect("version");
+    let expired = roadie
+        .events(&game, None)
+        .iter()
+        .filter(|e| e["body"]["type"] == "clock_expired")
+        .count() as u64;
+    assert_eq!(expired, version - 1, "one timeout per write");
+}
