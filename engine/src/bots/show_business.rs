@@ -1,0 +1,100 @@
+//! Show Business's greedy bot: take the money and the popularity on offer, spend neither.
+//!
+//! "Each player adds 10% of the owned cash (rounded down) to the figure determined by the
+//! number of the field occupied by her/his octogon on the POPULARITY TRACK. The winner is the
+//! player with the highest result" (END OF GAME). So the bot plays each decision for what it
+//! brings at once: a concert token's FONS ("pick up concert token "L" with value 10"), a token
+//! on an EXPERIENCE FIELD ("1 field towards field 50 for each CONCERT TOKEN collected"), a song
+//! placed on the CHARTS; it bids nothing, buys and removes nothing, never fires an artist
+//! ("DISMISSAL ... -1 satisfaction") and advertises as little as a payment needs ("moves her/his
+//! marker on the POPULARITY TRACK any number of fields towards field -25").
+
+use rand::Rng;
+use serde::Deserialize;
+
+use crate::Seat;
+use crate::games::show_business::Action;
+
+/// The seat's view, as far as the heuristic reads it.
+#[derive(Debug, Deserialize)]
+pub(super) struct View {
+    me: Option<Seat>,
+    map_tokens: Vec<Token>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Token {
+    id: String,
+    city: String,
+    value: u32,
+}
+
+/// The greedy pick, as an index into `legal`.
+pub(super) fn greedy(view: &View, legal: &[Action], rng: &mut impl Rng) -> Option<usize> {
+    view.me?;
+    super::best_by(legal, rng, |action| score(view, action))
+}
+
+fn token_value(view: &View, id: &str) -> f64 {
+    view.map_tokens
+        .iter()
+        .find(|t| t.id == id)
+        .map_or(0.0, |t| f64::from(t.value))
+}
+
+/// The best concert token waiting in `city`.
+fn city_value(view: &View, city: &str) -> f64 {
+    view.map_tokens
+        .iter()
+        .filter(|t| t.city == city)
+        .map(|t| f64::from(t.value))
+        .fold(0.0, f64::max)
+}
+
+fn score(view: &View, action: &Action) -> f64 {
+    match action {
+        // Cash is a tenth of the score: the cheapest bid keeps it.
+        Action::Bid { amount } => -f64::from(*amount),
+        Action::GiveUpBid => 1.0,
+        Action::JoinBid => 0.0,
+        // A concert "pays at once".
+        Action::PickToken { token } | Action::PilotToken { token } => 20.0 + token_value(view, token),
+        Action::Move { city } | Action::CarTo { city } => city_value(view, city) / 2.0 - 1.0,
+        // Each token on an EXPERIENCE FIELD is a popularity point every QUARTER END.
+        Action::PlaceToken { .. } => 10.0,
+        Action::DiscardToken => -10.0,
+        Action::Promote { .. } => 30.0,
+        Action::PickSong { .. } | Action::PilotSong { .. } => 15.0,
+        Action::RecordStyle { .. }
+        | Action::RecordLyrics { .. }
+        | Action::RecordTempo { .. }
+        | Action::RecordVolume { .. } => 1.0,
+        Action::Recruit { .. } => 12.0,
+        Action::Integration => 5.0,
+        Action::FemmeFatale => 2.0,
+        Action::Defend { .. } => 3.0,
+        Action::Draw => 2.0,
+        Action::ActivateHand | Action::TakeMarket { .. } => 1.0,
+        // Spending: each FONS kept is a tenth of a point.
+        Action::Remove { field, .. } | Action::Buy { field } => -2.0 - f64::from(*field),
+        Action::Advertise { fields } => -5.0 * f64::from(*fields),
+        // The anytime actions (S9) never move the game on: ranked below everything else, the
+        // bot cannot loop on them.
+        Action::Dismiss { .. } => -2000.0,
+        Action::Regroup { .. } | Action::Flip { .. } => -1000.0,
+        Action::Pass => -2.0,
+        Action::GiveUp => -4.0,
+        Action::EndAction => -1.0,
+        // Steps that move the game on.
+        Action::EndRound
+        | Action::EndReview
+        | Action::Stop
+        | Action::Done
+        | Action::DjDone
+        | Action::Decline
+        | Action::Discard { .. }
+        | Action::ChooseFirst { .. }
+        | Action::ChooseSong { .. } => 0.0,
+        _ => -0.5,
+    }
+}
