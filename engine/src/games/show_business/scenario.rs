@@ -289,7 +289,7 @@ impl Scenario {
         for f in g.influence_market.iter_mut().filter(|f| **f == Some(c)) {
             *f = None;
         }
-        for p in &mut g.players {
+        for p in g.players.iter_mut() {
             p.hand.retain(|&x| x != c);
             p.influence_field.retain(|&x| x != c);
         }
@@ -488,7 +488,7 @@ impl Scenario {
         for f in g.artist_market.iter_mut().filter(|f| **f == Some(a)) {
             *f = None;
         }
-        for p in &mut g.players {
+        for p in g.players.iter_mut() {
             if let Some(i) = p.band.iter().position(|b| b.card == a) {
                 g.used_tokens.extend(p.band.remove(i).tokens);
             }
