@@ -51,7 +51,7 @@ impl ShowBusiness {
     pub(crate) fn card_count(&self) -> Result<(), String> {
         let c = components();
         let mut cards: Vec<u8> = Vec::new();
-        for p in &self.players {
+        for p in self.players.iter() {
             cards.extend(&p.hand);
             cards.extend(&p.influence_field);
         }
@@ -70,7 +70,7 @@ impl ShowBusiness {
         }
         let mut artists: Vec<u8> = Vec::new();
         let mut tokens: Vec<u8> = Vec::new();
-        for p in &self.players {
+        for p in self.players.iter() {
             for a in &p.band {
                 artists.push(a.card);
                 tokens.extend(&a.tokens);

@@ -3,16 +3,22 @@
 //! test states the position it needs without writing the game's private fields.
 
 use super::actions::Options;
-use super::components::{Style, components};
-use super::events::Payment;
-use super::state::{BandArtist, ChartSong, ShowBusiness, Song, Task};
-use crate::{Game, Seat, SetupError};
+use super::components::{Character, Style, components};
+use super::events::{GameEvent, Payment};
+use super::state::{BandArtist, ChartSong, PartialSong, RONDEL, ShowBusiness, Song, Task, Then};
+use crate::{Event, Game, Seat, SetupError};
 
-/// The step a built position runs first.
+/// A step of the game, named as the rulebook names it, at which a built position waits or
+/// from which its automatic steps run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Start {
     /// Step 1: the seat's round begins.
     Round {
+        /// The seat.
+        seat: Seat,
+    },
+    /// Step 2: the seat's MARKET REVIEW.
+    Review {
         /// The seat.
         seat: Seat,
     },
@@ -28,6 +34,51 @@ pub enum Start {
         /// The seat.
         seat: Seat,
     },
+    /// RECORDING: the seat fills a new song's fields, none filled yet.
+    Record {
+        /// The seat.
+        seat: Seat,
+    },
+    /// FEMME FATALE: the seat chooses INTEGRATION or DISORDER with this best drawn POWER.
+    FemmeChoice {
+        /// The seat.
+        seat: Seat,
+        /// The best POWER drawn.
+        best: u8,
+    },
+    /// Step 5: the seat's INFLUENCES.
+    Influences {
+        /// The seat.
+        seat: Seat,
+    },
+    /// Step 6: MARKET REFRESHMENT.
+    RefillMarkets,
+    /// The concert market refills from the bag.
+    RefillConcerts,
+    /// The end of the seat's round (anytime actions, then END ROUND).
+    EndRound {
+        /// The seat.
+        seat: Seat,
+    },
+    /// The seat discards down to its hand limit.
+    HandDiscard {
+        /// The seat.
+        seat: Seat,
+    },
+    /// After a round: steps 7 to 9 if the last seat of the sequence played, a pending
+    /// QUARTER END, then the next round.
+    RoundTail,
+    /// Step 7: MARKET CHANGE.
+    MarketChange,
+    /// Step 8: the EVENT RONDEL moves one field.
+    RondelStep,
+    /// Step 9: the SEQUENCE BID.
+    SequenceBid,
+    /// The seat chooses the next turn's first seat.
+    ChooseFirst {
+        /// The seat.
+        seat: Seat,
+    },
     /// A mandatory payment (S33).
     Pay {
         /// The payer.
@@ -37,12 +88,129 @@ pub enum Start {
         /// What for.
         reason: Payment,
     },
+    /// ADVERTISING: the seat covers `due` FONS of this mandatory payment with popularity (S33).
+    Advertise {
+        /// The seat.
+        seat: Seat,
+        /// FONS due.
+        due: i64,
+        /// What for.
+        reason: Payment,
+    },
+    /// The rondel's TREND CHANGE.
+    TrendChange,
+    /// The rondel's SALARIES for one seat.
+    Salary {
+        /// The seat.
+        seat: Seat,
+    },
+    /// The rondel's INTEGRATION CONTROL for one seat.
+    Integration {
+        /// The seat.
+        seat: Seat,
+    },
+    /// The rondel's ROYALTIES for one seat.
+    Royalty {
+        /// The seat.
+        seat: Seat,
+    },
+    /// The rondel's POPULARITY CHECK for one seat.
+    PopCheck {
+        /// The seat.
+        seat: Seat,
+    },
+    /// After the POPULARITY CHECK: scandal markers turn upright.
+    ScandalsUpright,
     /// QUARTER END, from CHARTS on.
     QuarterEnd,
+    /// QUARTER END 2: popularity for concert tokens.
+    QePopularity,
     /// QUARTER END 3, the SATISFACTION CHECK.
     SatisfactionCheck,
+    /// QUARTER END 4: the seat's CLEARING.
+    Clearing {
+        /// The seat.
+        seat: Seat,
+    },
     /// The end of the active seat's round: the next round, or the end of the game.
     NextRound,
+    /// The end of the game: the seat's penalties.
+    EndPenalty {
+        /// The seat.
+        seat: Seat,
+    },
+}
+
+impl Start {
+    fn seat(&self) -> Option<Seat> {
+        match *self {
+            Start::Round { seat }
+            | Start::Review { seat }
+            | Start::TimeLapse { seat, .. }
+            | Start::ChooseAction { seat }
+            | Start::Record { seat }
+            | Start::FemmeChoice { seat, .. }
+            | Start::Influences { seat }
+            | Start::EndRound { seat }
+            | Start::HandDiscard { seat }
+            | Start::ChooseFirst { seat }
+            | Start::Pay { seat, .. }
+            | Start::Advertise { seat, .. }
+            | Start::Salary { seat }
+            | Start::Integration { seat }
+            | Start::Royalty { seat }
+            | Start::PopCheck { seat }
+            | Start::Clearing { seat }
+            | Start::EndPenalty { seat } => Some(seat),
+            _ => None,
+        }
+    }
+
+    fn task(self) -> Task {
+        match self {
+            Start::Round { seat } => Task::StartRound { seat },
+            Start::Review { seat } => Task::Review { seat },
+            Start::TimeLapse { seat, nth } => Task::TimeLapse { seat, nth },
+            Start::ChooseAction { seat } => Task::ChooseAction { seat },
+            Start::Record { seat } => Task::Record {
+                seat,
+                song: PartialSong {
+                    style: None,
+                    lyrics: None,
+                    tempo: None,
+                },
+            },
+            Start::FemmeChoice { seat, best } => Task::FemmeChoice { seat, best },
+            Start::Influences { seat } => Task::Influences { seat },
+            Start::RefillMarkets => Task::RefillMarkets { retried: false },
+            Start::RefillConcerts => Task::RefillConcerts,
+            Start::EndRound { seat } => Task::EndRound { seat },
+            Start::HandDiscard { seat } => Task::HandDiscard { seat },
+            Start::RoundTail => Task::RoundTail,
+            Start::MarketChange => Task::MarketChange,
+            Start::RondelStep => Task::RondelStep,
+            Start::SequenceBid => Task::SequenceBid,
+            Start::ChooseFirst { seat } => Task::ChooseFirst { seat, setup: false },
+            Start::Pay { seat, amount, reason } => Task::Pay { seat, amount, reason },
+            Start::Advertise { seat, due, reason } => Task::Advertise {
+                seat,
+                due,
+                then: Then::Mandatory(reason),
+            },
+            Start::TrendChange => Task::TrendChange,
+            Start::Salary { seat } => Task::Salary { seat },
+            Start::Integration { seat } => Task::Integration { seat },
+            Start::Royalty { seat } => Task::Royalty { seat },
+            Start::PopCheck { seat } => Task::PopCheck { seat },
+            Start::ScandalsUpright => Task::ScandalsUpright,
+            Start::QuarterEnd => Task::QuarterEnd,
+            Start::QePopularity => Task::QePopularity,
+            Start::SatisfactionCheck => Task::QeSatisfaction,
+            Start::Clearing { seat } => Task::Clearing { seat },
+            Start::NextRound => Task::NextRound,
+            Start::EndPenalty { seat } => Task::EndPenalty { seat },
+        }
+    }
 }
 
 /// A song for the CHARTS: fields as indices into the style, lyrics, tempo and volume rows.
@@ -68,6 +236,7 @@ pub struct ChartEntry {
 #[derive(Clone, Debug)]
 pub struct Scenario {
     game: ShowBusiness,
+    then: Vec<Start>,
     error: Option<String>,
 }
 
@@ -79,7 +248,16 @@ impl Scenario {
     /// A game just set up, waiting for the opening bids.
     pub fn new(options: Options, seats: usize, seed: u64) -> Result<Self, SetupError> {
         let (game, _) = ShowBusiness::setup(options, seats, seed)?;
-        Ok(Scenario { game, error: None })
+        Ok(Scenario::from_game(game))
+    }
+
+    /// A position reached by play, to be changed further.
+    pub fn from_game(game: ShowBusiness) -> Self {
+        Scenario {
+            game,
+            then: Vec::new(),
+            error: None,
+        }
     }
 
     fn fail(&mut self, e: String) {
@@ -111,7 +289,7 @@ impl Scenario {
         for f in g.influence_market.iter_mut().filter(|f| **f == Some(c)) {
             *f = None;
         }
-        for p in &mut g.players {
+        for p in g.players.iter_mut() {
             p.hand.retain(|&x| x != c);
             p.influence_field.retain(|&x| x != c);
         }
@@ -169,22 +347,37 @@ impl Scenario {
         self
     }
 
+    fn token(&mut self, id: &str) -> Option<u8> {
+        let t = index_of(components().tokens.iter().map(|t| t.id.clone()), id);
+        if t.is_none() {
+            self.fail(format!("no concert token {id}"));
+        }
+        t
+    }
+
+    /// Takes a concert token from wherever it lies.
+    fn lift_token(&mut self, t: u8) {
+        let g = &mut self.game;
+        g.bag.retain(|&x| x != t);
+        g.used_tokens.retain(|&x| x != t);
+        g.map_tokens.retain(|&x| x != t);
+        for f in g.concert_market.iter_mut().filter(|f| **f == Some(t)) {
+            *f = None;
+        }
+        for b in g.players.iter_mut().flat_map(|p| &mut p.band) {
+            b.tokens.retain(|&x| x != t);
+        }
+    }
+
     /// Empties the map into the used pool and lays these concert tokens on it.
     pub fn map(mut self, tokens: &[&str]) -> Self {
         let old = std::mem::take(&mut self.game.map_tokens);
         self.game.used_tokens.extend(old);
         for id in tokens {
-            let Some(t) = index_of(components().tokens.iter().map(|t| t.id.clone()), id) else {
-                self.fail(format!("no concert token {id}"));
-                continue;
-            };
-            let g = &mut self.game;
-            g.bag.retain(|&x| x != t);
-            g.used_tokens.retain(|&x| x != t);
-            for f in g.concert_market.iter_mut().filter(|f| **f == Some(t)) {
-                *f = None;
+            if let Some(t) = self.token(id) {
+                self.lift_token(t);
+                self.game.map_tokens.push(t);
             }
-            g.map_tokens.push(t);
         }
         self
     }
@@ -279,25 +472,39 @@ impl Scenario {
         (self, id)
     }
 
-    /// Hires an artist (taken from wherever it lies) onto these band board fields.
-    pub fn hire(mut self, seat: Seat, artist: &str, fields: Vec<u8>) -> Self {
-        let Some(a) = index_of(components().artists.iter().map(|a| a.id.clone()), artist) else {
-            self.fail(format!("no artist {artist}"));
-            return self;
-        };
-        if !self.seat_ok(seat) {
-            return self;
+    fn artist(&mut self, id: &str) -> Option<u8> {
+        let a = index_of(components().artists.iter().map(|a| a.id.clone()), id);
+        if a.is_none() {
+            self.fail(format!("no artist {id}"));
         }
+        a
+    }
+
+    /// Takes an artist card from wherever it lies; its concert tokens go to the used pool.
+    fn lift_artist(&mut self, a: u8) {
         let g = &mut self.game;
         g.artist_pile.retain(|&x| x != a);
         g.artist_discard.retain(|&x| x != a);
         for f in g.artist_market.iter_mut().filter(|f| **f == Some(a)) {
             *f = None;
         }
-        for p in &mut g.players {
-            p.band.retain(|b| b.card != a);
+        for p in g.players.iter_mut() {
+            if let Some(i) = p.band.iter().position(|b| b.card == a) {
+                g.used_tokens.extend(p.band.remove(i).tokens);
+            }
         }
-        g.players[seat].band.push(BandArtist {
+    }
+
+    /// Hires an artist (taken from wherever it lies) onto these band board fields.
+    pub fn hire(mut self, seat: Seat, artist: &str, fields: Vec<u8>) -> Self {
+        let Some(a) = self.artist(artist) else {
+            return self;
+        };
+        if !self.seat_ok(seat) {
+            return self;
+        }
+        self.lift_artist(a);
+        self.game.players[seat].band.push(BandArtist {
             card: a,
             side_b: false,
             fields,
@@ -306,34 +513,255 @@ impl Scenario {
         self
     }
 
+    /// Lays these influence cards on the discard pile.
+    pub fn discard(mut self, cards: &[&str]) -> Self {
+        for id in cards {
+            if let Some(c) = self.card(id) {
+                self.lift_card(c);
+                self.game.influence_discard.push(c);
+            }
+        }
+        self
+    }
+
+    /// Gives the seat exactly these hand cards; its old hand goes to the discard pile.
+    pub fn only_hand(mut self, seat: Seat, cards: &[&str]) -> Self {
+        if self.seat_ok(seat) {
+            let old = std::mem::take(&mut self.game.players[seat].hand);
+            self.game.influence_discard.extend(old);
+        }
+        self.hand(seat, cards)
+    }
+
+    /// Discards the seat's hand cards of these characters.
+    pub fn discard_characters(mut self, seat: Seat, characters: &[Character]) -> Self {
+        if self.seat_ok(seat) {
+            let p = &mut self.game.players[seat];
+            let (gone, keep): (Vec<u8>, Vec<u8>) = p
+                .hand
+                .iter()
+                .partition(|&&c| characters.contains(&components().influence[c as usize].character));
+            p.hand = keep;
+            self.game.influence_discard.extend(gone);
+        }
+        self
+    }
+
+    /// Discards an artist from wherever it lies; its concert tokens go to the used pool.
+    pub fn dismiss(mut self, artist: &str) -> Self {
+        if let Some(a) = self.artist(artist) {
+            self.lift_artist(a);
+            self.game.artist_discard.push(a);
+        }
+        self
+    }
+
+    /// Discards every artist of the seat's band.
+    pub fn dismiss_band(mut self, seat: Seat) -> Self {
+        if self.seat_ok(seat) {
+            let band = std::mem::take(&mut self.game.players[seat].band);
+            for a in band {
+                self.game.used_tokens.extend(a.tokens);
+                self.game.artist_discard.push(a.card);
+            }
+        }
+        self
+    }
+
+    /// Lays these concert tokens (taken from wherever they lie) on a hired artist's card.
+    pub fn tokens(mut self, artist: &str, tokens: &[&str]) -> Self {
+        let Some(a) = self.artist(artist) else {
+            return self;
+        };
+        for id in tokens {
+            let Some(t) = self.token(id) else {
+                continue;
+            };
+            self.lift_token(t);
+            let hired = self
+                .game
+                .players
+                .iter_mut()
+                .flat_map(|p| &mut p.band)
+                .find(|b| b.card == a);
+            match hired {
+                Some(b) => b.tokens.push(t),
+                None => self.fail(format!("artist {artist} is in no band")),
+            }
+        }
+        self
+    }
+
+    /// A recorded song in its owner's hand; returns the scenario and the song's number.
+    pub fn song(mut self, entry: ChartEntry) -> (Self, u32) {
+        let id = self.game.next_song;
+        if self.seat_ok(entry.owner) {
+            self.game.next_song += 1;
+            self.game.players[entry.owner].songs.push(Song {
+                id,
+                owner: entry.owner,
+                style: entry.style,
+                lyrics: entry.lyrics,
+                tempo: entry.tempo,
+                volume: entry.volume,
+                experience: entry.experience,
+            });
+        }
+        (self, id)
+    }
+
+    /// Lays an artist (taken from wherever it lies) on ARTIST MARKET field `field` (1-4); the
+    /// card there goes to the discard pile.
+    pub fn artist_market(mut self, field: usize, artist: &str) -> Self {
+        let Some(a) = self.artist(artist) else {
+            return self;
+        };
+        if !(1..=self.game.artist_market.len()).contains(&field) {
+            self.fail(format!("no artist market field {field}"));
+            return self;
+        }
+        self.lift_artist(a);
+        let old = self.game.artist_market[field - 1].replace(a);
+        self.game.artist_discard.extend(old);
+        self
+    }
+
+    /// Turns a hired artist to its side B.
+    pub fn side_b(mut self, artist: &str) -> Self {
+        let Some(a) = self.artist(artist) else {
+            return self;
+        };
+        match self
+            .game
+            .players
+            .iter_mut()
+            .flat_map(|p| &mut p.band)
+            .find(|b| b.card == a)
+        {
+            Some(b) => b.side_b = true,
+            None => self.fail(format!("artist {artist} is in no band")),
+        }
+        self
+    }
+
+    /// The position as it stands.
+    pub fn position(&self) -> &ShowBusiness {
+        &self.game
+    }
+
+    /// Puts these concert tokens (taken from wherever they lie) into the used pool.
+    pub fn used(mut self, tokens: &[&str]) -> Self {
+        for id in tokens {
+            if let Some(t) = self.token(id) {
+                self.lift_token(t);
+                self.game.used_tokens.push(t);
+            }
+        }
+        self
+    }
+
+    /// Sets which of the seat's three studio blanks are in stock.
+    pub fn blanks(mut self, seat: Seat, blanks: [bool; 3]) -> Self {
+        if self.seat_ok(seat) {
+            self.game.players[seat].blanks = blanks;
+        }
+        self
+    }
+
+    /// The seat goes bankrupt (S34).
+    pub fn bankrupt(mut self, seat: Seat) -> Self {
+        if self.seat_ok(seat) {
+            self.game.go_bankrupt(seat, &mut Vec::new());
+        }
+        self
+    }
+
+    /// Marks the seat's scandal.
+    pub fn scandal(mut self, seat: Seat) -> Self {
+        if self.seat_ok(seat) {
+            self.game.players[seat].scandal = true;
+        }
+        self
+    }
+
+    /// Sets the turn sequence, first seat first.
+    pub fn order(mut self, order: &[Seat]) -> Self {
+        let mut sorted = order.to_vec();
+        sorted.sort_unstable();
+        if sorted.iter().copied().eq(0..self.game.players.len()) {
+            self.game.order = order.to_vec();
+        } else {
+            self.fail(format!("{order:?} is not a turn sequence of every seat"));
+        }
+        self
+    }
+
+    /// Puts the EVENT RONDEL's marker on field `field` (0-4, clockwise from TREND CHANGE).
+    pub fn rondel(mut self, field: u8) -> Self {
+        if (field as usize) < RONDEL.len() {
+            self.game.rondel = field;
+        } else {
+            self.fail(format!("no rondel field {field}"));
+        }
+        self
+    }
+
+    /// Whether the last turn has begun (S23, S38).
+    pub fn last_turn(mut self, last: bool) -> Self {
+        self.game.last_turn = last;
+        self
+    }
+
+    /// Whether a QUARTER END, triggered this turn, waits for the end of the round (S15).
+    pub fn quarter_end_pending(mut self, pending: bool) -> Self {
+        self.game.qe_pending = pending;
+        self
+    }
+
+    /// Steps that follow the start, in this order, before anything the start itself queues
+    /// runs out.
+    pub fn then(mut self, step: Start) -> Self {
+        self.then.push(step);
+        self
+    }
+
     /// The position, waiting at `start` (automatic steps run at once), if it holds together.
     pub fn build(self, start: Start) -> Result<ShowBusiness, String> {
+        self.build_events(start).map(|(g, _)| g)
+    }
+
+    /// The position, waiting where the game stood (as set up, or as played), if it holds
+    /// together.
+    pub fn build_here(self) -> Result<ShowBusiness, String> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        if !self.then.is_empty() {
+            return Err("steps to follow need a start".into());
+        }
+        self.game.check_invariants()?;
+        Ok(self.game)
+    }
+
+    /// As `build`, with the events of the automatic steps that ran.
+    pub fn build_events(self, start: Start) -> Result<(ShowBusiness, Vec<Event<GameEvent>>), String> {
         if let Some(e) = self.error {
             return Err(e);
         }
         let mut g = self.game;
-        if let Start::Round { seat }
-        | Start::TimeLapse { seat, .. }
-        | Start::ChooseAction { seat }
-        | Start::Pay { seat, .. } = start
-            && seat >= g.players.len()
-        {
-            return Err(format!("no seat {seat}"));
-        }
-        let task = match start {
-            Start::Round { seat } => Task::StartRound { seat },
-            Start::TimeLapse { seat, nth } => Task::TimeLapse { seat, nth },
-            Start::ChooseAction { seat } => Task::ChooseAction { seat },
-            Start::Pay { seat, amount, reason } => Task::Pay { seat, amount, reason },
-            Start::QuarterEnd => Task::QuarterEnd,
-            Start::SatisfactionCheck => Task::QeSatisfaction,
-            Start::NextRound => Task::NextRound,
-        };
         g.queue.clear();
-        g.queue.push_back(task);
+        for step in std::iter::once(start).chain(self.then) {
+            if let Some(seat) = step.seat()
+                && seat >= g.players.len()
+            {
+                return Err(format!("no seat {seat}"));
+            }
+            g.queue.push_back(step.task());
+        }
         g.check_invariants()?;
-        g.advance(&mut Vec::new());
+        let mut events = Vec::new();
+        g.advance(&mut events);
         g.check_invariants()?;
-        Ok(g)
+        Ok((g, events))
     }
 }

@@ -9,8 +9,8 @@ use super::rules::{
     Events, MAP_TOKENS, MAX_SATISFACTION, START_CASH, START_HAND, artist_id, card_id, placements, tell,
 };
 use super::state::{BandArtist, Bidding, Player, ShowBusiness, Task};
-use crate::Event;
 use crate::rng::GameRng;
+use crate::{BySeat, Event};
 
 impl ShowBusiness {
     pub(crate) fn new(options: Options, seats: usize, seed: u64) -> (Self, Events) {
@@ -69,7 +69,7 @@ impl ShowBusiness {
         }));
         let mut game = ShowBusiness {
             options,
-            players,
+            players: BySeat(players),
             influence_pile,
             influence_discard: vec![],
             influence_market: [None; 4],

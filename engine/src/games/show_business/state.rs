@@ -8,7 +8,7 @@ use super::actions::{Market, Options};
 use super::components::Style;
 use super::events::{Hostile, Payment, ShownFor};
 use crate::rng::GameRng;
-use crate::{Outcome, Seat};
+use crate::{BySeat, Outcome, Seat};
 
 /// An artist on a band board.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -353,7 +353,7 @@ pub struct ChartsWork {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ShowBusiness {
     pub(crate) options: Options,
-    pub(crate) players: Vec<Player>,
+    pub(crate) players: BySeat<Player>,
     pub(crate) influence_pile: Vec<u8>,
     pub(crate) influence_discard: Vec<u8>,
     pub(crate) influence_market: [Option<u8>; 4],

@@ -98,7 +98,7 @@ pub(super) fn step(game: &mut ShowBusiness, task: Task, ev: &mut Events) -> Opti
         }
         Task::ScandalsUpright => {
             let seats: Vec<Seat> = (0..game.n()).filter(|&s| game.players[s].scandal).collect();
-            for p in &mut game.players {
+            for p in game.players.iter_mut() {
                 p.scandal = false;
             }
             if !seats.is_empty() {

@@ -4,7 +4,7 @@ use std::collections::BTreeSet;
 
 use super::components::components;
 use super::rules;
-use super::state::{BandArtist, ChartSong, Song, Task};
+use super::state::Song;
 use super::*;
 use crate::conformance::{self, Config};
 use crate::{Game, Viewer};
@@ -48,93 +48,56 @@ fn city(letter: &str) -> u8 {
     components().city(letter).expect("city")
 }
 
-/// Takes an influence card from wherever it lies.
-fn lift_card(g: &mut ShowBusiness, c: u8) {
-    g.influence_pile.retain(|&x| x != c);
-    g.influence_discard.retain(|&x| x != c);
-    for f in g.influence_market.iter_mut() {
-        if *f == Some(c) {
-            *f = None;
-        }
-    }
-    for p in &mut g.players {
-        p.hand.retain(|&x| x != c);
-        p.influence_field.retain(|&x| x != c);
-    }
+fn scenario(seats: usize) -> Scenario {
+    Scenario::new(Options::default(), seats, 7).expect("setup")
 }
 
-fn into_hand(g: &mut ShowBusiness, seat: usize, id: &str) {
-    let c = card(id);
-    lift_card(g, c);
-    g.players[seat].hand.push(c);
+fn built(s: Scenario, start: Start) -> ShowBusiness {
+    s.build(start).expect("a valid position")
 }
 
-fn into_field(g: &mut ShowBusiness, seat: usize, id: &str) {
-    let c = card(id);
-    lift_card(g, c);
-    g.players[seat].influence_field.push(c);
+/// Moves a position reached by play on to `start`.
+fn at(g: &mut ShowBusiness, start: Start) {
+    *g = built(Scenario::from_game(g.clone()), start);
 }
 
-/// Empties the map into the used pool and lays these tokens on it.
-fn map_with(g: &mut ShowBusiness, ids: &[&str]) {
-    let old = std::mem::take(&mut g.map_tokens);
-    g.used_tokens.extend(old);
-    for id in ids {
-        let t = token(id);
-        g.bag.retain(|&x| x != t);
-        g.used_tokens.retain(|&x| x != t);
-        for f in g.concert_market.iter_mut() {
-            if *f == Some(t) {
-                *f = None;
-            }
-        }
-        g.map_tokens.push(t);
-    }
+/// The artist ids of the seat's band in a fresh game, in band order.
+fn fresh_band(seats: usize, seat: usize) -> Vec<String> {
+    fresh(seats).players[seat]
+        .band
+        .iter()
+        .map(|a| components().artists[a.card as usize].id.clone())
+        .collect()
 }
 
-/// Takes an artist card from wherever it lies and gives it to a band.
-fn hire(g: &mut ShowBusiness, seat: usize, id: &str, fields: Vec<u8>, tokens: Vec<u8>) {
-    let a = artist(id);
-    g.artist_pile.retain(|&x| x != a);
-    g.artist_discard.retain(|&x| x != a);
-    for f in g.artist_market.iter_mut() {
-        if *f == Some(a) {
-            *f = None;
-        }
-    }
-    for p in &mut g.players {
-        p.band.retain(|b| b.card != a);
-    }
-    for &t in &tokens {
-        g.bag.retain(|&x| x != t);
-        g.used_tokens.retain(|&x| x != t);
-        g.map_tokens.retain(|&x| x != t);
-        for f in g.concert_market.iter_mut() {
-            if *f == Some(t) {
-                *f = None;
-            }
-        }
-    }
-    g.players[seat].band.push(BandArtist {
-        card: a,
-        side_b: false,
-        fields,
-        tokens,
-    });
+/// The id of the seat's first hand card in a fresh game.
+fn fresh_first_card(seats: usize, seat: usize) -> String {
+    components().influence[fresh(seats).players[seat].hand[0] as usize]
+        .id
+        .clone()
 }
 
-/// Makes `task` the decision the game waits for.
-fn at(g: &mut ShowBusiness, task: Task) {
-    g.queue.clear();
-    g.queue.push_back(task);
-}
-
-/// Lays `song`, still face down, on CHARTS field `field` (0-based).
-fn on_chart(g: &mut ShowBusiness, field: usize, song: Song) {
-    g.chart[field].push(ChartSong {
-        song,
+fn entry(owner: usize, style: Style, lyrics: u8, tempo: u8, volume: u8, experience: u32) -> ChartEntry {
+    ChartEntry {
+        owner,
+        style,
+        lyrics,
+        tempo,
+        volume,
+        experience,
         disclosed: false,
-    });
+    }
+}
+
+fn entry_of(song: &Song) -> ChartEntry {
+    entry(
+        song.owner,
+        song.style,
+        song.lyrics,
+        song.tempo,
+        song.volume,
+        song.experience,
+    )
 }
 
 fn play(g: &mut ShowBusiness, seat: usize, a: Action) {
@@ -158,8 +121,7 @@ fn song(id: u32, owner: usize, style: Style, lyrics: u8, tempo: u8, volume: u8, 
 // ----- TOURNEE example (yellow band in L; L yellow 10, G blue 10, C white 15) -----
 
 fn tournee_at_l(power_card: &str) -> ShowBusiness {
-    Scenario::new(Options::default(), 2, 7)
-        .expect("setup")
+    scenario(2)
         .map(&["T47", "T27", "T12"])
         .car(1, "L")
         .turn(1)
@@ -284,35 +246,33 @@ fn s17_tournee_incomplete_band_may_only_travel() {
 
 // ----- PROMOTION example -----
 
-fn promotion_with(power_card: &str) -> ShowBusiness {
-    let mut g = fresh(2);
-    on_chart(&mut g, 0, song(90, 1, Style::Rock, 0, 0, 0, 0));
-    on_chart(&mut g, 1, song(91, 1, Style::Pop, 0, 0, 0, 0));
-    g.players[0].songs.push(song(92, 0, Style::Rock, 1, 1, 1, 0));
-    into_field(&mut g, 0, power_card);
-    at(&mut g, Task::ChooseAction { seat: 0 });
-    g
+fn promotion_with(power_card: &str) -> (ShowBusiness, u32) {
+    let (s, _) = scenario(2).chart_song(1, entry(1, Style::Rock, 0, 0, 0, 0));
+    let (s, _) = s.chart_song(2, entry(1, Style::Pop, 0, 0, 0, 0));
+    let (s, song) = s.song(entry(0, Style::Rock, 1, 1, 1, 0));
+    let g = built(s.field(0, &[power_card]), Start::ChooseAction { seat: 0 });
+    (g, song)
 }
 
 #[test]
 fn promotion_field_3_needs_power_3_and_costs_5() {
-    let mut g = promotion_with("I10");
+    let (mut g, song) = promotion_with("I10");
     let before = g.players[0].cash;
-    play(&mut g, 0, Action::Promote { song: 92 });
+    play(&mut g, 0, Action::Promote { song });
     assert_eq!(g.players[0].cash, before - 5);
     assert_eq!(g.chart[2].len(), 1);
-    assert_eq!(g.chart[2][0].song.id, 92);
+    assert_eq!(g.chart[2][0].song.id, song);
     assert!(g.players[0].songs.is_empty());
 
-    let g = promotion_with("I09");
-    assert!(!g.legal_actions(0).contains(&Action::Promote { song: 92 }));
-    assert!(g.clone().apply(0, &Action::Promote { song: 92 }).is_err());
+    let (g, song) = promotion_with("I09");
+    assert!(!g.legal_actions(0).contains(&Action::Promote { song }));
+    assert!(g.clone().apply(0, &Action::Promote { song }).is_err());
 }
 
 #[test]
 fn s02_promotion_song_stays_face_down_until_the_charts() {
-    let mut g = promotion_with("I10");
-    play(&mut g, 0, Action::Promote { song: 92 });
+    let (mut g, song) = promotion_with("I10");
+    play(&mut g, 0, Action::Promote { song });
     let other = serde_json::to_string(&g.view(Viewer::Seat(1))).expect("view");
     let label = view::content(&g.chart[2][0].song).label;
     assert!(!other.contains(&label));
@@ -348,8 +308,14 @@ fn chart_fields_ascending_is_the_rulings_table() {
 
 #[test]
 fn chart_fields_descending_keeps_field_3_at_power_3_cost_5_and_descends() {
-    let mut g = fresh(2);
-    g.options.chart_fields = ChartFields::Descending;
+    let g = descending(Scenario::new(
+        Options {
+            chart_fields: ChartFields::Descending,
+            ..Options::default()
+        },
+        2,
+        7,
+    ));
     let table: Vec<(u8, u32)> = (0..10)
         .map(|f| g.chart_field(f))
         .map(|c| (c.power, c.cost))
@@ -373,12 +339,20 @@ fn chart_fields_descending_keeps_field_3_at_power_3_cost_5_and_descends() {
 
 #[test]
 fn chart_fields_the_view_shows_each_fields_power_and_cost_under_the_games_option() {
-    let mut g = fresh(2);
     for (option, first) in [
         (ChartFields::Ascending, (1, 3)),
         (ChartFields::Descending, (4, 7)),
     ] {
-        g.options.chart_fields = option;
+        let g = ShowBusiness::setup(
+            Options {
+                chart_fields: option,
+                ..Options::default()
+            },
+            2,
+            7,
+        )
+        .expect("setup")
+        .0;
         let fields = g.view(Viewer::Spectator).chart_fields;
         assert_eq!(fields.len(), 10);
         assert_eq!((fields[0].power, fields[0].cost), first);
@@ -387,8 +361,12 @@ fn chart_fields_the_view_shows_each_fields_power_and_cost_under_the_games_option
     }
 }
 
-fn descending_promotion(power_card: &str, filled: usize) -> ShowBusiness {
-    let mut g = ShowBusiness::setup(
+fn descending(s: Result<Scenario, SetupError>) -> ShowBusiness {
+    built(s.expect("setup"), Start::ChooseAction { seat: 0 })
+}
+
+fn descending_promotion(power_card: &str, filled: usize) -> (ShowBusiness, u32) {
+    let mut s = Scenario::new(
         Options {
             chart_fields: ChartFields::Descending,
             ..Options::default()
@@ -396,77 +374,67 @@ fn descending_promotion(power_card: &str, filled: usize) -> ShowBusiness {
         2,
         7,
     )
-    .expect("setup")
-    .0;
+    .expect("setup");
     for f in 0..filled {
-        on_chart(&mut g, f, song(90 + f as u32, 1, Style::Rock, f as u8, 0, 0, 0));
+        s = s.chart_song(f + 1, entry(1, Style::Rock, f as u8, 0, 0, 0)).0;
     }
-    g.players[0].songs.push(song(99, 0, Style::Rock, 1, 1, 1, 0));
-    into_field(&mut g, 0, power_card);
-    at(&mut g, Task::ChooseAction { seat: 0 });
-    g
+    let (s, song) = s.song(entry(0, Style::Rock, 1, 1, 1, 0));
+    let g = built(s.field(0, &[power_card]), Start::ChooseAction { seat: 0 });
+    (g, song)
 }
 
 #[test]
 fn chart_fields_descending_field_1_needs_power_4_and_costs_7() {
-    let g = descending_promotion("I10", 0);
-    assert!(!g.legal_actions(0).contains(&Action::Promote { song: 99 }));
-    let mut g = descending_promotion("I11", 0);
-    play(&mut g, 0, Action::Promote { song: 99 });
+    let (g, song) = descending_promotion("I10", 0);
+    assert!(!g.legal_actions(0).contains(&Action::Promote { song }));
+    let (mut g, song) = descending_promotion("I11", 0);
+    play(&mut g, 0, Action::Promote { song });
     assert_eq!(g.players[0].cash, 20 - 7);
-    assert_eq!(g.chart[0][0].song.id, 99);
+    assert_eq!(g.chart[0][0].song.id, song);
 }
 
 #[test]
 fn chart_fields_descending_promotion_example_field_3_power_3_cost_5_and_field_6_power_1_cost_2() {
-    let g = descending_promotion("I09", 2);
-    assert!(!g.legal_actions(0).contains(&Action::Promote { song: 99 }));
-    let mut g = descending_promotion("I10", 2);
-    play(&mut g, 0, Action::Promote { song: 99 });
+    let (g, song) = descending_promotion("I09", 2);
+    assert!(!g.legal_actions(0).contains(&Action::Promote { song }));
+    let (mut g, song) = descending_promotion("I10", 2);
+    play(&mut g, 0, Action::Promote { song });
     assert_eq!(g.players[0].cash, 20 - 5);
-    let mut g = descending_promotion("I12", 5);
-    play(&mut g, 0, Action::Promote { song: 99 });
+    let (mut g, song) = descending_promotion("I12", 5);
+    play(&mut g, 0, Action::Promote { song });
     assert_eq!(g.players[0].cash, 20 - 2);
-    assert_eq!(g.chart[5][0].song.id, 99);
+    assert_eq!(g.chart[5][0].song.id, song);
 }
 
 // ----- CHARTS examples -----
 
 #[test]
 fn charts_examples_11_vs_11_by_trend_8_vs_8_by_sponsor_and_2() {
-    let mut g = fresh(5);
     // White = Black, blue = Love, yellow = Fast, red = Loud.
-    g.dice = [Some(2), Some(1), Some(3), Some(3)];
+    let mut s = scenario(5).dice([Some(2), Some(1), Some(3), Some(3)]);
     let yellow = song(1, 1, Style::Pop, 0, 3, 1, 0);
     let gray = song(2, 2, Style::Black, 1, 3, 3, 1);
     let blue = song(3, 3, Style::Jazz, 1, 3, 3, 5);
     let green = song(4, 4, Style::Black, 1, 1, 1, 1);
     let red = song(5, 0, Style::Black, 1, 0, 0, 1);
+    let g = s.position();
     assert_eq!(g.song_score(&gray), 11);
     assert_eq!(g.song_score(&blue), 11);
     assert_eq!((g.trend_points(&gray), g.trend_points(&blue)), (10, 6));
     assert_eq!((g.song_score(&green), g.song_score(&red)), (8, 8));
     assert_eq!(g.song_score(&yellow), 2);
-    for (i, s) in [&yellow, &green, &red, &blue, &gray].into_iter().enumerate() {
-        on_chart(&mut g, i, s.clone());
+    let mut id = std::collections::HashMap::new();
+    for (field, x) in [&yellow, &green, &red, &blue, &gray].into_iter().enumerate() {
+        let (next, n) = s.chart_song(field + 1, entry_of(x));
+        s = next;
+        id.insert(x.id, n);
     }
     for seat in 0..5 {
-        let sponsors: Vec<u8> = g.players[seat]
-            .hand
-            .iter()
-            .copied()
-            .filter(|&c| components().influence[c as usize].character == Character::Sponsor)
-            .collect();
-        for c in sponsors {
-            g.players[seat].hand.retain(|&x| x != c);
-            g.influence_discard.push(c);
-        }
+        s = s.discard_characters(seat, &[Character::Sponsor]);
     }
-    into_hand(&mut g, 0, "I65");
-    let before: Vec<i64> = g.players.iter().map(|p| p.popularity).collect();
-    at(&mut g, Task::QuarterEnd);
-    let mut ev = Vec::new();
-    g.advance(&mut ev);
+    let s = s.hand(0, &["I65"]);
+    let before: Vec<i64> = s.position().players.iter().map(|p| p.popularity).collect();
+    let mut g = built(s, Start::QuarterEnd);
     // 11 vs 11: gray and blue, in turn order; nobody discards a SPONSOR card.
     assert_eq!(g.to_act(), vec![2]);
     play(&mut g, 2, Action::Done);
@@ -478,11 +446,14 @@ fn charts_examples_11_vs_11_by_trend_8_vs_8_by_sponsor_and_2() {
     play(&mut g, 4, Action::Done);
     assert_eq!(
         g.legal_actions(0),
-        vec![Action::ChooseSong { song: 4 }, Action::ChooseSong { song: 5 }]
+        vec![
+            Action::ChooseSong { song: id[&4] },
+            Action::ChooseSong { song: id[&5] }
+        ]
     );
-    play(&mut g, 0, Action::ChooseSong { song: 5 });
+    play(&mut g, 0, Action::ChooseSong { song: id[&5] });
     let ranking: Vec<u32> = g.chart.iter().take(5).map(|f| f[0].song.id).collect();
-    assert_eq!(ranking, vec![2, 3, 5, 4, 1]);
+    assert_eq!(ranking, [2, 3, 5, 4, 1].map(|s| id[&s]));
     let gained: Vec<i64> = g
         .players
         .iter()
@@ -495,34 +466,29 @@ fn charts_examples_11_vs_11_by_trend_8_vs_8_by_sponsor_and_2() {
 
 #[test]
 fn charts_identical_songs_of_one_player_leave_but_one() {
-    let mut g = fresh(2);
-    g.chart[0].push(ChartSong {
-        song: song(1, 0, Style::Rock, 0, 0, 0, 0),
-        disclosed: true,
-    });
-    on_chart(&mut g, 1, song(2, 0, Style::Rock, 0, 0, 0, 0));
-    at(&mut g, Task::QuarterEnd);
-    g.advance(&mut Vec::new());
+    let (s, _) = scenario(2).chart_song(
+        1,
+        ChartEntry {
+            disclosed: true,
+            ..entry(0, Style::Rock, 0, 0, 0, 0)
+        },
+    );
+    let (s, _) = s.chart_song(2, entry(0, Style::Rock, 0, 0, 0, 0));
+    let g = built(s, Start::QuarterEnd);
     let left: usize = g.chart.iter().map(Vec::len).sum();
     assert_eq!(left, 1);
 }
 
 #[test]
 fn s36_charts_unresolved_tie_shares_a_field_and_splits_points() {
-    let mut g = fresh(2);
-    g.dice = [None, None, None, None];
-    on_chart(&mut g, 0, song(1, 0, Style::Rock, 0, 0, 0, 0));
-    on_chart(&mut g, 1, song(2, 1, Style::Pop, 1, 1, 1, 0));
-    for p in &mut g.players {
-        let (sponsors, keep): (Vec<u8>, Vec<u8>) = p
-            .hand
-            .iter()
-            .partition(|&&c| components().influence[c as usize].character == Character::Sponsor);
-        p.hand = keep;
-        g.influence_discard.extend(sponsors);
-    }
-    at(&mut g, Task::QuarterEnd);
-    g.advance(&mut Vec::new());
+    let (s, _) = scenario(2)
+        .dice([None, None, None, None])
+        .chart_song(1, entry(0, Style::Rock, 0, 0, 0, 0));
+    let (s, _) = s.chart_song(2, entry(1, Style::Pop, 1, 1, 1, 0));
+    let s = s
+        .discard_characters(0, &[Character::Sponsor])
+        .discard_characters(1, &[Character::Sponsor]);
+    let mut g = built(s, Start::QuarterEnd);
     play(&mut g, 0, Action::Done);
     play(&mut g, 1, Action::Done);
     assert_eq!(g.chart[0].len(), 2);
@@ -533,20 +499,20 @@ fn s36_charts_unresolved_tie_shares_a_field_and_splits_points() {
 
 // ----- RECORDING example -----
 
-fn recording_band() -> ShowBusiness {
-    let mut g = fresh(2);
-    let old: Vec<BandArtist> = std::mem::take(&mut g.players[0].band);
-    g.artist_discard.extend(old.iter().map(|a| a.card));
-    hire(&mut g, 0, "AR16", vec![0], vec![]);
-    hire(&mut g, 0, "AR30", vec![1], vec![token("T11"), token("T15")]);
-    hire(&mut g, 0, "AR08", vec![2], vec![token("T09")]);
-    hire(&mut g, 0, "AR09", vec![3], vec![]);
-    g
+fn recording_band() -> Scenario {
+    scenario(2)
+        .dismiss_band(0)
+        .hire(0, "AR16", vec![0])
+        .hire(0, "AR30", vec![1])
+        .tokens("AR30", &["T11", "T15"])
+        .hire(0, "AR08", vec![2])
+        .tokens("AR08", &["T09"])
+        .hire(0, "AR09", vec![3])
 }
 
 #[test]
 fn recording_example_experience_1_for_black_2_for_club_0_otherwise() {
-    let g = recording_band();
+    let g = built(recording_band(), Start::ChooseAction { seat: 0 });
     assert_eq!(g.song_experience(0, Style::Black), 1);
     assert_eq!(g.song_experience(0, Style::Club), 2);
     for s in [Style::Rock, Style::Jazz, Style::Pop] {
@@ -556,11 +522,10 @@ fn recording_example_experience_1_for_black_2_for_club_0_otherwise() {
 
 #[test]
 fn s20_recording_fills_the_song_field_by_field_in_the_studio() {
-    let mut g = recording_band();
-    g.check_invariants().expect("band built by hand");
-    g.players[0].car = city("B");
-    into_field(&mut g, 0, "I12");
-    at(&mut g, Task::ChooseAction { seat: 0 });
+    let mut g = built(
+        recording_band().car(0, "B").field(0, &["I12"]),
+        Start::ChooseAction { seat: 0 },
+    );
     play(&mut g, 0, Action::PickSong { studio: "B".into() });
     assert_eq!(g.phase(), "recording");
     assert!(
@@ -581,9 +546,10 @@ fn s20_recording_fills_the_song_field_by_field_in_the_studio() {
 
 #[test]
 fn activation_example_power_2_card_may_take_market_field_1_or_2() {
-    let mut g = fresh(2);
-    into_hand(&mut g, 0, "I09");
-    at(&mut g, Task::TimeLapse { seat: 0, nth: 1 });
+    let mut g = built(
+        scenario(2).hand(0, &["I09"]),
+        Start::TimeLapse { seat: 0, nth: 1 },
+    );
     play(&mut g, 0, Action::Play { card: "I09".into() });
     assert_eq!(g.players[0].time, Some(2));
     let legal: Vec<Action> = g
@@ -640,32 +606,35 @@ fn s05_setup_10_opening_bids_are_sealed_until_all_are_in_and_ties_rebid() {
 
 #[test]
 fn s15_step_10_a_quarter_end_field_triggers_once_and_forbids_a_second_card() {
-    let mut g = fresh(2);
-    g.players[0].time = Some(12);
-    into_hand(&mut g, 0, "I09");
-    g.queue.clear();
-    g.queue
-        .extend([Task::TimeLapse { seat: 0, nth: 1 }, Task::Influences { seat: 0 }]);
+    let mut g = built(
+        scenario(2)
+            .week(0, 12)
+            .hand(0, &["I09"])
+            .then(Start::Influences { seat: 0 }),
+        Start::TimeLapse { seat: 0, nth: 1 },
+    );
     play(&mut g, 0, Action::Play { card: "I09".into() });
     assert!(g.qe_done[0] && g.qe_pending && g.triggered_this_round);
     play(&mut g, 0, Action::ActivateHand);
     play(&mut g, 0, Action::Pass);
     assert_ne!(g.phase(), "time_lapse");
-    g.players[1].time = Some(13);
-    into_hand(&mut g, 1, "I10");
-    g.qe_pending = false;
-    at(&mut g, Task::TimeLapse { seat: 1, nth: 1 });
+    let mut g = built(
+        Scenario::from_game(g)
+            .week(1, 13)
+            .hand(1, &["I10"])
+            .quarter_end_pending(false),
+        Start::TimeLapse { seat: 1, nth: 1 },
+    );
     play(&mut g, 1, Action::Play { card: "I10".into() });
     assert!(!g.qe_pending);
 }
 
 #[test]
 fn s23_no_hostile_activity_once_the_last_turn_began() {
-    let mut g = fresh(2);
-    into_field(&mut g, 0, "I01");
-    at(&mut g, Task::ChooseAction { seat: 0 });
+    let choose = Start::ChooseAction { seat: 0 };
+    let mut g = built(scenario(2).field(0, &["I01"]), choose.clone());
     assert!(g.legal_actions(0).contains(&Action::AAndR { target: 1 }));
-    g.last_turn = true;
+    g = built(Scenario::from_game(g).last_turn(true), choose.clone());
     assert!(
         !g.legal_actions(0)
             .iter()
@@ -675,24 +644,26 @@ fn s23_no_hostile_activity_once_the_last_turn_began() {
         ("I34", Action::Groupie { target: 1 }),
         ("I66", Action::Sponsor { target: 1 }),
     ] {
-        into_field(&mut g, 0, id);
-        g.last_turn = false;
+        let s = Scenario::from_game(g).field(0, &[id]);
+        g = built(s.clone().last_turn(false), choose.clone());
         assert!(decisions(&g, 0).contains(&hostile));
-        g.last_turn = true;
+        g = built(s.last_turn(true), choose.clone());
         assert!(!decisions(&g, 0).contains(&hostile));
     }
-    at(&mut g, Task::FemmeChoice { seat: 0, best: 2 });
+    at(&mut g, Start::FemmeChoice { seat: 0, best: 2 });
     assert_eq!(decisions(&g, 0), vec![Action::Integration]);
 }
 
 #[test]
 fn s22_a_and_r_swaps_time_markers_unless_a_bodyguard_defends() {
-    let mut g = fresh(2);
-    g.players[0].time = Some(3);
-    g.players[1].time = Some(9);
-    into_field(&mut g, 0, "I01");
-    into_hand(&mut g, 1, "I12");
-    at(&mut g, Task::ChooseAction { seat: 0 });
+    let mut g = built(
+        scenario(2)
+            .week(0, 3)
+            .week(1, 9)
+            .field(0, &["I01"])
+            .hand(1, &["I12"]),
+        Start::ChooseAction { seat: 0 },
+    );
     let snapshot = g.clone();
     play(&mut g, 0, Action::AAndR { target: 1 });
     assert_eq!(g.phase(), "defence");
@@ -712,18 +683,12 @@ fn s22_a_and_r_swaps_time_markers_unless_a_bodyguard_defends() {
 
 #[test]
 fn s24_sponsor_shows_the_hand_to_the_attacker_only_and_swaps_up_to_power() {
-    let mut g = fresh(3);
-    into_field(&mut g, 0, "I66");
-    for c in g.players[1].hand.clone() {
-        if matches!(
-            components().influence[c as usize].character,
-            Character::Bodyguard | Character::Sponsor
-        ) {
-            g.players[1].hand.retain(|&x| x != c);
-            g.influence_discard.push(c);
-        }
-    }
-    at(&mut g, Task::ChooseAction { seat: 0 });
+    let mut g = built(
+        scenario(3)
+            .field(0, &["I66"])
+            .discard_characters(1, &[Character::Bodyguard, Character::Sponsor]),
+        Start::ChooseAction { seat: 0 },
+    );
     play(&mut g, 0, Action::Sponsor { target: 1 });
     play(&mut g, 1, Action::Decline);
     let theirs = g.players[1].hand.clone();
@@ -746,42 +711,39 @@ fn s24_sponsor_shows_the_hand_to_the_attacker_only_and_swaps_up_to_power() {
 
 #[test]
 fn s29_trend_expert_blocks_the_trend_action_and_returns_at_quarter_end() {
-    let mut g = fresh(2);
-    into_field(&mut g, 0, "I73");
-    at(&mut g, Task::ChooseAction { seat: 0 });
+    let mut g = built(scenario(2).field(0, &["I73"]), Start::ChooseAction { seat: 0 });
     assert!(g.legal_actions(0).contains(&Action::SetDie));
     play(&mut g, 0, Action::TrendExpertPlace);
     assert_eq!(g.trend_expert, Some((card("I73"), 0)));
-    into_field(&mut g, 1, "I02");
-    at(&mut g, Task::ChooseAction { seat: 1 });
+    g = built(
+        Scenario::from_game(g).field(1, &["I02"]),
+        Start::ChooseAction { seat: 1 },
+    );
     assert!(!g.legal_actions(1).contains(&Action::SetDie));
-    at(&mut g, Task::QuarterEnd);
-    g.advance(&mut Vec::new());
+    at(&mut g, Start::QuarterEnd);
     assert_eq!(g.trend_expert, None);
 }
 
 #[test]
 fn hand_limit_is_the_number_of_artists_at_least_3() {
-    let mut g = fresh(2);
-    assert_eq!(g.hand_limit(0), 3);
-    hire(&mut g, 0, "AR42", vec![4], vec![]);
+    assert_eq!(fresh(2).hand_limit(0), 3);
+    let g = built(
+        scenario(2).hire(0, "AR42", vec![4]),
+        Start::ChooseAction { seat: 0 },
+    );
     assert_eq!(g.hand_limit(0), 4);
 }
 
 #[test]
 fn s33_perform_in_advertising_covers_a_salary_and_bankruptcy_when_it_cannot() {
-    let mut g = fresh(2);
-    g.players[0].cash = 2;
-    g.players[0].popularity = 0;
-    at(
-        &mut g,
-        Task::Pay {
+    let mut g = built(
+        scenario(2).cash(0, 2).popularity(0, 0),
+        Start::Pay {
             seat: 0,
             amount: 12,
             reason: Payment::Salaries,
         },
     );
-    g.advance(&mut Vec::new());
     assert_eq!(g.phase(), "advertising");
     let legal = g.legal_actions(0);
     assert_eq!(legal.first(), Some(&Action::Advertise { fields: 2 }));
@@ -789,18 +751,14 @@ fn s33_perform_in_advertising_covers_a_salary_and_bankruptcy_when_it_cannot() {
     play(&mut g, 0, Action::Advertise { fields: 2 });
     assert_eq!((g.players[0].cash, g.players[0].popularity), (0, -2));
 
-    let mut g = fresh(2);
-    g.players[0].cash = 0;
-    g.players[0].popularity = -25;
-    at(
-        &mut g,
-        Task::Pay {
+    let g = built(
+        scenario(2).cash(0, 0).popularity(0, -25),
+        Start::Pay {
             seat: 0,
             amount: 5,
             reason: Payment::Salaries,
         },
     );
-    g.advance(&mut Vec::new());
     assert!(g.players[0].bankrupt.is_some());
     assert!(g.players[0].hand.is_empty() && g.players[0].band.is_empty());
     g.check_invariants().expect("bankrupt discards everything");
@@ -808,13 +766,16 @@ fn s33_perform_in_advertising_covers_a_salary_and_bankruptcy_when_it_cannot() {
 
 #[test]
 fn s39_end_of_game_score_is_popularity_plus_tenth_of_cash_ties_by_popularity() {
-    let mut g = fresh(3);
-    g.players[0].popularity = 20;
-    g.players[0].cash = 59;
-    g.players[1].popularity = 22;
-    g.players[1].cash = 39;
-    g.players[2].popularity = 10;
-    g.players[2].cash = 500;
+    let g = built(
+        scenario(3)
+            .popularity(0, 20)
+            .cash(0, 59)
+            .popularity(1, 22)
+            .cash(1, 39)
+            .popularity(2, 10)
+            .cash(2, 500),
+        Start::ChooseAction { seat: 0 },
+    );
     let o = g.compute_outcome();
     assert_eq!(
         o.scores.iter().map(|s| s.total).collect::<Vec<_>>(),
@@ -827,13 +788,11 @@ fn s39_end_of_game_score_is_popularity_plus_tenth_of_cash_ties_by_popularity() {
 
 #[test]
 fn end_of_game_penalties_for_satisfaction_and_missing_mandatory_artists() {
-    let mut g = fresh(2);
-    g.players[0].popularity = 10;
-    g.players[0].satisfaction = 3;
-    let drummer = g.players[0].band.pop().expect("a drummer");
-    g.artist_discard.push(drummer.card);
-    at(&mut g, Task::EndPenalty { seat: 0 });
-    g.advance(&mut Vec::new());
+    let drummer = fresh_band(2, 0).pop().expect("a drummer");
+    let g = built(
+        scenario(2).popularity(0, 10).satisfaction(0, 3).dismiss(&drummer),
+        Start::EndPenalty { seat: 0 },
+    );
     assert_eq!(g.players[0].popularity, 10 - 2 - 1);
 }
 
@@ -1026,15 +985,6 @@ fn careful_share() {
     println!("{natural} of 400 careful games reached week 56");
 }
 
-/// Puts these cards on top of the influence pile, the last one on top.
-fn pile_top(g: &mut ShowBusiness, ids: &[&str]) {
-    for id in ids {
-        let c = card(id);
-        lift_card(g, c);
-        g.influence_pile.push(c);
-    }
-}
-
 fn decisions(g: &ShowBusiness, seat: usize) -> Vec<Action> {
     g.legal_actions(seat)
         .into_iter()
@@ -1049,12 +999,14 @@ fn decisions(g: &ShowBusiness, seat: usize) -> Vec<Action> {
 
 #[test]
 fn step_1_concerts_fill_the_map_to_5_from_the_market_in_field_order() {
-    let mut g = fresh(2);
-    map_with(&mut g, &["T47", "T27", "T12"]);
-    let first_two: Vec<u8> = g.concert_market[..2].iter().flatten().copied().collect();
-    let third = g.concert_market[2];
-    at(&mut g, Task::StartRound { seat: 0 });
-    g.advance(&mut Vec::new());
+    let s = scenario(2).map(&["T47", "T27", "T12"]);
+    let first_two: Vec<u8> = s.position().concert_market[..2]
+        .iter()
+        .flatten()
+        .copied()
+        .collect();
+    let third = s.position().concert_market[2];
+    let g = built(s, Start::Round { seat: 0 });
     assert_eq!(g.map_tokens.len(), 5);
     assert_eq!(&g.map_tokens[3..], &first_two[..]);
     assert_eq!(g.concert_market[0], third);
@@ -1064,9 +1016,10 @@ fn step_1_concerts_fill_the_map_to_5_from_the_market_in_field_order() {
 
 #[test]
 fn s12_step_2_market_review_pays_the_field_number_and_refills_at_the_end() {
-    let mut g = fresh(2);
-    at(&mut g, Task::Review { seat: 0 });
-    g.queue.push_back(Task::TimeLapse { seat: 0, nth: 1 });
+    let mut g = built(
+        scenario(2).then(Start::TimeLapse { seat: 0, nth: 1 }),
+        Start::Review { seat: 0 },
+    );
     let fourth = g.influence_market[3];
     play(
         &mut g,
@@ -1104,11 +1057,12 @@ fn s12_step_2_market_review_pays_the_field_number_and_refills_at_the_end() {
 
 #[test]
 fn s31_step_5_influences_draw_free_or_buy_up_to_the_hand_limit() {
-    let mut g = fresh(2);
-    let extra: Vec<u8> = g.players[0].hand.drain(1..).collect();
-    g.influence_discard.extend(extra);
-    at(&mut g, Task::Influences { seat: 0 });
-    g.queue.push_back(Task::EndRound { seat: 0 });
+    let mut g = built(
+        scenario(2)
+            .only_hand(0, &[&fresh_first_card(2, 0)])
+            .then(Start::EndRound { seat: 0 }),
+        Start::Influences { seat: 0 },
+    );
     let bought = g.influence_market[1].expect("field 2");
     play(&mut g, 0, Action::Buy { field: 2 });
     assert_eq!(g.players[0].cash, 18);
@@ -1126,11 +1080,10 @@ fn s31_step_5_influences_draw_free_or_buy_up_to_the_hand_limit() {
 
 #[test]
 fn step_7_market_change_discards_field_1_and_moves_the_rest_down() {
-    let mut g = fresh(2);
-    let influence = g.influence_market;
-    let artists = g.artist_market;
-    at(&mut g, Task::MarketChange);
-    g.advance(&mut Vec::new());
+    let s = scenario(2);
+    let influence = s.position().influence_market;
+    let artists = s.position().artist_market;
+    let g = built(s, Start::MarketChange);
     assert_eq!(&g.influence_market[..3], &influence[1..]);
     assert_eq!(&g.artist_market[..3], &artists[1..]);
     assert!(g.influence_discard.contains(&influence[0].expect("field 1")));
@@ -1139,28 +1092,22 @@ fn step_7_market_change_discards_field_1_and_moves_the_rest_down() {
 
 #[test]
 fn salaries_cost_5_per_artist_and_1_per_token_then_satisfaction_rises() {
-    let mut g = fresh(2);
-    g.players[0].band[0].tokens.push(token("T01"));
-    g.bag.retain(|&t| t != token("T01"));
-    g.map_tokens.retain(|&t| t != token("T01"));
-    g.concert_market
-        .iter_mut()
-        .filter(|f| **f == Some(token("T01")))
-        .for_each(|f| *f = None);
-    g.players[0].satisfaction = 3;
-    at(&mut g, Task::Salary { seat: 0 });
-    g.advance(&mut Vec::new());
+    let g = built(
+        scenario(2)
+            .tokens(&fresh_band(2, 0)[0], &["T01"])
+            .satisfaction(0, 3),
+        Start::Salary { seat: 0 },
+    );
     assert_eq!(g.players[0].cash, 20 - 15 - 1);
     assert_eq!(g.players[0].satisfaction, 4);
 }
 
 #[test]
 fn integration_control_artists_more_independent_than_satisfaction_leave() {
-    let mut g = fresh(2);
-    into_hand(&mut g, 0, "I01");
-    g.players[0].satisfaction = 1;
-    at(&mut g, Task::Integration { seat: 0 });
-    g.advance(&mut Vec::new());
+    let g = built(
+        scenario(2).hand(0, &["I01"]).satisfaction(0, 1),
+        Start::Integration { seat: 0 },
+    );
     // Johnny Thunder and Kit Kaboom (independence 2) leave; Mo Lowdown (1) stays.
     assert_eq!(g.players[0].band.len(), 1);
     assert_eq!(g.players[0].band[0].card, artist("AR02"));
@@ -1172,30 +1119,28 @@ fn integration_control_artists_more_independent_than_satisfaction_leave() {
 
 #[test]
 fn royalties_pay_the_popularity_and_charge_a_negative_one() {
-    let mut g = fresh(2);
-    g.players[0].popularity = 12;
-    g.players[1].popularity = -4;
-    g.queue.clear();
-    g.queue
-        .extend([Task::Royalty { seat: 0 }, Task::Royalty { seat: 1 }]);
-    g.advance(&mut Vec::new());
+    let g = built(
+        scenario(2)
+            .popularity(0, 12)
+            .popularity(1, -4)
+            .then(Start::Royalty { seat: 1 }),
+        Start::Royalty { seat: 0 },
+    );
     assert_eq!((g.players[0].cash, g.players[1].cash), (32, 16));
 }
 
 #[test]
 fn popularity_check_doubles_for_a_scandal_without_a_chart_song() {
-    let mut g = fresh(2);
-    g.players[0].popularity = 20;
-    g.players[0].scandal = true;
-    g.players[1].popularity = 20;
-    pile_top(&mut g, &["I11", "I09"]);
-    g.queue.clear();
-    g.queue.extend([
-        Task::PopCheck { seat: 0 },
-        Task::PopCheck { seat: 1 },
-        Task::ScandalsUpright,
-    ]);
-    g.advance(&mut Vec::new());
+    let g = built(
+        scenario(2)
+            .popularity(0, 20)
+            .scandal(0)
+            .popularity(1, 20)
+            .pile_top(&["I11", "I09"])
+            .then(Start::PopCheck { seat: 1 })
+            .then(Start::ScandalsUpright),
+        Start::PopCheck { seat: 0 },
+    );
     assert_eq!(g.players[0].popularity, 20 - 2 * 2);
     assert_eq!(g.players[1].popularity, 20 - 4);
     assert!(!g.players[0].scandal);
@@ -1203,9 +1148,7 @@ fn popularity_check_doubles_for_a_scandal_without_a_chart_song() {
 
 #[test]
 fn s30_reporter_moves_the_rondel_power_fields_and_no_event_happens() {
-    let mut g = fresh(2);
-    into_field(&mut g, 0, "I60");
-    at(&mut g, Task::ChooseAction { seat: 0 });
+    let mut g = built(scenario(2).field(0, &["I60"]), Start::ChooseAction { seat: 0 });
     let dice = g.dice;
     play(&mut g, 0, Action::Reporter);
     assert_eq!(g.rondel, 3);
@@ -1215,26 +1158,28 @@ fn s30_reporter_moves_the_rondel_power_fields_and_no_event_happens() {
 
 #[test]
 fn paparazzi_scandal_gains_the_highest_drawn_power() {
-    let mut g = fresh(2);
-    into_field(&mut g, 0, "I41");
-    pile_top(&mut g, &["I11", "I09"]);
-    at(&mut g, Task::ChooseAction { seat: 0 });
+    let mut g = built(
+        scenario(2).field(0, &["I41"]).pile_top(&["I11", "I09"]),
+        Start::ChooseAction { seat: 0 },
+    );
     play(&mut g, 0, Action::Paparazzi);
     assert!(g.players[0].scandal);
     assert_eq!(g.players[0].popularity, 4);
     assert!(g.influence_discard.contains(&card("I11")));
-    at(&mut g, Task::ChooseAction { seat: 0 });
+    at(&mut g, Start::ChooseAction { seat: 0 });
     assert!(!g.legal_actions(0).contains(&Action::Paparazzi));
 }
 
 #[test]
 fn s26_femme_fatale_draws_first_then_integration_or_disorder() {
-    let mut g = fresh(2);
-    into_field(&mut g, 0, "I29");
-    pile_top(&mut g, &["I10", "I12"]);
-    g.players[0].satisfaction = 1;
-    g.players[1].satisfaction = 5;
-    at(&mut g, Task::ChooseAction { seat: 0 });
+    let mut g = built(
+        scenario(2)
+            .field(0, &["I29"])
+            .pile_top(&["I10", "I12"])
+            .satisfaction(0, 1)
+            .satisfaction(1, 5),
+        Start::ChooseAction { seat: 0 },
+    );
     let snapshot = g.clone();
     play(&mut g, 0, Action::FemmeFatale);
     assert_eq!(
@@ -1253,10 +1198,12 @@ fn s26_femme_fatale_draws_first_then_integration_or_disorder() {
 
 #[test]
 fn s28_dj_replaces_map_tokens_from_the_market_or_the_bag() {
-    let mut g = fresh(2);
-    map_with(&mut g, &["T47", "T27", "T12", "T01", "T02"]);
-    into_field(&mut g, 0, "I20");
-    at(&mut g, Task::ChooseAction { seat: 0 });
+    let mut g = built(
+        scenario(2)
+            .map(&["T47", "T27", "T12", "T01", "T02"])
+            .field(0, &["I20"]),
+        Start::ChooseAction { seat: 0 },
+    );
     play(&mut g, 0, Action::DjRemove { token: "T47".into() });
     play(&mut g, 0, Action::DjRemove { token: "T27".into() });
     play(&mut g, 0, Action::DjDone);
@@ -1272,10 +1219,10 @@ fn s28_dj_replaces_map_tokens_from_the_market_or_the_bag() {
 
 #[test]
 fn s27_pilot_picks_two_elements_anywhere_and_lands_in_one_of_their_cities() {
-    let mut g = fresh(2);
-    map_with(&mut g, &["T47", "T12"]);
-    into_field(&mut g, 0, "I52");
-    at(&mut g, Task::ChooseAction { seat: 0 });
+    let mut g = built(
+        scenario(2).map(&["T47", "T12"]).field(0, &["I52"]),
+        Start::ChooseAction { seat: 0 },
+    );
     play(&mut g, 0, Action::PilotToken { token: "T12".into() });
     play(&mut g, 0, Action::PilotSong { studio: "P".into() });
     play(&mut g, 0, Action::RecordStyle { style: Style::Rock });
@@ -1297,9 +1244,7 @@ fn s27_pilot_picks_two_elements_anywhere_and_lands_in_one_of_their_cities() {
 
 #[test]
 fn s25_groupie_exchanges_artists_of_the_same_mandatory_instrument() {
-    let mut g = fresh(2);
-    into_field(&mut g, 0, "I34");
-    at(&mut g, Task::ChooseAction { seat: 0 });
+    let mut g = built(scenario(2).field(0, &["I34"]), Start::ChooseAction { seat: 0 });
     play(&mut g, 0, Action::Groupie { target: 1 });
     play(
         &mut g,
@@ -1331,10 +1276,10 @@ fn s25_groupie_exchanges_artists_of_the_same_mandatory_instrument() {
 
 #[test]
 fn s09_s11_dismissal_lowers_satisfaction_and_forces_hand_discards() {
-    let mut g = fresh(2);
-    hire(&mut g, 0, "AR42", vec![4], vec![]);
-    into_hand(&mut g, 0, "I01");
-    at(&mut g, Task::EndRound { seat: 0 });
+    let mut g = built(
+        scenario(2).hire(0, "AR42", vec![4]).hand(0, &["I01"]),
+        Start::EndRound { seat: 0 },
+    );
     play(
         &mut g,
         0,
@@ -1350,11 +1295,14 @@ fn s09_s11_dismissal_lowers_satisfaction_and_forces_hand_discards() {
 
 #[test]
 fn s09_style_change_discards_tokens_except_the_multicolour_f() {
-    let mut g = fresh(2);
-    let drummer = g.players[0].band.pop().expect("drummer");
-    g.artist_discard.push(drummer.card);
-    hire(&mut g, 0, "AR40", vec![3], vec![token("T21"), token("T11")]);
-    at(&mut g, Task::EndRound { seat: 0 });
+    let drummer = fresh_band(2, 0).pop().expect("drummer");
+    let mut g = built(
+        scenario(2)
+            .dismiss(&drummer)
+            .hire(0, "AR40", vec![3])
+            .tokens("AR40", &["T21", "T11"]),
+        Start::EndRound { seat: 0 },
+    );
     play(
         &mut g,
         0,
@@ -1373,14 +1321,13 @@ fn s09_style_change_discards_tokens_except_the_multicolour_f() {
 
 #[test]
 fn s18_recruitment_takes_fields_up_to_power_and_raises_satisfaction() {
-    let mut g = fresh(2);
-    let sax = artist("AR42");
-    g.artist_pile.retain(|&a| a != sax);
-    let old = g.artist_market[1].replace(sax);
-    g.artist_discard.extend(old);
-    g.players[0].satisfaction = 3;
-    into_field(&mut g, 0, "I09");
-    at(&mut g, Task::ChooseAction { seat: 0 });
+    let mut g = built(
+        scenario(2)
+            .artist_market(2, "AR42")
+            .satisfaction(0, 3)
+            .field(0, &["I09"]),
+        Start::ChooseAction { seat: 0 },
+    );
     assert!(
         !g.legal_actions(0)
             .iter()
@@ -1402,19 +1349,14 @@ fn s18_recruitment_takes_fields_up_to_power_and_raises_satisfaction() {
 
 #[test]
 fn trend_action_turns_the_cards_die_to_its_value() {
-    let mut g = fresh(2);
-    into_field(&mut g, 0, "I02");
-    at(&mut g, Task::ChooseAction { seat: 0 });
+    let mut g = built(scenario(2).field(0, &["I02"]), Start::ChooseAction { seat: 0 });
     play(&mut g, 0, Action::SetDie);
     assert_eq!(g.dice[1], Some(1));
 }
 
 #[test]
 fn s06_step_9_sequence_bid_everyone_giving_up_keeps_the_sequence() {
-    let mut g = fresh(3);
-    g.order = vec![1, 2, 0];
-    at(&mut g, Task::SequenceBid);
-    g.advance(&mut Vec::new());
+    let mut g = built(scenario(3).order(&[1, 2, 0]), Start::SequenceBid);
     assert_eq!(g.to_act(), vec![0, 1, 2]);
     for s in 0..3 {
         play(&mut g, s, Action::GiveUpBid);
@@ -1425,14 +1367,15 @@ fn s06_step_9_sequence_bid_everyone_giving_up_keeps_the_sequence() {
 
 #[test]
 fn s38_the_turn_in_which_a_marker_reaches_56_is_finished_then_the_game_is_scored() {
-    let mut g = fresh(2);
-    g.order = vec![0, 1];
-    g.turn = 0;
-    g.qe_done = [true, true, true, false];
-    g.players[0].time = Some(54);
-    into_hand(&mut g, 0, "I09");
-    at(&mut g, Task::StartRound { seat: 0 });
-    g.advance(&mut Vec::new());
+    let mut g = built(
+        scenario(2)
+            .order(&[0, 1])
+            .turn(0)
+            .quarter_ends([true, true, true, false], false)
+            .week(0, 54)
+            .hand(0, &["I09"]),
+        Start::Round { seat: 0 },
+    );
     let mut seat_1_reviewed_after_56 = false;
     let mut steps = 0;
     while !g.is_over() {
@@ -1504,13 +1447,12 @@ fn registry_hosts_show_business_by_slug_with_named_schemas() {
 
 #[test]
 fn step_6_market_refreshment_closes_up_and_refills_after_step_5() {
-    let mut g = fresh(2);
-    let fourth = g.influence_market[3];
-    let extra: Vec<u8> = g.players[0].hand.drain(1..).collect();
-    g.influence_discard.extend(extra);
-    at(&mut g, Task::Influences { seat: 0 });
-    g.queue
-        .extend([Task::RefillMarkets { retried: false }, Task::EndRound { seat: 0 }]);
+    let s = scenario(2)
+        .only_hand(0, &[&fresh_first_card(2, 0)])
+        .then(Start::RefillMarkets)
+        .then(Start::EndRound { seat: 0 });
+    let fourth = s.position().influence_market[3];
+    let mut g = built(s, Start::Influences { seat: 0 });
     play(&mut g, 0, Action::Buy { field: 1 });
     assert_eq!(g.influence_market[0], None, "no refill during step 5");
     play(&mut g, 0, Action::Draw);
@@ -1521,13 +1463,11 @@ fn step_6_market_refreshment_closes_up_and_refills_after_step_5() {
 
 #[test]
 fn step_8_event_rondel_moves_one_field_and_applies_its_event_to_every_seat() {
-    let mut g = fresh(3);
-    g.rondel = 3;
+    let mut s = scenario(3).rondel(3);
     for (seat, pop) in [(0, 7), (1, 0), (2, 12)] {
-        g.players[seat].popularity = pop;
+        s = s.popularity(seat, pop);
     }
-    at(&mut g, Task::RondelStep);
-    g.advance(&mut Vec::new());
+    let g = built(s, Start::RondelStep);
     assert_eq!(g.view(Viewer::Spectator).rondel, "royalties");
     let cash: Vec<i64> = g.players.iter().map(|p| p.cash).collect();
     assert_eq!(cash, vec![27, 20, 32]);
@@ -1535,11 +1475,10 @@ fn step_8_event_rondel_moves_one_field_and_applies_its_event_to_every_seat() {
 
 #[test]
 fn trend_change_rerolls_the_dice_unless_a_trend_expert_stands() {
-    let mut g = fresh(2);
-    g.dice = [Some(9), Some(9), Some(9), Some(9)];
-    at(&mut g, Task::TrendChange);
-    let mut events = Vec::new();
-    g.advance(&mut events);
+    let (g, events) = scenario(2)
+        .dice([Some(9), Some(9), Some(9), Some(9)])
+        .build_events(Start::TrendChange)
+        .expect("a valid position");
     let rolls = events
         .iter()
         .filter(|e| matches!(e.body, GameEvent::Rolled { .. }))
@@ -1547,48 +1486,35 @@ fn trend_change_rerolls_the_dice_unless_a_trend_expert_stands() {
     assert_eq!(rolls, 4);
     assert!(g.dice.iter().all(|d| d.is_none_or(|v| v < 5)));
 
-    let mut g = fresh(2);
-    lift_card(&mut g, card("I73"));
-    g.trend_expert = Some((card("I73"), 1));
-    let dice = g.dice;
-    at(&mut g, Task::TrendChange);
-    g.advance(&mut Vec::new());
+    let s = scenario(2).trend_expert("I73", 1);
+    let dice = s.position().dice;
+    let g = built(s, Start::TrendChange);
     assert_eq!(g.dice, dice);
 }
 
 #[test]
 fn quarter_end_2_popularity_one_point_per_concert_token_of_any_colour() {
-    let mut g = fresh(2);
-    hire(&mut g, 0, "AR40", vec![4], vec![token("T21"), token("T11")]);
-    let drummer = g.players[0]
-        .band
-        .iter()
-        .position(|a| a.card == artist("AR03"))
-        .expect("AR03");
-    let old = g.players[0].band.remove(drummer);
-    g.artist_discard.push(old.card);
-    g.players[0].band.last_mut().expect("AR40").fields = vec![3];
-    at(&mut g, Task::QePopularity);
-    g.advance(&mut Vec::new());
+    let g = built(
+        scenario(2)
+            .dismiss("AR03")
+            .hire(0, "AR40", vec![3])
+            .tokens("AR40", &["T21", "T11"]),
+        Start::QePopularity,
+    );
     assert_eq!(g.players[0].popularity, 2);
     assert_eq!(g.players[1].popularity, 0);
 }
 
 #[test]
 fn quarter_end_3_satisfaction_check_counts_artists_off_the_best_songs_style_or_all_without_one() {
-    let mut g = fresh(2);
-    g.chart[1].push(ChartSong {
-        song: song(5, 0, Style::Rock, 0, 0, 0, 0),
-        disclosed: true,
-    });
-    let flipped = g.players[0]
-        .band
-        .iter_mut()
-        .find(|a| a.card == artist("AR02"))
-        .expect("AR02");
-    flipped.side_b = true;
-    at(&mut g, Task::QeSatisfaction);
-    g.advance(&mut Vec::new());
+    let (s, _) = scenario(2).chart_song(
+        2,
+        ChartEntry {
+            disclosed: true,
+            ..entry(0, Style::Rock, 0, 0, 0, 0)
+        },
+    );
+    let g = built(s.side_b("AR02"), Start::SatisfactionCheck);
     // Red band: two Rock artists and Mo Lowdown turned to Black; yellow band: no song, 3 artists.
     assert_eq!(g.players[0].satisfaction, 4);
     assert_eq!(g.players[1].satisfaction, 2);
@@ -1596,11 +1522,7 @@ fn quarter_end_3_satisfaction_check_counts_artists_off_the_best_songs_style_or_a
 
 #[test]
 fn quarter_end_4_clearing_pays_the_powers_on_the_influence_field_and_discards_them() {
-    let mut g = fresh(2);
-    into_field(&mut g, 0, "I11");
-    into_field(&mut g, 0, "I12");
-    at(&mut g, Task::Clearing { seat: 0 });
-    g.advance(&mut Vec::new());
+    let g = built(scenario(2).field(0, &["I11", "I12"]), Start::Clearing { seat: 0 });
     assert_eq!(g.players[0].cash, 20 - 5);
     assert!(g.players[0].influence_field.is_empty());
     assert!(g.influence_discard.ends_with(&[card("I11"), card("I12")]));
@@ -1608,13 +1530,10 @@ fn quarter_end_4_clearing_pays_the_powers_on_the_influence_field_and_discards_th
 
 #[test]
 fn band_an_artist_takes_only_a_field_of_its_instruments() {
-    let mut g = fresh(2);
-    let sax = artist("AR42");
-    g.artist_pile.retain(|&a| a != sax);
-    let old = g.artist_market[0].replace(sax);
-    g.artist_discard.extend(old);
-    into_field(&mut g, 0, "I12");
-    at(&mut g, Task::ChooseAction { seat: 0 });
+    let g = built(
+        scenario(2).artist_market(1, "AR42").field(0, &["I12"]),
+        Start::ChooseAction { seat: 0 },
+    );
     let fields: Vec<Vec<u8>> = g
         .legal_actions(0)
         .into_iter()
@@ -1680,7 +1599,7 @@ fn phase_machine_refuses_an_undeclared_change_and_accepts_one_through_automatic_
 
 #[test]
 fn the_scenario_builder_refuses_unknown_components_and_positions_that_break_the_invariants() {
-    let s = || Scenario::new(Options::default(), 2, 7).expect("setup");
+    let s = || scenario(2);
     let start = Start::ChooseAction { seat: 0 };
     assert!(s().hand(0, &["I99x"]).build(start.clone()).is_err());
     assert!(s().hand(5, &["I01"]).build(start.clone()).is_err());
@@ -1688,6 +1607,14 @@ fn the_scenario_builder_refuses_unknown_components_and_positions_that_break_the_
     assert!(s().car(0, "Atlantis").build(start.clone()).is_err());
     assert!(s().build(Start::ChooseAction { seat: 9 }).is_err());
     assert!(s().cash(0, -1).build(start.clone()).is_err(), "negative cash");
+    assert!(s().order(&[0, 0]).build(start.clone()).is_err());
+    assert!(s().rondel(5).build(start.clone()).is_err());
+    assert!(
+        s().tokens("AR42", &["T01"]).build(start.clone()).is_err(),
+        "AR42 is in no band"
+    );
+    assert!(s().artist_market(5, "AR42").build(start.clone()).is_err());
+    assert!(s().then(Start::EndRound { seat: 0 }).build_here().is_err());
     let g = s()
         .hand(1, &["I01", "I02"])
         .build(start)

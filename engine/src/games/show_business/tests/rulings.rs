@@ -13,13 +13,15 @@ fn ids(cards: &[u8]) -> Vec<String> {
         .collect()
 }
 
-/// Gives `seat` exactly these hand cards; its old hand goes to the discard pile.
-fn set_hand(g: &mut ShowBusiness, seat: usize, cards: &[&str]) {
-    let old = std::mem::take(&mut g.players[seat].hand);
-    g.influence_discard.extend(old);
-    for id in cards {
-        into_hand(g, seat, id);
-    }
+fn token_ids(tokens: impl IntoIterator<Item = u8>) -> Vec<String> {
+    tokens
+        .into_iter()
+        .map(|t| components().tokens[t as usize].id.clone())
+        .collect()
+}
+
+fn strs(ids: &[String]) -> Vec<&str> {
+    ids.iter().map(String::as_str).collect()
 }
 
 fn is_anytime(a: &Action) -> bool {
@@ -49,10 +51,12 @@ fn is_character(a: &Action) -> bool {
 
 #[test]
 fn s01_a_target_without_a_defence_card_is_still_asked() {
-    let mut g = fresh(2);
-    into_field(&mut g, 0, "I01");
-    set_hand(&mut g, 1, &["I17", "I25", "I33"]);
-    at(&mut g, Task::ChooseAction { seat: 0 });
+    let mut g = built(
+        scenario(2)
+            .field(0, &["I01"])
+            .only_hand(1, &["I17", "I25", "I33"]),
+        Start::ChooseAction { seat: 0 },
+    );
     play(&mut g, 0, Action::AAndR { target: 1 });
     assert_eq!(g.phase(), "defence");
     assert_eq!(g.to_act(), vec![1]);
@@ -62,8 +66,8 @@ fn s01_a_target_without_a_defence_card_is_still_asked() {
 
 #[test]
 fn s02_hands_board_songs_and_sealed_bids_are_hidden_from_other_seats() {
-    let mut g = fresh(3);
-    g.players[0].songs.push(song(50, 0, Style::Rock, 1, 2, 3, 0));
+    let (s, _) = scenario(3).song(entry(0, Style::Rock, 1, 2, 3, 0));
+    let mut g = s.build_here().expect("a valid position");
     let hand = ids(&g.players[0].hand);
     let own = g.view(Viewer::Seat(0));
     assert_eq!(own.players[0].hand, hand);
@@ -130,15 +134,13 @@ fn s04_setup_deals_three_cards_fills_the_markets_rolls_the_dice_and_starts_the_r
     assert!(g.concert_market.iter().all(Option::is_some));
     assert_eq!(g.map_tokens.len(), 5);
     assert_eq!(g.view(Viewer::Spectator).rondel, "trend_change");
-    at(&mut g, Task::RondelStep);
-    g.advance(&mut Vec::new());
+    at(&mut g, Start::RondelStep);
     assert_eq!(g.view(Viewer::Spectator).rondel, "popularity_check");
 }
 
 #[test]
 fn s05_all_zero_opening_bids_draw_a_random_first_player_and_bids_stop_at_the_cash() {
-    let mut g = fresh(2);
-    g.players[1].cash = 7;
+    let mut g = scenario(2).cash(1, 7).build_here().expect("a valid position");
     assert_eq!(g.legal_actions(1).last(), Some(&Action::Bid { amount: 7 }));
     assert!(
         g.clone()
@@ -162,36 +164,26 @@ fn s05_all_zero_opening_bids_draw_a_random_first_player_and_bids_stop_at_the_cas
 
 #[test]
 fn s06_one_joiner_makes_every_solvent_seat_bid_and_the_last_turn_skips_step_9() {
-    let mut g = fresh(3);
-    at(&mut g, Task::SequenceBid);
-    g.advance(&mut Vec::new());
+    let mut g = built(scenario(3), Start::SequenceBid);
     play(&mut g, 0, Action::JoinBid);
     play(&mut g, 1, Action::GiveUpBid);
     play(&mut g, 2, Action::GiveUpBid);
     assert_eq!(g.phase(), "sequence_bid");
     assert_eq!(g.to_act(), vec![0, 1, 2]);
 
-    let mut g = fresh(3);
-    g.last_turn = true;
-    g.qe_done = [true; 4];
-    g.turn = 2;
-    at(&mut g, Task::RoundTail);
-    g.advance(&mut Vec::new());
+    let g = built(
+        scenario(3).quarter_ends([true; 4], true).turn(2),
+        Start::RoundTail,
+    );
     assert!(g.is_over(), "stopped in {}", g.phase());
 }
 
 #[test]
 fn s07_the_bid_winner_chooses_any_solvent_seat_and_the_new_last_is_set_aside() {
-    let mut g = fresh(3);
-    g.go_bankrupt(2, &mut Vec::new());
-    at(
-        &mut g,
-        Task::ChooseFirst {
-            seat: 1,
-            setup: false,
-        },
+    let mut g = built(
+        scenario(3).bankrupt(2).then(Start::EndRound { seat: 1 }),
+        Start::ChooseFirst { seat: 1 },
     );
-    g.queue.push_back(Task::EndRound { seat: 1 });
     assert_eq!(
         g.legal_actions(1),
         vec![Action::ChooseFirst { seat: 0 }, Action::ChooseFirst { seat: 1 }]
@@ -206,43 +198,43 @@ fn s07_the_bid_winner_chooses_any_solvent_seat_and_the_new_last_is_set_aside() {
 
 #[test]
 fn s08_anytime_actions_only_at_the_active_seats_steps_2_to_6() {
-    let mut g = fresh(2);
-    into_hand(&mut g, 0, "I01");
     let anytime = |g: &ShowBusiness, seat| g.legal_actions(seat).iter().any(is_anytime);
-    for task in [
-        Task::Review { seat: 0 },
-        Task::TimeLapse { seat: 0, nth: 1 },
-        Task::Influences { seat: 0 },
-        Task::EndRound { seat: 0 },
+    for start in [
+        Start::Review { seat: 0 },
+        Start::TimeLapse { seat: 0, nth: 1 },
+        Start::Influences { seat: 0 },
+        Start::EndRound { seat: 0 },
     ] {
-        at(&mut g, task.clone());
-        assert!(anytime(&g, 0), "{task:?}");
+        // One card in hand, so that step 5 has a card to draw and waits.
+        let g = built(scenario(2).only_hand(0, &["I01"]), start.clone());
+        assert_eq!(g.to_act(), vec![0], "{start:?}");
+        assert!(anytime(&g, 0), "{start:?}");
     }
-    let blank = state::PartialSong {
-        style: None,
-        lyrics: None,
-        tempo: None,
-    };
-    for task in [
-        Task::Record { seat: 0, song: blank },
-        Task::HandDiscard { seat: 0 },
-        Task::Advertise {
+    // Four cards in hand, over the limit of 3, so that a hand discard waits.
+    let s = scenario(2).hand(0, &["I01"]);
+    for start in [
+        Start::Record { seat: 0 },
+        Start::HandDiscard { seat: 0 },
+        Start::Advertise {
             seat: 0,
             due: 25,
-            then: state::Then::Mandatory(Payment::Salaries),
+            reason: Payment::Salaries,
         },
-        Task::Review { seat: 1 },
+        Start::Review { seat: 1 },
     ] {
-        at(&mut g, task.clone());
-        assert!(!g.to_act().is_empty());
-        assert!(!anytime(&g, 0) && !anytime(&g, 1), "{task:?}");
+        let g = built(s.clone(), start.clone());
+        assert!(
+            !g.to_act().is_empty(),
+            "{start:?} waits for nobody in {}",
+            g.phase()
+        );
+        assert!(!anytime(&g, 0) && !anytime(&g, 1), "{start:?}");
     }
 }
 
 #[test]
 fn s09_regroupment_moves_a_two_field_card_into_one_field() {
-    let mut g = fresh(2);
-    at(&mut g, Task::EndRound { seat: 0 });
+    let mut g = built(scenario(2), Start::EndRound { seat: 0 });
     let regroup = Action::Regroup {
         artist: "AR01".into(),
         fields: vec![0],
@@ -264,14 +256,13 @@ fn s09_regroupment_moves_a_two_field_card_into_one_field() {
 
 #[test]
 fn s10_the_round_ends_with_end_round_and_the_next_seat_plays() {
-    let mut g = fresh(2);
-    at(&mut g, Task::Influences { seat: 0 });
-    g.queue.extend([
-        Task::RefillMarkets { retried: false },
-        Task::EndRound { seat: 0 },
-        Task::RoundTail,
-    ]);
-    g.advance(&mut Vec::new());
+    let mut g = built(
+        scenario(2)
+            .then(Start::RefillMarkets)
+            .then(Start::EndRound { seat: 0 })
+            .then(Start::RoundTail),
+        Start::Influences { seat: 0 },
+    );
     assert_eq!(g.phase(), "end_round");
     assert_eq!(decisions(&g, 0), vec![Action::EndRound]);
     play(&mut g, 0, Action::EndRound);
@@ -281,15 +272,15 @@ fn s10_the_round_ends_with_end_round_and_the_next_seat_plays() {
 
 #[test]
 fn s11_integration_control_discards_come_seat_by_seat_to_the_discard_pile() {
-    let mut g = fresh(2);
-    into_hand(&mut g, 0, "I01");
-    into_hand(&mut g, 1, "I02");
-    g.players[0].satisfaction = 1;
-    g.players[1].satisfaction = 1;
-    g.queue.clear();
-    g.queue
-        .extend([Task::Integration { seat: 0 }, Task::Integration { seat: 1 }]);
-    g.advance(&mut Vec::new());
+    let mut g = built(
+        scenario(2)
+            .hand(0, &["I01"])
+            .hand(1, &["I02"])
+            .satisfaction(0, 1)
+            .satisfaction(1, 1)
+            .then(Start::Integration { seat: 1 }),
+        Start::Integration { seat: 0 },
+    );
     assert_eq!((g.phase(), g.to_act()), ("hand_discard", vec![0]));
     assert_eq!(g.players[1].band.len(), 3, "seat 1 is not controlled yet");
     play(&mut g, 0, Action::Discard { card: "I01".into() });
@@ -304,31 +295,29 @@ fn s11_integration_control_discards_come_seat_by_seat_to_the_discard_pile() {
 
 #[test]
 fn s13_step_3_time_lapse_stops_at_56_and_a_marker_there_skips_steps_3_and_4() {
-    let mut g = fresh(2);
-    g.qe_done = [true; 4];
-    g.players[0].time = Some(54);
-    into_hand(&mut g, 0, "I11");
-    g.queue.clear();
-    g.queue.extend([
-        Task::TimeLapse { seat: 0, nth: 1 },
-        Task::Influences { seat: 0 },
-        Task::EndRound { seat: 0 },
-    ]);
+    let mut g = built(
+        scenario(2)
+            .quarter_ends([true; 4], false)
+            .week(0, 54)
+            .hand(0, &["I11"])
+            .then(Start::Influences { seat: 0 })
+            .then(Start::EndRound { seat: 0 }),
+        Start::TimeLapse { seat: 0, nth: 1 },
+    );
     play(&mut g, 0, Action::Play { card: "I11".into() });
     assert_eq!(g.players[0].time, Some(56));
     play(&mut g, 0, Action::ActivateHand);
     play(&mut g, 0, Action::Pass);
     assert_eq!(g.phase(), "end_round", "no second card from field 56");
 
-    let mut g = fresh(2);
-    let spare = g.players[0].hand.pop().expect("a card");
-    g.influence_discard.push(spare);
-    g.queue.clear();
-    g.queue.extend([
-        Task::TimeLapse { seat: 0, nth: 1 },
-        Task::Influences { seat: 0 },
-        Task::EndRound { seat: 0 },
-    ]);
+    let spare = ids(&fresh(2).players[0].hand).pop().expect("a card");
+    let mut g = built(
+        scenario(2)
+            .discard(&[&spare])
+            .then(Start::Influences { seat: 0 })
+            .then(Start::EndRound { seat: 0 }),
+        Start::TimeLapse { seat: 0, nth: 1 },
+    );
     play(&mut g, 0, Action::GiveUp);
     assert_eq!(g.phase(), "influences");
     assert_eq!(g.players[0].time, Some(0));
@@ -336,17 +325,15 @@ fn s13_step_3_time_lapse_stops_at_56_and_a_marker_there_skips_steps_3_and_4() {
 
 #[test]
 fn s14_a_quarter_end_reached_by_the_second_card_still_lets_it_act() {
-    let mut g = fresh(2);
-    g.players[0].time = Some(10);
-    into_hand(&mut g, 0, "I12");
-    into_hand(&mut g, 0, "I11");
-    g.queue.clear();
-    g.queue.extend([
-        Task::TimeLapse { seat: 0, nth: 1 },
-        Task::Influences { seat: 0 },
-        Task::EndRound { seat: 0 },
-        Task::RoundTail,
-    ]);
+    let mut g = built(
+        scenario(2)
+            .week(0, 10)
+            .hand(0, &["I12", "I11"])
+            .then(Start::Influences { seat: 0 })
+            .then(Start::EndRound { seat: 0 })
+            .then(Start::RoundTail),
+        Start::TimeLapse { seat: 0, nth: 1 },
+    );
     play(&mut g, 0, Action::Play { card: "I12".into() });
     assert!(!g.qe_pending);
     play(&mut g, 0, Action::ActivateHand);
@@ -360,13 +347,15 @@ fn s14_a_quarter_end_reached_by_the_second_card_still_lets_it_act() {
 
 #[test]
 fn s15_an_a_and_r_swap_never_triggers_a_quarter_end_and_set_aside_stays() {
-    let mut g = fresh(2);
-    g.order = vec![0, 1];
-    g.players[0].time = Some(10);
-    g.players[1].time = Some(30);
-    into_field(&mut g, 0, "I01");
-    set_hand(&mut g, 1, &["I17", "I25", "I33"]);
-    at(&mut g, Task::ChooseAction { seat: 0 });
+    let mut g = built(
+        scenario(2)
+            .order(&[0, 1])
+            .week(0, 10)
+            .week(1, 30)
+            .field(0, &["I01"])
+            .only_hand(1, &["I17", "I25", "I33"]),
+        Start::ChooseAction { seat: 0 },
+    );
     play(&mut g, 0, Action::AAndR { target: 1 });
     play(&mut g, 1, Action::Decline);
     assert_eq!(g.players[0].time, Some(30));
@@ -376,10 +365,10 @@ fn s15_an_a_and_r_swap_never_triggers_a_quarter_end_and_set_aside_stays() {
 
 #[test]
 fn s16_a_market_card_taken_for_the_action_is_free_stays_on_the_field_and_is_paid_at_clearing() {
-    let mut g = fresh(2);
-    into_hand(&mut g, 0, "I10");
-    at(&mut g, Task::TimeLapse { seat: 0, nth: 1 });
-    g.queue.push_back(Task::Influences { seat: 0 });
+    let mut g = built(
+        scenario(2).hand(0, &["I10"]).then(Start::Influences { seat: 0 }),
+        Start::TimeLapse { seat: 0, nth: 1 },
+    );
     play(&mut g, 0, Action::Play { card: "I10".into() });
     let taken = g.influence_market[1].expect("field 2");
     let third = g.influence_market[2];
@@ -389,19 +378,20 @@ fn s16_a_market_card_taken_for_the_action_is_free_stays_on_the_field_and_is_paid
     assert_eq!(g.influence_market[1], None);
     assert_eq!(g.influence_market[2], third, "no close-up before step 6");
     assert_eq!(g.players[0].influence_field, vec![card("I10"), taken]);
-    at(&mut g, Task::Clearing { seat: 0 });
-    g.advance(&mut Vec::new());
+    at(&mut g, Start::Clearing { seat: 0 });
     let powers = 3 + components().influence[taken as usize].power as i64;
     assert_eq!(g.players[0].cash, cash - powers);
 }
 
 #[test]
 fn s17_the_first_sub_step_fixes_the_action_trend_needs_no_change_and_bodyguard_has_none() {
-    let mut g = fresh(2);
-    into_field(&mut g, 0, "I09");
     let info = &components().influence[card("I09") as usize];
-    g.dice[info.die as usize] = Some(info.value);
-    at(&mut g, Task::ChooseAction { seat: 0 });
+    let mut dice = fresh(2).dice;
+    dice[info.die as usize] = Some(info.value);
+    let mut g = built(
+        scenario(2).field(0, &["I09"]).dice(dice),
+        Start::ChooseAction { seat: 0 },
+    );
     let d = decisions(&g, 0);
     assert!(d.contains(&Action::Pass) && d.contains(&Action::SetDie));
     assert!(!d.iter().any(is_character));
@@ -426,46 +416,46 @@ fn s19_each_tournee_step_costs_one_power_and_end_action_may_come_any_time() {
 
 #[test]
 fn s20_no_pick_up_while_three_songs_lie_on_the_band_board() {
-    let mut g = fresh(2);
-    g.players[0].car = city("B");
-    into_field(&mut g, 0, "I12");
-    at(&mut g, Task::ChooseAction { seat: 0 });
+    let g = built(
+        scenario(2).car(0, "B").field(0, &["I12"]),
+        Start::ChooseAction { seat: 0 },
+    );
     assert!(decisions(&g, 0).contains(&Action::PickSong { studio: "B".into() }));
-    for id in 0..3 {
-        g.players[0].songs.push(song(40 + id, 0, Style::Rock, 0, 0, 0, 0));
+    let mut s = Scenario::from_game(g);
+    for _ in 0..3 {
+        s = s.song(entry(0, Style::Rock, 0, 0, 0, 0)).0;
     }
+    let g = built(s, Start::ChooseAction { seat: 0 });
     assert!(!decisions(&g, 0).contains(&Action::PickSong { studio: "B".into() }));
 }
 
 #[test]
 fn s21_promotion_takes_the_lowest_empty_chart_field_and_board_songs_score_nothing() {
-    let mut g = fresh(2);
-    g.players[0].songs.push(song(60, 0, Style::Rock, 0, 0, 0, 0));
-    g.players[0].songs.push(song(61, 0, Style::Jazz, 2, 2, 2, 0));
-    into_field(&mut g, 0, "I12");
-    at(&mut g, Task::ChooseAction { seat: 0 });
+    let (s, rock) = scenario(2).song(entry(0, Style::Rock, 0, 0, 0, 0));
+    let (s, jazz) = s.song(entry(0, Style::Jazz, 2, 2, 2, 0));
+    let mut g = built(s.field(0, &["I12"]), Start::ChooseAction { seat: 0 });
     let d = decisions(&g, 0);
-    assert!(d.contains(&Action::Promote { song: 60 }) && d.contains(&Action::Promote { song: 61 }));
-    play(&mut g, 0, Action::Promote { song: 61 });
+    assert!(d.contains(&Action::Promote { song: rock }) && d.contains(&Action::Promote { song: jazz }));
+    play(&mut g, 0, Action::Promote { song: jazz });
     assert_eq!(g.players[0].cash, 20 - 3);
-    assert_eq!(g.chart[0][0].song.id, 61);
-    g.dice = [None; 4];
-    at(&mut g, Task::QuarterEnd);
-    g.advance(&mut Vec::new());
+    assert_eq!(g.chart[0][0].song.id, jazz);
+    let g = built(Scenario::from_game(g).dice([None; 4]), Start::QuarterEnd);
     // Field I alone with every die hit: 5 + 1 + 2; the board song does not chart.
     assert_eq!(g.players[0].popularity, 8);
     assert_eq!(g.chart.iter().map(Vec::len).sum::<usize>(), 1);
-    assert_eq!(g.players[0].songs[0].id, 60);
+    assert_eq!(g.players[0].songs[0].id, rock);
 }
 
 #[test]
 fn s22_only_the_same_character_with_at_least_the_power_or_a_bodyguard_defends() {
-    let mut g = fresh(2);
-    g.players[0].time = Some(3);
-    g.players[1].time = Some(9);
-    into_field(&mut g, 0, "I03");
-    set_hand(&mut g, 1, &["I02", "I04", "I14", "I17"]);
-    at(&mut g, Task::ChooseAction { seat: 0 });
+    let mut g = built(
+        scenario(2)
+            .week(0, 3)
+            .week(1, 9)
+            .field(0, &["I03"])
+            .only_hand(1, &["I02", "I04", "I14", "I17"]),
+        Start::ChooseAction { seat: 0 },
+    );
     play(&mut g, 0, Action::AAndR { target: 1 });
     assert_eq!(
         g.legal_actions(1),
@@ -483,11 +473,10 @@ fn s22_only_the_same_character_with_at_least_the_power_or_a_bodyguard_defends() 
 
 #[test]
 fn s29_a_trend_expert_removes_the_standing_one_to_its_placer() {
-    let mut g = fresh(2);
-    lift_card(&mut g, card("I73"));
-    g.trend_expert = Some((card("I73"), 0));
-    into_field(&mut g, 1, "I74");
-    at(&mut g, Task::ChooseAction { seat: 1 });
+    let mut g = built(
+        scenario(2).trend_expert("I73", 0).field(1, &["I74"]),
+        Start::ChooseAction { seat: 1 },
+    );
     let d = decisions(&g, 1);
     assert!(d.contains(&Action::TrendExpertRemove) && !d.contains(&Action::TrendExpertPlace));
     assert!(!d.contains(&Action::SetDie));
@@ -499,26 +488,31 @@ fn s29_a_trend_expert_removes_the_standing_one_to_its_placer() {
 
 #[test]
 fn s32_an_empty_pile_reshuffles_the_discards_else_clearing_runs_at_once() {
-    let mut g = fresh(2);
-    let pile = std::mem::take(&mut g.influence_pile);
-    g.influence_discard.extend(pile);
-    let spare = g.players[0].hand.pop().expect("a card");
-    g.influence_discard.push(spare);
-    at(&mut g, Task::Influences { seat: 0 });
-    g.queue.push_back(Task::EndRound { seat: 0 });
+    let s = scenario(2);
+    let pile = ids(&s.position().influence_pile);
+    let spare = ids(&s.position().players[0].hand).pop().expect("a card");
+    let mut g = built(
+        s.discard(&strs(&pile))
+            .discard(&[&spare])
+            .then(Start::EndRound { seat: 0 }),
+        Start::Influences { seat: 0 },
+    );
     let discards = g.influence_discard.len();
     play(&mut g, 0, Action::Draw);
     assert_eq!(g.players[0].hand.len(), 3);
     assert_eq!(g.influence_pile.len(), discards - 1);
     assert!(g.influence_discard.is_empty());
 
-    let mut g = fresh(2);
-    let mut rest = std::mem::take(&mut g.influence_pile);
-    rest.append(&mut g.influence_discard);
-    g.players[1].influence_field = rest.split_off(rest.len() - 2);
-    g.players[1].hand.extend(rest);
-    let spare = g.players[0].hand.pop().expect("a card");
-    g.players[0].influence_field.push(spare);
+    let s = scenario(2);
+    let mut rest = ids(&s.position().influence_pile);
+    rest.extend(ids(&s.position().influence_discard));
+    let field = rest.split_off(rest.len() - 2);
+    let spare = ids(&s.position().players[0].hand).pop().expect("a card");
+    let s = s
+        .field(1, &strs(&field))
+        .hand(1, &strs(&rest))
+        .field(0, &[&spare])
+        .then(Start::EndRound { seat: 0 });
     let owed = |g: &ShowBusiness, s: usize| -> i64 {
         g.players[s]
             .influence_field
@@ -526,9 +520,8 @@ fn s32_an_empty_pile_reshuffles_the_discards_else_clearing_runs_at_once() {
             .map(|&c| components().influence[c as usize].power as i64)
             .sum()
     };
-    let (owed0, owed1) = (owed(&g, 0), owed(&g, 1));
-    at(&mut g, Task::Influences { seat: 0 });
-    g.queue.push_back(Task::EndRound { seat: 0 });
+    let (owed0, owed1) = (owed(s.position(), 0), owed(s.position(), 1));
+    let mut g = built(s, Start::Influences { seat: 0 });
     play(&mut g, 0, Action::Draw);
     assert_eq!(g.players[0].cash, 20 - owed0);
     assert_eq!(g.players[1].cash, 20 - owed1);
@@ -539,13 +532,10 @@ fn s32_an_empty_pile_reshuffles_the_discards_else_clearing_runs_at_once() {
 
 #[test]
 fn s32_an_empty_bag_is_refilled_from_the_used_pool() {
-    let mut g = fresh(2);
-    let bag = std::mem::take(&mut g.bag);
-    g.used_tokens.extend(bag);
-    let emptied = g.concert_market[0].take().expect("field 1");
-    g.used_tokens.push(emptied);
-    at(&mut g, Task::RefillConcerts);
-    g.advance(&mut Vec::new());
+    let s = scenario(2);
+    let mut gone = token_ids(s.position().bag.clone());
+    gone.extend(token_ids(s.position().concert_market[0]));
+    let g = built(s.used(&strs(&gone)), Start::RefillConcerts);
     assert!(g.concert_market.iter().all(Option::is_some));
     assert!(g.used_tokens.is_empty());
     g.check_invariants().expect("tokens conserved");
@@ -553,47 +543,47 @@ fn s32_an_empty_bag_is_refilled_from_the_used_pool() {
 
 #[test]
 fn s34_a_bankrupt_band_leaves_the_time_track_keeps_its_place_and_ranks_last() {
-    let mut g = fresh(3);
-    on_chart(&mut g, 0, song(70, 1, Style::Pop, 0, 0, 0, 0));
-    g.players[1].songs.push(song(71, 1, Style::Pop, 1, 1, 1, 0));
-    g.players[1].cash = 0;
-    g.players[1].popularity = -25;
-    g.players[1].time = Some(9);
-    at(
-        &mut g,
-        Task::Pay {
+    let (s, charted) = scenario(3).chart_song(1, entry(1, Style::Pop, 0, 0, 0, 0));
+    let (s, _) = s.song(entry(1, Style::Pop, 1, 1, 1, 0));
+    let g = built(
+        s.cash(1, 0).popularity(1, -25).week(1, 9),
+        Start::Pay {
             seat: 1,
             amount: 5,
             reason: Payment::Salaries,
         },
     );
-    g.advance(&mut Vec::new());
     let p = &g.players[1];
     assert_eq!(p.bankrupt, Some(1));
     assert_eq!(p.time, None);
     assert!(p.hand.is_empty() && p.influence_field.is_empty() && p.band.is_empty() && p.songs.is_empty());
     assert_eq!(p.blanks, [false; 3]);
-    assert_eq!(g.chart[0][0].song.id, 70, "chart songs stay");
+    assert_eq!(g.chart[0][0].song.id, charted, "chart songs stay");
     let view = serde_json::to_value(g.view(Viewer::Spectator)).expect("view");
     assert_eq!(view["players"][1]["time"], serde_json::Value::Null);
     assert_eq!(view["players"][0]["time"], 0);
-    g.order = vec![0, 2, 1];
+    let g = Scenario::from_game(g)
+        .order(&[0, 2, 1])
+        .build_here()
+        .expect("a valid position");
     assert!(!g.view(Viewer::Spectator).players[1].last_in_turn);
 
-    into_field(&mut g, 0, "I01");
-    at(&mut g, Task::ChooseAction { seat: 0 });
+    let g = built(
+        Scenario::from_game(g).field(0, &["I01"]),
+        Start::ChooseAction { seat: 0 },
+    );
     assert!(decisions(&g, 0).contains(&Action::AAndR { target: 2 }));
     assert!(!decisions(&g, 0).contains(&Action::AAndR { target: 1 }));
 
-    g.order = vec![0, 1, 2];
-    g.turn = 0;
-    at(&mut g, Task::NextRound);
-    g.advance(&mut Vec::new());
+    let g = built(Scenario::from_game(g).order(&[0, 1, 2]).turn(0), Start::NextRound);
     assert_eq!((g.phase(), g.to_act()), ("market_review", vec![2]));
 
-    g.players[1].popularity = 40;
-    g.go_bankrupt(2, &mut Vec::new());
-    g.players[0].popularity = -20;
+    let g = Scenario::from_game(g)
+        .popularity(1, 40)
+        .bankrupt(2)
+        .popularity(0, -20)
+        .build_here()
+        .expect("a valid position");
     let o = g.compute_outcome();
     let ranks: Vec<usize> = o.scores.iter().map(|s| s.rank).collect();
     assert_eq!(ranks, vec![1, 3, 2]);
@@ -601,12 +591,10 @@ fn s34_a_bankrupt_band_leaves_the_time_track_keeps_its_place_and_ranks_last() {
 
 #[test]
 fn s35_table_wide_payments_run_seat_by_seat_in_turn_order() {
-    let mut g = fresh(2);
-    g.order = vec![1, 0];
-    g.players[1].cash = 10;
-    g.rondel = 1;
-    at(&mut g, Task::RondelStep);
-    g.advance(&mut Vec::new());
+    let mut g = built(
+        scenario(2).order(&[1, 0]).cash(1, 10).rondel(1),
+        Start::RondelStep,
+    );
     assert_eq!((g.phase(), g.to_act()), ("advertising", vec![1]));
     assert_eq!(g.players[0].cash, 20, "seat 0 pays after seat 1");
     play(&mut g, 1, Action::Advertise { fields: 1 });
@@ -616,44 +604,40 @@ fn s35_table_wide_payments_run_seat_by_seat_in_turn_order() {
 
 #[test]
 fn s36_a_tie_between_songs_of_one_owner_skips_the_sponsor_lap() {
-    let mut g = fresh(2);
-    g.dice = [Some(0), Some(0), Some(0), Some(0)];
     // Both score 4: style alone (4), or lyrics (3) plus 1 experience; trend points decide.
-    on_chart(&mut g, 0, song(2, 0, Style::Pop, 0, 1, 1, 1));
-    on_chart(&mut g, 1, song(1, 0, Style::Rock, 1, 1, 1, 0));
-    into_hand(&mut g, 0, "I65");
-    at(&mut g, Task::QuarterEnd);
-    g.advance(&mut Vec::new());
+    let (s, pop) = scenario(2)
+        .dice([Some(0), Some(0), Some(0), Some(0)])
+        .chart_song(1, entry(0, Style::Pop, 0, 1, 1, 1));
+    let (s, rock) = s.chart_song(2, entry(0, Style::Rock, 1, 1, 1, 0));
+    let g = built(s.hand(0, &["I65"]), Start::QuarterEnd);
     assert!(g.to_act().is_empty(), "no lap for one owner: {}", g.phase());
-    assert_eq!(g.chart[0][0].song.id, 1);
-    assert_eq!(g.chart[1][0].song.id, 2);
+    assert_eq!(g.chart[0][0].song.id, rock);
+    assert_eq!(g.chart[1][0].song.id, pop);
 }
 
 #[test]
 fn s37_a_blank_trend_die_counts_as_a_hit_for_the_bonuses() {
-    let mut g = fresh(2);
-    g.dice = [None, Some(0), None, None];
-    on_chart(&mut g, 0, song(80, 0, Style::Jazz, 0, 2, 2, 0));
-    at(&mut g, Task::QuarterEnd);
-    g.advance(&mut Vec::new());
+    let (s, _) = scenario(2)
+        .dice([None, Some(0), None, None])
+        .chart_song(1, entry(0, Style::Jazz, 0, 2, 2, 0));
+    let g = built(s, Start::QuarterEnd);
     // Field I: 5, +1 for the style (blank white die), +2 for all four dice.
     assert_eq!(g.players[0].popularity, 8);
 }
 
 #[test]
 fn s39_a_full_tie_shares_first_place_after_the_end_game_payment() {
-    let mut g = fresh(2);
-    g.order = vec![0, 1];
-    g.turn = 1;
-    g.last_turn = true;
-    g.qe_done = [true; 4];
-    for p in &mut g.players {
-        p.popularity = 10;
-    }
-    into_field(&mut g, 0, "I12");
-    g.players[1].cash = 19;
-    at(&mut g, Task::NextRound);
-    g.advance(&mut Vec::new());
+    let g = built(
+        scenario(2)
+            .order(&[0, 1])
+            .turn(1)
+            .quarter_ends([true; 4], true)
+            .popularity(0, 10)
+            .popularity(1, 10)
+            .field(0, &["I12"])
+            .cash(1, 19),
+        Start::NextRound,
+    );
     let o = g.outcome().expect("scored");
     assert_eq!((g.players[0].cash, g.players[1].cash), (19, 19));
     assert_eq!(o.winners, vec![0, 1]);
@@ -662,24 +646,24 @@ fn s39_a_full_tie_shares_first_place_after_the_end_game_payment() {
 
 #[test]
 fn s40_satisfaction_stays_within_0_and_5() {
-    let mut g = fresh(2);
-    into_field(&mut g, 0, "I31");
-    g.players[1].satisfaction = 1;
-    set_hand(&mut g, 1, &["I17", "I25", "I33"]);
-    at(&mut g, Task::FemmeChoice { seat: 0, best: 3 });
+    let mut g = built(
+        scenario(2)
+            .field(0, &["I31"])
+            .satisfaction(1, 1)
+            .only_hand(1, &["I17", "I25", "I33"]),
+        Start::FemmeChoice { seat: 0, best: 3 },
+    );
     play(&mut g, 0, Action::Disorder { target: 1 });
     play(&mut g, 1, Action::Decline);
     assert_eq!(g.players[1].satisfaction, 0);
-    at(&mut g, Task::FemmeChoice { seat: 0, best: 4 });
+    at(&mut g, Start::FemmeChoice { seat: 0, best: 4 });
     play(&mut g, 0, Action::Integration);
     assert_eq!(g.players[0].satisfaction, 5);
 }
 
 #[test]
 fn s02_s06_the_step_9_poll_is_sealed_until_every_answer_is_in() {
-    let mut g = fresh(3);
-    at(&mut g, Task::SequenceBid);
-    g.advance(&mut Vec::new());
+    let mut g = built(scenario(3), Start::SequenceBid);
     let seen_by_others = |events: &[crate::Event<GameEvent>], seat: usize| -> String {
         events
             .iter()
@@ -712,26 +696,29 @@ fn s02_s06_the_step_9_poll_is_sealed_until_every_answer_is_in() {
 
 // ----- The numbered readings of "Rulebook inconsistencies" (RULINGS 3.x) -----
 
-fn with_options(options: Options, seats: usize) -> ShowBusiness {
-    ShowBusiness::setup(options, seats, 7).expect("setup").0
+fn with_options(options: Options, seats: usize) -> Scenario {
+    Scenario::new(options, seats, 7).expect("setup")
 }
 
 #[test]
 fn r3_2_paparazzi_block_option_time_forbids_the_last_seat_instead_of_a_running_scandal() {
-    let mut g = with_options(
-        Options {
-            paparazzi_block: PaparazziBlock::Time,
-            ..Options::default()
-        },
-        2,
+    let choose = Start::ChooseAction { seat: 0 };
+    let g = built(
+        with_options(
+            Options {
+                paparazzi_block: PaparazziBlock::Time,
+                ..Options::default()
+            },
+            2,
+        )
+        .order(&[1, 0])
+        .field(0, &["I41"])
+        .scandal(0)
+        .field(1, &["I42"]),
+        choose.clone(),
     );
-    g.order = vec![1, 0];
-    into_field(&mut g, 0, "I41");
-    g.players[0].scandal = true;
-    into_field(&mut g, 1, "I42");
-    at(&mut g, Task::ChooseAction { seat: 0 });
     assert!(!decisions(&g, 0).contains(&Action::Paparazzi), "seat 0 is last");
-    g.order = vec![0, 1];
+    let g = built(Scenario::from_game(g).order(&[0, 1]), choose);
     assert!(
         decisions(&g, 0).contains(&Action::Paparazzi),
         "a scandal no longer blocks"
@@ -740,34 +727,34 @@ fn r3_2_paparazzi_block_option_time_forbids_the_last_seat_instead_of_a_running_s
 
 #[test]
 fn r3_3_a_penalty_never_raises_popularity_and_stops_at_0() {
-    let mut g = fresh(2);
-    g.players[0].popularity = -3;
-    g.players[1].popularity = 2;
-    for seat in 0..2 {
-        g.players[seat].satisfaction = 0;
-    }
-    g.queue.clear();
-    g.queue
-        .extend([Task::EndPenalty { seat: 0 }, Task::EndPenalty { seat: 1 }]);
-    g.advance(&mut Vec::new());
+    let g = built(
+        scenario(2)
+            .popularity(0, -3)
+            .popularity(1, 2)
+            .satisfaction(0, 0)
+            .satisfaction(1, 0)
+            .then(Start::EndPenalty { seat: 1 }),
+        Start::EndPenalty { seat: 0 },
+    );
     assert_eq!((g.players[0].popularity, g.players[1].popularity), (-3, 0));
 }
 
 #[test]
 fn r3_4_royalties_pay_the_true_value_above_50_or_the_printed_field_by_option() {
     for (basis, paid) in [(RoyaltyBasis::TrueValue, 53), (RoyaltyBasis::PrintedField, 3)] {
-        let mut g = with_options(
-            Options {
-                royalties: basis,
-                ..Options::default()
-            },
-            2,
+        let g = built(
+            with_options(
+                Options {
+                    royalties: basis,
+                    ..Options::default()
+                },
+                2,
+            )
+            .popularity(0, 53)
+            .popularity(1, 50)
+            .rondel(3),
+            Start::RondelStep,
         );
-        g.players[0].popularity = 53;
-        g.players[1].popularity = 50;
-        g.rondel = 3;
-        at(&mut g, Task::RondelStep);
-        g.advance(&mut Vec::new());
         assert_eq!(g.players[0].cash, 20 + paid, "{basis:?}");
         assert_eq!(g.players[1].cash, 70, "{basis:?}: field 50 pays 50");
         assert_eq!(g.view(Viewer::Spectator).players[0].popularity, 53);
@@ -776,25 +763,25 @@ fn r3_4_royalties_pay_the_true_value_above_50_or_the_printed_field_by_option() {
 
 #[test]
 fn r3_6_studio_blanks_restock_each_round_or_only_at_quarter_end_by_option() {
-    let mut g = fresh(2);
-    g.players[0].blanks = [false, true, false];
-    at(&mut g, Task::StartRound { seat: 0 });
-    g.advance(&mut Vec::new());
+    let g = built(
+        scenario(2).blanks(0, [false, true, false]),
+        Start::Round { seat: 0 },
+    );
     assert_eq!(g.players[0].blanks, [true; 3]);
 
-    let mut g = with_options(
-        Options {
-            restock: Restock::QuarterEnd,
-            ..Options::default()
-        },
-        2,
+    let mut g = built(
+        with_options(
+            Options {
+                restock: Restock::QuarterEnd,
+                ..Options::default()
+            },
+            2,
+        )
+        .blanks(0, [false, true, false]),
+        Start::Round { seat: 0 },
     );
-    g.players[0].blanks = [false, true, false];
-    at(&mut g, Task::StartRound { seat: 0 });
-    g.advance(&mut Vec::new());
     assert_eq!(g.players[0].blanks, [false, true, false]);
-    at(&mut g, Task::QuarterEnd);
-    g.advance(&mut Vec::new());
+    at(&mut g, Start::QuarterEnd);
     assert_eq!(g.players[0].blanks, [true; 3]);
 }
 
@@ -802,9 +789,7 @@ fn r3_6_studio_blanks_restock_each_round_or_only_at_quarter_end_by_option() {
 fn s41_satisfaction_check_counts_the_cheapest_of_several_own_songs_sharing_the_best_field() {
     // Two songs of the red band share CHARTS field 1 (an unresolved S36 tie): Pop first,
     // Rock second. The red band plays Rock on all three artists.
-    let mut s = Scenario::new(Options::default(), 2, 7)
-        .expect("setup")
-        .satisfaction(0, 4);
+    let mut s = scenario(2).satisfaction(0, 4);
     for style in [Style::Pop, Style::Rock] {
         let entry = ChartEntry {
             owner: 0,
@@ -825,8 +810,7 @@ fn s41_satisfaction_check_counts_the_cheapest_of_several_own_songs_sharing_the_b
 #[test]
 fn s42_a_trend_expert_standing_at_the_end_returns_and_is_paid_before_the_final_score() {
     let expert = card("I73");
-    let g = Scenario::new(Options::default(), 2, 7)
-        .expect("setup")
+    let g = scenario(2)
         .trend_expert("I73", 0)
         .quarter_ends([true; 4], true)
         .turn(1)
