@@ -408,7 +408,7 @@ impl Games {
             }
             Freshness::Changed(game) => {
                 self.metrics.cache_read(CacheRead::Stale);
-                let game = Arc::new(game);
+                let game: Arc<StoredGame> = Arc::from(game);
                 cache.offer(game.clone());
                 Ok(game)
             }

@@ -789,8 +789,11 @@ mod tests {
             events: 0,
             seed: 5,
             salt: "00".into(),
+            clock: None,
             game,
             seats: SeatTable::default(),
+            webhook: None,
+            notices: Vec::new(),
         };
         let mut old = serde_json::to_value(&stored).expect("json");
         old.as_object_mut().expect("an object").remove("seats");

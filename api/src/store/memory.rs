@@ -158,7 +158,7 @@ impl GameStore for MemoryStore {
         Ok(match Self::live(&mut games, id) {
             None => Freshness::Missing,
             Some(entry) if entry.game.revision == *known => Freshness::Unchanged,
-            Some(entry) => Freshness::Changed(entry.game.clone()),
+            Some(entry) => Freshness::Changed(Box::new(entry.game.clone())),
         })
     }
 

@@ -159,7 +159,7 @@ pub enum Freshness {
     /// The store is still at the version held.
     Unchanged,
     /// The store has moved on: the game as it is now.
-    Changed(StoredGame),
+    Changed(Box<StoredGame>),
     /// The game is gone (deleted or expired).
     Missing,
 }

@@ -402,7 +402,7 @@ where
         match reply {
             Value::Int(0) | Value::Nil => Ok(Freshness::Missing),
             Value::Int(1) => Ok(Freshness::Unchanged),
-            Value::BulkString(bytes) => Ok(Freshness::Changed(decode_state(&bytes)?)),
+            Value::BulkString(bytes) => Ok(Freshness::Changed(Box::new(decode_state(&bytes)?))),
             other => Err(StoreError::Corrupt(format!("unexpected script reply {other:?}"))),
         }
     }
