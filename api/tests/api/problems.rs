@@ -333,6 +333,16 @@ async fn every_problem_code_is_provoked() {
         .await,
         "invalid_webhook",
     );
+    saw(
+        &mut seen,
+        app.post(
+            "/v1/games",
+            None,
+            &json!({"ruleset": "shrewd-producer", "seats": 3, "clock": {"per_decision_secs": 0}}),
+        )
+        .await,
+        "invalid_clock",
+    );
 
     // 429: services with tight limits, one limit each.
     let one_connection = TestApp::spawn(&[("ROADIE_MAX_CONNECTIONS_PER_ADDRESS", "1")]).await;
