@@ -38,7 +38,7 @@ mod links;
         model::GameState, model::LegalActions, model::PostAction, model::ActionResult, model::EventLog,
         model::RulesetList, model::RulesetDetail, model::Health,
         crate::seats::SeatGrant, crate::seats::JoinSeat, crate::seats::ReplaceSeat, crate::seats::SeatChanged,
-        crate::seats::SeatEvent, crate::seats::SeatInfo, crate::lobby::OpenGames,
+        crate::seats::SeatEvent, crate::seats::SeatInfo, crate::lobby::OpenGames, crate::lobby::ListStatus,
         ),
         responses(
             error::BadRequest, error::Unauthorized, error::Forbidden, error::NotFound,
