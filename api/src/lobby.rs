@@ -27,10 +27,18 @@ pub struct ListQuery {
     /// Only games of this ruleset (default: every ruleset).
     pub ruleset: Option<String>,
     /// `open`: games with a seat anyone may join (the only listing there is; the default).
-    pub status: Option<String>,
+    pub status: Option<ListStatus>,
     /// At most this many games (1 to 100, default 20).
     #[param(minimum = 1, maximum = 100)]
     pub limit: Option<u64>,
+}
+
+/// Which games a listing shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ListStatus {
+    /// Games with a seat anyone may join.
+    Open,
 }
 
 /// A game with open seats, as anyone may see it.
@@ -72,14 +80,6 @@ impl Games {
 
     /// Up to `limit` games with open seats, of `ruleset` or of every ruleset.
     pub async fn open_games(&self, query: &ListQuery) -> Result<OpenGames, ApiError> {
-        if let Some(status) = query.status.as_deref()
-            && status != "open"
-        {
-            return Err(ApiError::new(
-                Code::MalformedQuery,
-                format!("status is `open` (the games with a seat to join); it was {status:?}"),
-            ));
-        }
         let limit = match query.limit {
             None => DEFAULT_LISTED,
             Some(n) if (1..=MAX_LISTED as u64).contains(&n) => n as usize,

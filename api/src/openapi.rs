@@ -38,8 +38,8 @@ mod links;
         model::GameState, model::LegalActions, model::PostAction, model::ActionResult, model::EventLog,
         model::RulesetList, model::RulesetDetail, model::Health,
         crate::seats::SeatGrant, crate::seats::JoinSeat, crate::seats::ReplaceSeat, crate::seats::SeatChanged,
-        crate::seats::SeatEvent, crate::seats::SeatInfo, crate::lobby::OpenGames, crate::webhooks::WebhookNotice,
-        crate::clocks::ClockExpired,
+        crate::seats::SeatEvent, crate::seats::SeatInfo, crate::lobby::OpenGames, crate::lobby::ListStatus,
+        crate::webhooks::WebhookNotice, crate::clocks::ClockExpired,
         ),
         responses(
             error::BadRequest, error::Unauthorized, error::Forbidden, error::NotFound,

@@ -241,7 +241,8 @@ impl utoipa::PartialSchema for SeatSpec {
                 ObjectBuilder::new()
                     .schema_type(Type::String)
                     .min_length(Some(1))
-                    .max_length(Some(MAX_NAME_CHARS)),
+                    .max_length(Some(MAX_NAME_CHARS))
+                    .pattern(Some(NAME_PATTERN)),
                 "A named player: the creation returns its token.",
             ))
             .item(object(
@@ -258,15 +259,15 @@ impl utoipa::PartialSchema for SeatSpec {
 
 impl ToSchema for SeatSpec {}
 
-/// A display name, checked: trimmed, 1 to [`MAX_NAME_CHARS`] characters, no control
-/// characters. `422 invalid_name` otherwise.
+/// A display name, checked: at most [`MAX_NAME_CHARS`] characters, no control characters, and
+/// at least one character once trimmed (the name kept). `422 invalid_name` otherwise.
 pub fn display_name(raw: &str) -> Result<String, ApiError> {
     let name = raw.trim();
-    let chars = name.chars().count();
-    if chars == 0 || chars > MAX_NAME_CHARS {
+    let chars = raw.chars().count();
+    if name.is_empty() || chars > MAX_NAME_CHARS {
         return Err(ApiError::new(
             Code::InvalidName,
-            format!("a name is 1 to {MAX_NAME_CHARS} characters once trimmed; this one has {chars}"),
+            format!("a name is 1 to {MAX_NAME_CHARS} characters, not all spaces; this one has {chars}"),
         ));
     }
     if name.chars().any(char::is_control) {
@@ -430,12 +431,21 @@ pub struct SeatGrant {
     pub token: String,
 }
 
+/// What a name may hold, as a JSON Schema pattern: no control characters, and something other
+/// than spaces.
+pub const NAME_PATTERN: &str = r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$";
+
 /// Join a seat.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"name": "Ann"}))]
 pub struct JoinSeat {
-    /// The display name: plain text, 1 to 32 characters once trimmed.
+    /// The display name: plain text of 1 to 32 characters, not all spaces (trimmed when kept).
+    #[schema(
+        min_length = 1,
+        max_length = 32,
+        pattern = r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$"
+    )]
     pub name: String,
 }
 
