@@ -5,47 +5,69 @@
 
 use super::*;
 
+/// What drawing from empty piles gives: the card and artist drawn, the piles formed, and what
+/// the generator's shuffle of the discards in catalogue order would give.
+struct Formed {
+    drawn: (Option<u8>, Option<u8>),
+    piles: (Vec<u8>, Vec<u8>),
+    expected: (Vec<u8>, Vec<u8>),
+}
+
+/// Every pile card discarded (in pile order, or reversed), then one card and one artist drawn.
+fn formed(reversed: bool) -> Formed {
+    let s = scenario(3);
+    let mut influence: Vec<&str> = s
+        .position()
+        .influence_pile
+        .iter()
+        .map(|&c| components().influence[c as usize].id.as_str())
+        .collect();
+    let mut artists: Vec<&str> = s
+        .position()
+        .artist_pile
+        .iter()
+        .map(|&a| components().artists[a as usize].id.as_str())
+        .collect();
+    assert!(influence.len() > 1 && artists.len() > 1, "piles to discard");
+    if reversed {
+        influence.reverse();
+        artists.reverse();
+    }
+    let mut s = s.discard(&influence);
+    for artist in &artists {
+        s = s.dismiss(artist);
+    }
+    let mut g = s.build_here().expect("a valid position");
+    assert!(g.influence_pile.is_empty() && g.artist_pile.is_empty());
+
+    let mut rng = g.rng.clone();
+    let mut expected_influence = g.influence_discard.clone();
+    expected_influence.sort_unstable();
+    rng.shuffle(&mut expected_influence);
+    let mut expected_artists = g.artist_discard.clone();
+    expected_artists.sort_unstable();
+    rng.shuffle(&mut expected_artists);
+
+    let mut events = Vec::new();
+    let card = g.draw_influence(&mut events);
+    let artist = g.draw_artist(&mut events);
+    let mut piles = (g.influence_pile.clone(), g.artist_pile.clone());
+    piles.0.extend(card);
+    piles.1.extend(artist);
+    Formed {
+        drawn: (card, artist),
+        piles,
+        expected: (expected_influence, expected_artists),
+    }
+}
+
 /// The influence and artist piles formed from the same discards, in any discard order, are the
 /// generator's shuffle of those discards in catalogue order.
 #[test]
 fn s32_a_pile_formed_from_its_discards_is_shuffled_from_catalogue_order() {
-    let discards_influence = [card("I64"), card("I03"), card("I41"), card("I12"), card("I27")];
-    let discards_artist = [artist("AR12"), artist("AR02"), artist("AR30"), artist("AR07")];
-    let mut game = fresh(3);
-    game.influence_pile.clear();
-    game.artist_pile.clear();
-    let mut formed = Vec::new();
-    for reversed in [false, true] {
-        let mut g = game.clone();
-        let (mut influence, mut artists) = (discards_influence.to_vec(), discards_artist.to_vec());
-        if reversed {
-            influence.reverse();
-            artists.reverse();
-        }
-        g.influence_discard = influence;
-        g.artist_discard = artists;
-        let mut ev = Vec::new();
-        let top_card = g.draw_influence(&mut ev);
-        let top_artist = g.draw_artist(&mut ev);
-        formed.push((
-            top_card,
-            g.influence_pile.clone(),
-            top_artist,
-            g.artist_pile.clone(),
-        ));
-    }
-    assert_eq!(formed[0], formed[1], "the discard order changed the new piles");
-
-    let mut rng = game.rng.clone();
-    let mut influence = discards_influence.to_vec();
-    influence.sort_unstable();
-    rng.shuffle(&mut influence);
-    let mut artists = discards_artist.to_vec();
-    artists.sort_unstable();
-    rng.shuffle(&mut artists);
-    let (top_card, pile, top_artist, artist_pile) = formed.remove(0);
-    assert_eq!(top_card, influence.pop());
-    assert_eq!(pile, influence);
-    assert_eq!(top_artist, artists.pop());
-    assert_eq!(artist_pile, artists);
+    let (forward, backward) = (formed(false), formed(true));
+    assert!(forward.drawn.0.is_some() && forward.drawn.1.is_some(), "a card and an artist drawn");
+    assert_eq!(forward.drawn, backward.drawn, "the discard order changed the draw");
+    assert_eq!(forward.piles, backward.piles, "the discard order changed the new piles");
+    assert_eq!(forward.piles, forward.expected, "not the shuffle of the discards in catalogue order");
 }
