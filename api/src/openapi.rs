@@ -253,10 +253,7 @@ fn per_ruleset(schemas: &mut Schemas) {
                     "actions",
                     json!({"type": "array", "items": schema_ref(&names.action)}),
                 ),
-                "SequencedEvent" => point(
-                    "body",
-                    json!({"oneOf": [schema_ref(&names.event), schema_ref("SeatEvent")]}),
-                ),
+                "SequencedEvent" => point("body", schema_ref(&names.event)),
                 "ActionResult" => {
                     point("game", schema_ref(&format!("{prefix}GameState")));
                     point(
@@ -321,11 +318,37 @@ pub fn document() -> Document {
             idempotency_key_format(&mut value);
             if let Some(serde_json::Value::Object(schemas)) = value.pointer_mut("/components/schemas") {
                 name_variants(schemas);
+                seat_events_in_every_ruleset(schemas);
                 per_ruleset(schemas);
             }
             serde_json::from_value(value).unwrap_or(doc)
         }
         Err(_) => doc,
+    }
+}
+
+/// Every ruleset's event union also lists the seat events ([`crate::seats::SeatEvent`]), which
+/// any game's log may hold; the seat events' own union is then left out.
+fn seat_events_in_every_ruleset(schemas: &mut Schemas) {
+    let Some(seat_events) = schemas.remove("SeatEvent") else {
+        return;
+    };
+    for ruleset in RULESETS {
+        let name = (ruleset.schemas)().event;
+        let Some(serde_json::Value::Object(union)) = schemas.get_mut(&name) else {
+            continue;
+        };
+        if let (Some(serde_json::Value::Array(refs)), Some(serde_json::Value::Array(more))) =
+            (union.get_mut("oneOf"), seat_events.get("oneOf"))
+        {
+            refs.extend(more.iter().cloned());
+        }
+        if let (Some(serde_json::Value::Object(mapping)), Some(serde_json::Value::Object(more))) = (
+            union.get_mut("discriminator").and_then(|d| d.get_mut("mapping")),
+            seat_events.pointer("/discriminator/mapping"),
+        ) {
+            mapping.extend(more.clone());
+        }
     }
 }
 
