@@ -254,10 +254,7 @@ fn per_ruleset(schemas: &mut Schemas) {
                     "actions",
                     json!({"type": "array", "items": schema_ref(&names.action)}),
                 ),
-                "SequencedEvent" => point(
-                    "body",
-                    json!({"oneOf": [schema_ref(&names.event), schema_ref("SeatEvent"), schema_ref("ClockExpired")]}),
-                ),
+                "SequencedEvent" => point("body", schema_ref(&names.event)),
                 "ActionResult" => {
                     point("game", schema_ref(&format!("{prefix}GameState")));
                     point(
@@ -322,11 +319,47 @@ pub fn document() -> Document {
             idempotency_key_format(&mut value);
             if let Some(serde_json::Value::Object(schemas)) = value.pointer_mut("/components/schemas") {
                 name_variants(schemas);
+                service_events_in_every_ruleset(schemas);
                 per_ruleset(schemas);
             }
             serde_json::from_value(value).unwrap_or(doc)
         }
         Err(_) => doc,
+    }
+}
+
+/// Every ruleset's event union also lists the events the service itself writes into any game's
+/// log: the seat events ([`crate::seats::SeatEvent`], whose own union is then left out) and
+/// [`crate::clocks::ClockExpired`].
+fn service_events_in_every_ruleset(schemas: &mut Schemas) {
+    let Some(mut seat_events) = schemas.remove("SeatEvent") else {
+        return;
+    };
+    if schemas.contains_key("ClockExpired") {
+        let clock = "#/components/schemas/ClockExpired";
+        if let Some(serde_json::Value::Array(refs)) = seat_events.get_mut("oneOf") {
+            refs.push(json!({ "$ref": clock }));
+        }
+        if let Some(serde_json::Value::Object(mapping)) = seat_events.pointer_mut("/discriminator/mapping") {
+            mapping.insert("clock_expired".into(), json!(clock));
+        }
+    }
+    for ruleset in RULESETS {
+        let name = (ruleset.schemas)().event;
+        let Some(serde_json::Value::Object(union)) = schemas.get_mut(&name) else {
+            continue;
+        };
+        if let (Some(serde_json::Value::Array(refs)), Some(serde_json::Value::Array(more))) =
+            (union.get_mut("oneOf"), seat_events.get("oneOf"))
+        {
+            refs.extend(more.iter().cloned());
+        }
+        if let (Some(serde_json::Value::Object(mapping)), Some(serde_json::Value::Object(more))) = (
+            union.get_mut("discriminator").and_then(|d| d.get_mut("mapping")),
+            seat_events.pointer("/discriminator/mapping"),
+        ) {
+            mapping.extend(more.clone());
+        }
     }
 }
 

@@ -218,41 +218,37 @@ impl<'de> Deserialize<'de> for SeatSpec {
 
 impl utoipa::PartialSchema for SeatSpec {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Type};
-        let object = |field: &str, schema: ObjectBuilder, about: &str| {
-            ObjectBuilder::new()
-                .property(field, schema)
-                .required(field)
-                .additional_properties(Some(utoipa::openapi::schema::AdditionalProperties::FreeForm(
-                    false,
-                )))
-                .description(Some(about))
-        };
-        OneOfBuilder::new()
-            .item(object(
+        use utoipa::openapi::schema::{AdditionalProperties, ObjectBuilder, Type};
+        ObjectBuilder::new()
+            .property(
                 "open",
                 ObjectBuilder::new()
                     .schema_type(Type::Boolean)
-                    .enum_values(Some([true])),
-                "An open seat: anyone may join it.",
-            ))
-            .item(object(
+                    .enum_values(Some([true]))
+                    .description(Some("An open seat: anyone may join it.")),
+            )
+            .property(
                 "name",
                 ObjectBuilder::new()
                     .schema_type(Type::String)
                     .min_length(Some(1))
                     .max_length(Some(MAX_NAME_CHARS))
-                    .pattern(Some(NAME_PATTERN)),
-                "A named player: the creation returns its token.",
-            ))
-            .item(object(
+                    .pattern(Some(NAME_PATTERN))
+                    .description(Some("A named player: the creation returns its token.")),
+            )
+            .property(
                 "bot",
                 ObjectBuilder::new()
                     .schema_type(Type::String)
-                    .enum_values(Some(["random", "greedy"])),
-                "A bot of this level.",
+                    .enum_values(Some(["random", "greedy"]))
+                    .description(Some("A bot of this level.")),
+            )
+            .min_properties(Some(1))
+            .max_properties(Some(1))
+            .additional_properties(Some(AdditionalProperties::FreeForm(false)))
+            .description(Some(
+                "One seat as the game is created with it: exactly one of `open`, `name` or `bot`.",
             ))
-            .description(Some("One seat as the game is created with it."))
             .into()
     }
 }
