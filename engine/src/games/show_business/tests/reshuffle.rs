@@ -66,8 +66,20 @@ fn formed(reversed: bool) -> Formed {
 #[test]
 fn s32_a_pile_formed_from_its_discards_is_shuffled_from_catalogue_order() {
     let (forward, backward) = (formed(false), formed(true));
-    assert!(forward.drawn.0.is_some() && forward.drawn.1.is_some(), "a card and an artist drawn");
-    assert_eq!(forward.drawn, backward.drawn, "the discard order changed the draw");
-    assert_eq!(forward.piles, backward.piles, "the discard order changed the new piles");
-    assert_eq!(forward.piles, forward.expected, "not the shuffle of the discards in catalogue order");
+    assert!(
+        forward.drawn.0.is_some() && forward.drawn.1.is_some(),
+        "a card and an artist drawn"
+    );
+    assert_eq!(
+        forward.drawn, backward.drawn,
+        "the discard order changed the draw"
+    );
+    assert_eq!(
+        forward.piles, backward.piles,
+        "the discard order changed the new piles"
+    );
+    assert_eq!(
+        forward.piles, forward.expected,
+        "not the shuffle of the discards in catalogue order"
+    );
 }
