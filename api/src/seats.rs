@@ -186,11 +186,21 @@ pub enum SeatSpec {
 
 impl<'de> Deserialize<'de> for SeatSpec {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        /// A field that is absent is `None`; one that is present must hold a value (never
+        /// `null`, which the document does not allow).
+        fn present<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
+            d: D,
+        ) -> Result<Option<T>, D::Error> {
+            T::deserialize(d).map(Some)
+        }
         #[derive(Deserialize)]
         #[serde(deny_unknown_fields)]
         struct Fields {
+            #[serde(default, deserialize_with = "present")]
             open: Option<bool>,
+            #[serde(default, deserialize_with = "present")]
             name: Option<String>,
+            #[serde(default, deserialize_with = "present")]
             bot: Option<BotLevel>,
         }
         let shape = "a seat is {\"open\": true}, {\"name\": \"...\"} or {\"bot\": \"random\" | \"greedy\"}";
@@ -721,6 +731,8 @@ mod tests {
             r#"{"open": true, "bot": "random"}"#,
             r#"{"bot": "smart"}"#,
             r#"{"seat": 1}"#,
+            r#"{"bot": "greedy", "open": null}"#,
+            r#"{"name": null}"#,
             "3",
         ] {
             assert!(parse(bad).is_err(), "{bad}");
