@@ -9,8 +9,9 @@ use utoipa::ToSchema;
 
 use crate::bots::BotLevel;
 
-/// A seat at the table, numbered `0..seats` in clockwise order. On the wire it is the plain number.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+/// A seat at the table, numbered `0..seats` in clockwise order. On the wire, in messages and in
+/// logs it is the plain number.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Seat(usize);
 
@@ -37,6 +38,12 @@ impl Seat {
 }
 
 impl fmt::Display for Seat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl fmt::Debug for Seat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.0.fmt(f)
     }
