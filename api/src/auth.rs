@@ -157,7 +157,7 @@ fn claims_of(req: &HttpRequest) -> Result<Option<Claims>, ApiError> {
         req.app_data::<web::Data<crate::limits::Limits>>(),
         req.app_data::<web::Data<crate::metrics::Metrics>>(),
     ) {
-        limits.admit_token(&claims.game, claims.seat, metrics)?;
+        limits.admit_token(&claims.game, claims.seat.map(Seat::index), metrics)?;
     }
     Ok(Some(claims))
 }
@@ -244,10 +244,10 @@ mod tests {
     #[test]
     fn a_signed_seat_token_verifies_with_its_claims() {
         let keys = Keys::new(b"a test secret", Duration::from_secs(60), 16).expect("keys");
-        let token = keys.issue("g1", Some(2)).expect("signed");
+        let token = keys.issue("g1", Some(Seat::new(2))).expect("signed");
         let claims = keys.verify(&token).expect("verified");
         assert_eq!(claims.game, "g1");
-        assert_eq!(claims.seat, Some(2));
+        assert_eq!(claims.seat, Some(Seat::new(2)));
         assert!(claims.exp.is_some_and(|exp| exp > claims.iat));
     }
 
@@ -265,7 +265,7 @@ mod tests {
         let keys = Keys::new(b"secret", Duration::from_secs(0), 16).expect("keys");
         let claims = Claims {
             game: "g1".into(),
-            seat: Some(0),
+            seat: Some(Seat::new(0)),
             r#gen: 0,
             iat: 1,
             exp: Some(2),
@@ -288,7 +288,7 @@ mod tests {
         let keys = Keys::new(b"secret", Duration::from_secs(60), 16).expect("keys");
         let stale = Claims {
             game: "g1".into(),
-            seat: Some(0),
+            seat: Some(Seat::new(0)),
             r#gen: 0,
             iat: 1,
             exp: Some(2),
@@ -305,7 +305,7 @@ mod tests {
     #[test]
     fn a_remembered_token_vouches_for_no_other_bytes() {
         let keys = Keys::new(b"secret", Duration::from_secs(60), 16).expect("keys");
-        let token = keys.issue("g1", Some(1)).expect("signed");
+        let token = keys.issue("g1", Some(Seat::new(1))).expect("signed");
         keys.verify(&token).expect("verified and remembered");
         let mut forged = token.clone();
         forged.pop();
@@ -314,6 +314,6 @@ mod tests {
             keys.verify(&forged).expect_err("refused").code(),
             Code::TokenInvalid
         );
-        assert_eq!(keys.verify(&token).expect("still good").seat, Some(1));
+        assert_eq!(keys.verify(&token).expect("still good").seat, Some(Seat::new(1)));
     }
 }

@@ -107,7 +107,7 @@ impl Clock {
         let bank_ms = control.bank_secs * 1000;
         Self {
             control,
-            seats: (0..seats)
+            seats: Seat::all(seats)
                 .map(|seat| SeatClock {
                     since_ms: to_act.contains(&seat).then_some(now),
                     bank_ms,
@@ -123,7 +123,7 @@ impl Clock {
     /// When `seat`'s current decision runs out (Unix ms): its start, plus the time per
     /// decision, plus the seat's bank.
     pub fn deadline(&self, seat: Seat) -> Option<u64> {
-        let clock = self.seats.get(seat)?;
+        let clock = self.seats.get(seat.index())?;
         clock.since_ms.map(|since| {
             since
                 .saturating_add(self.per_decision_ms())
@@ -133,12 +133,14 @@ impl Clock {
 
     /// The earliest deadline of any seat.
     pub fn earliest(&self) -> Option<u64> {
-        (0..self.seats.len()).filter_map(|seat| self.deadline(seat)).min()
+        Seat::all(self.seats.len())
+            .filter_map(|seat| self.deadline(seat))
+            .min()
     }
 
     /// The seats whose deadline is at or before `now`, in seat order.
     pub fn expired(&self, now: u64) -> Vec<Seat> {
-        (0..self.seats.len())
+        Seat::all(self.seats.len())
             .filter(|&seat| self.deadline(seat).is_some_and(|d| d <= now))
             .collect()
     }
@@ -157,10 +159,8 @@ impl Clock {
     /// has none.
     pub fn after(&self, actor: Option<Seat>, to_act: &[Seat], now: u64) -> Self {
         let per_decision = self.per_decision_ms();
-        let seats = self
-            .seats
-            .iter()
-            .enumerate()
+        let seats = Seat::all(self.seats.len())
+            .zip(&self.seats)
             .map(|(seat, clock)| {
                 let acted = actor == Some(seat);
                 let mut bank_ms = clock.bank_ms;
@@ -187,10 +187,8 @@ impl Clock {
         ClockView {
             per_decision_secs: self.control.per_decision_secs,
             bank_secs: self.control.bank_secs,
-            seats: self
-                .seats
-                .iter()
-                .enumerate()
+            seats: Seat::all(self.seats.len())
+                .zip(&self.seats)
                 .map(|(seat, clock)| SeatClockView {
                     seat,
                     deadline_ms: self.deadline(seat),
@@ -309,7 +307,7 @@ pub fn apply_timeouts(stored: &StoredGame, now: u64) -> Option<(StoredGame, Vec<
         .ok()
         .flatten();
         let Some((next, played)) = played else {
-            tracing::error!(game = %stored.id, seat, "the timeout of a seat could not be played");
+            tracing::error!(game = %stored.id, seat = seat.index(), "the timeout of a seat could not be played");
             continue;
         };
         game = next;
@@ -431,43 +429,48 @@ mod tests {
 
     #[test]
     fn a_deadline_is_the_decision_start_plus_its_time_plus_the_bank() {
-        let clock = Clock::start(control(30, 60), 3, &[1], 1_000);
-        assert_eq!(clock.deadline(0), None);
-        assert_eq!(clock.deadline(1), Some(1_000 + 30_000 + 60_000));
+        let clock = Clock::start(control(30, 60), 3, &[Seat::new(1)], 1_000);
+        assert_eq!(clock.deadline(Seat::new(0)), None);
+        assert_eq!(clock.deadline(Seat::new(1)), Some(1_000 + 30_000 + 60_000));
         assert_eq!(clock.earliest(), Some(91_000));
         assert!(clock.expired(90_999).is_empty());
-        assert_eq!(clock.expired(91_000), vec![1]);
+        assert_eq!(clock.expired(91_000), vec![Seat::new(1)]);
     }
 
     #[test]
     fn only_the_time_beyond_the_decision_is_taken_from_the_bank() {
-        let clock = Clock::start(control(10, 60), 2, &[0], 0);
-        let quick = clock.after(Some(0), &[1], 4_000);
+        let clock = Clock::start(control(10, 60), 2, &[Seat::new(0)], 0);
+        let quick = clock.after(Some(Seat::new(0)), &[Seat::new(1)], 4_000);
         assert_eq!(quick.seats[0].bank_ms, 60_000);
-        let slow = clock.after(Some(0), &[1], 25_000);
+        let slow = clock.after(Some(Seat::new(0)), &[Seat::new(1)], 25_000);
         assert_eq!(slow.seats[0].bank_ms, 45_000);
         assert_eq!(slow.seats[0].since_ms, None);
-        assert_eq!(slow.deadline(1), Some(25_000 + 10_000 + 60_000));
-        let timed_out = clock.after(Some(0), &[1], 70_000);
+        assert_eq!(slow.deadline(Seat::new(1)), Some(25_000 + 10_000 + 60_000));
+        let timed_out = clock.after(Some(Seat::new(0)), &[Seat::new(1)], 70_000);
         assert_eq!(timed_out.seats[0].bank_ms, 0);
-        assert_eq!(timed_out.after(Some(1), &[0], 80_000).deadline(0), Some(90_000));
+        assert_eq!(
+            timed_out
+                .after(Some(Seat::new(1)), &[Seat::new(0)], 80_000)
+                .deadline(Seat::new(0)),
+            Some(90_000)
+        );
     }
 
     #[test]
     fn a_seat_that_acts_again_starts_a_new_decision_and_others_keep_theirs() {
-        let clock = Clock::start(control(5, 0), 3, &[0, 1], 0);
-        let next = clock.after(Some(0), &[0, 1], 3_000);
-        assert_eq!(next.deadline(0), Some(8_000));
-        assert_eq!(next.deadline(1), Some(5_000));
-        let over = next.after(Some(1), &[], 4_000);
+        let clock = Clock::start(control(5, 0), 3, &[Seat::new(0), Seat::new(1)], 0);
+        let next = clock.after(Some(Seat::new(0)), &[Seat::new(0), Seat::new(1)], 3_000);
+        assert_eq!(next.deadline(Seat::new(0)), Some(8_000));
+        assert_eq!(next.deadline(Seat::new(1)), Some(5_000));
+        let over = next.after(Some(Seat::new(1)), &[], 4_000);
         assert_eq!(over.earliest(), None);
     }
 
     #[test]
     fn a_sweep_looks_again_no_later_than_one_decision_from_now() {
-        let clock = Clock::start(control(2, 600), 2, &[0], 0);
+        let clock = Clock::start(control(2, 600), 2, &[Seat::new(0)], 0);
         assert_eq!(clock.next_look(1_000), Some(3_000));
-        let short = Clock::start(control(2, 0), 2, &[0], 0);
+        let short = Clock::start(control(2, 0), 2, &[Seat::new(0)], 0);
         assert_eq!(short.next_look(1_000), Some(2_000));
     }
 
@@ -543,7 +546,7 @@ mod tests {
         let (next, events) = apply_timeouts(&stored, 1_000).expect("due");
         let first: serde_json::Value = serde_json::from_str(events[0].body.get()).expect("json");
         assert_eq!(first["type"], "clock_expired");
-        assert_eq!(first["seat"], seat);
+        assert_eq!(first["seat"], seat.index());
         assert_eq!(first["deadline_ms"], 1_000);
         assert_eq!(first["by"], "bot");
         assert!(events.len() >= 2, "the bot's action follows: {events:?}");

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rand::{Rng, RngCore};
-use roadie_engine::{AnyGame, Ruleset, SetupError, Viewer};
+use roadie_engine::{AnyGame, Ruleset, Seat, SetupError, Viewer};
 use sha2::{Digest, Sha256};
 
 use crate::auth::Keys;
@@ -106,7 +106,7 @@ pub struct StreamStep {
     /// Whether the game goes on at that revision.
     pub status: Status,
     /// The seats that may act at that revision.
-    pub to_act: Vec<usize>,
+    pub to_act: Vec<Seat>,
     /// Whether the log holds nothing after `next_after` at that revision.
     pub caught_up: bool,
     /// The sequence number of the last event read (seen by the caller or not).
@@ -201,7 +201,7 @@ fn seated(stored: &StoredGame, viewer: Viewer, generation: u32) -> Result<(), Ap
     let game = &stored.game;
     stored.seats.admit(viewer, generation)?;
     match viewer {
-        Viewer::Seat(seat) if seat >= game.seat_count() => Err(ApiError::new(
+        Viewer::Seat(seat) if seat.index() >= game.seat_count() => Err(ApiError::new(
             Code::NoSuchSeat,
             format!("seat {seat} does not exist in this game"),
         )),
@@ -254,7 +254,7 @@ pub struct ActionCommand {
     /// The game.
     pub game: GameId,
     /// The seat whose token posted it.
-    pub seat: usize,
+    pub seat: Seat,
     /// The token's generation.
     pub generation: u32,
     /// The action, as the client wrote it (valid JSON).
@@ -569,7 +569,7 @@ impl Games {
     }
 
     /// What `seat` may post now.
-    pub async fn actions(&self, id: &GameId, seat: usize, generation: u32) -> Result<LegalActions, ApiError> {
+    pub async fn actions(&self, id: &GameId, seat: Seat, generation: u32) -> Result<LegalActions, ApiError> {
         let stored = self.read(id).await?;
         seated(&stored, Viewer::Seat(seat), generation)?;
         Ok(LegalActions {
@@ -587,7 +587,7 @@ impl Games {
         &self,
         id: &GameId,
         ruleset: &'static str,
-        seat: usize,
+        seat: Seat,
         fingerprint: Option<u64>,
         record: IdempotentRecord,
     ) -> Result<ActionReply, ApiError> {

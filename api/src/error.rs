@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpResponse, ResponseError, error};
-use roadie_engine::{Rejection, RejectionCode};
+use roadie_engine::{Rejection, RejectionCode, Seat};
 use serde::Serialize;
 use serde_json::value::RawValue;
 use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
@@ -189,7 +189,7 @@ enum Extra {
     /// The seat's legal actions (`malformed_action`, `illegal_action`).
     LegalActions(Box<RawValue>),
     /// The seats that may act (`not_your_turn`).
-    ToAct(Vec<usize>),
+    ToAct(Vec<Seat>),
     /// The game's revision (`version_mismatch`).
     Current(Revision),
     /// Seconds until the client may try again (`rate_limited`).
@@ -229,7 +229,7 @@ pub struct Problem<'a> {
     /// The seats that may act now (with `not_your_turn`).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Vec<usize>>)]
-    pub to_act: Option<&'a [usize]>,
+    pub to_act: Option<&'a [Seat]>,
     /// The game's current version (with `version_mismatch`).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(minimum = 0, maximum = 9007199254740991_u64)]
@@ -312,7 +312,7 @@ impl ApiError {
     }
 
     /// With the seats that may act.
-    pub fn with_to_act(mut self, to_act: Vec<usize>) -> Self {
+    pub fn with_to_act(mut self, to_act: Vec<Seat>) -> Self {
         self.extra = Extra::ToAct(to_act);
         self
     }
@@ -387,7 +387,7 @@ impl ApiError {
 
     /// Maps an engine rejection, with what the seat may do instead. A malformed action's reason
     /// is serde's message about the posted action, said in JSON's words.
-    pub fn from_rejection(rejection: Rejection, legal_actions: Box<RawValue>, to_act: Vec<usize>) -> Self {
+    pub fn from_rejection(rejection: Rejection, legal_actions: Box<RawValue>, to_act: Vec<Seat>) -> Self {
         let detail = rejection.reason;
         match rejection.code {
             RejectionCode::NotYourTurn => Self::new(Code::NotYourTurn, detail).with_to_act(to_act),

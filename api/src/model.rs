@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 
 use roadie_engine::registry::RulesetSchemas;
-use roadie_engine::{Audience, Outcome, RULESETS};
+use roadie_engine::{Audience, Outcome, RULESETS, Seat};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
@@ -167,7 +167,7 @@ impl ToSchema for SeatsSchema {
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct SeatToken {
     /// The seat.
-    pub seat: usize,
+    pub seat: Seat,
     /// Its bearer token: `Authorization: Bearer <token>`.
     pub token: String,
 }
@@ -232,14 +232,14 @@ pub struct GameState {
     /// The current phase (see the ruleset's phase machine).
     pub phase: Cow<'static, str>,
     /// The seats that may act now; empty once the game is over.
-    pub to_act: Vec<usize>,
+    pub to_act: Vec<Seat>,
     /// How many seats the game has.
     pub seats: usize,
     /// Who sits in each seat: a player (with its name), an open seat, or a bot (with its level).
     pub occupants: Vec<SeatInfo>,
     /// The caller's seat; absent for a spectator.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub seat: Option<usize>,
+    pub seat: Option<Seat>,
     /// What the caller may see: other seats' hidden cards and the deck never appear.
     #[schema(value_type = AnyView)]
     pub view: Box<RawValue>,
@@ -270,7 +270,7 @@ pub struct LegalActions {
     /// The game's revision these actions are legal at (its `ETag`).
     pub revision: String,
     /// The seat.
-    pub seat: usize,
+    pub seat: Seat,
     /// Every legal action, each exactly the `action` to post. Empty when the seat may not act.
     #[schema(value_type = Vec<AnyAction>)]
     pub actions: Box<RawValue>,
@@ -311,7 +311,7 @@ pub struct ActionResult {
     /// Whether the game goes on.
     pub status: Status,
     /// The seats that may act now.
-    pub to_act: Vec<usize>,
+    pub to_act: Vec<Seat>,
     /// The events the action caused that the seat may see.
     pub events: Vec<SequencedEvent>,
     /// The game afterwards, as `GET /v1/games/{id}` shows it to the seat; left out when the

@@ -315,7 +315,6 @@ pub fn document() -> Document {
     examples::Examples.modify(&mut doc);
     match serde_json::to_value(&doc) {
         Ok(mut value) => {
-            name_seats(&mut value);
             idempotency_key_format(&mut value);
             if let Some(serde_json::Value::Object(schemas)) = value.pointer_mut("/components/schemas") {
                 name_variants(schemas);
@@ -360,32 +359,6 @@ fn service_events_in_every_ruleset(schemas: &mut Schemas) {
         ) {
             mapping.extend(more.clone());
         }
-    }
-}
-
-/// The engine's seat numbers are `Seat`, an alias of `usize` that the derive can only see
-/// through: it names their schema `usize`. The document calls it `Seat`, and says what it is.
-fn name_seats(value: &mut serde_json::Value) {
-    const FROM: &str = "#/components/schemas/usize";
-    const TO: &str = "#/components/schemas/Seat";
-    match value {
-        serde_json::Value::Object(map) => {
-            if map.get("$ref").and_then(|r| r.as_str()) == Some(FROM) {
-                map.insert("$ref".into(), TO.into());
-            }
-            if let Some(serde_json::Value::Object(schemas)) =
-                map.get_mut("components").and_then(|c| c.get_mut("schemas"))
-                && schemas.remove("usize").is_some()
-            {
-                schemas.insert(
-                    "Seat".into(),
-                    json!({"type": "integer", "minimum": 0, "description": "A seat of the game, numbered from 0."}),
-                );
-            }
-            map.values_mut().for_each(name_seats);
-        }
-        serde_json::Value::Array(items) => items.iter_mut().for_each(name_seats),
-        _ => {}
     }
 }
 

@@ -76,7 +76,7 @@ impl SeatTable {
     /// The entry of `seat`.
     pub fn entry(&self, seat: Seat) -> SeatEntry {
         self.entries
-            .get(seat)
+            .get(seat.index())
             .cloned()
             .unwrap_or_else(|| SeatEntry::player(None))
     }
@@ -85,12 +85,12 @@ impl SeatTable {
         while self.entries.len() < seats {
             self.entries.push(SeatEntry::player(None));
         }
-        &mut self.entries[seat]
+        &mut self.entries[seat.index()]
     }
 
     /// The bot level of `seat`, if a bot sits there.
     pub fn bot(&self, seat: Seat) -> Option<BotLevel> {
-        match self.entries.get(seat)?.occupant {
+        match self.entries.get(seat.index())?.occupant {
             Occupant::Bot { level } => Some(level),
             _ => None,
         }
@@ -98,14 +98,19 @@ impl SeatTable {
 
     /// The open seats, in order.
     pub fn open_seats(&self) -> Vec<Seat> {
-        (0..self.entries.len())
-            .filter(|&seat| self.entries[seat].occupant == Occupant::Open)
+        Seat::all(self.entries.len())
+            .zip(&self.entries)
+            .filter(|(_, entry)| entry.occupant == Occupant::Open)
+            .map(|(seat, _)| seat)
             .collect()
     }
 
     /// The seats a player holds, in order.
     pub fn players(&self) -> impl Iterator<Item = Seat> + '_ {
-        (0..self.entries.len()).filter(|&seat| matches!(self.entries[seat].occupant, Occupant::Player { .. }))
+        Seat::all(self.entries.len())
+            .zip(&self.entries)
+            .filter(|(_, entry)| matches!(entry.occupant, Occupant::Player { .. }))
+            .map(|(seat, _)| seat)
     }
 
     /// Whether any seat is open.
@@ -115,7 +120,7 @@ impl SeatTable {
 
     /// The public description of every seat of a game of `seats` seats.
     pub fn describe(&self, seats: usize) -> Vec<SeatInfo> {
-        (0..seats)
+        Seat::all(seats)
             .map(|seat| {
                 let entry = self.entry(seat);
                 let (occupant, name, level) = match entry.occupant {
@@ -162,7 +167,7 @@ pub enum OccupantKind {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct SeatInfo {
     /// The seat.
-    pub seat: usize,
+    pub seat: Seat,
     /// Who sits there.
     pub occupant: OccupantKind,
     /// The player's display name, when it has one.
@@ -337,21 +342,21 @@ pub enum SeatEvent {
     /// A player joined an open seat.
     SeatTaken {
         /// The seat.
-        seat: usize,
+        seat: Seat,
         /// The player's display name.
         name: String,
     },
     /// The seat's player resigned: a bot plays the seat from now on.
     SeatResigned {
         /// The seat.
-        seat: usize,
+        seat: Seat,
         /// The bot that took it over.
         level: BotLevel,
     },
     /// The host gave the seat to a bot.
     SeatReplaced {
         /// The seat.
-        seat: usize,
+        seat: Seat,
         /// The bot that sits there now.
         level: BotLevel,
     },
@@ -391,7 +396,7 @@ pub fn play_bots(game: &mut AnyGame, table: &SeatTable) -> Vec<StoredEvent> {
         let Some(action) = bots::choose(game, seat, level, &mut rng) else {
             tracing::error!(
                 ruleset = game.ruleset().slug,
-                seat,
+                seat = seat.index(),
                 "a bot to act found no legal action"
             );
             break;
@@ -403,7 +408,7 @@ pub fn play_bots(game: &mut AnyGame, table: &SeatTable) -> Vec<StoredEvent> {
             Ok(Err(rejection)) => {
                 tracing::error!(
                     ruleset = game.ruleset().slug,
-                    seat,
+                    seat = seat.index(),
                     ?rejection,
                     "the rules refused a bot's legal action"
                 );
@@ -412,7 +417,7 @@ pub fn play_bots(game: &mut AnyGame, table: &SeatTable) -> Vec<StoredEvent> {
             Err(_) => {
                 tracing::error!(
                     ruleset = game.ruleset().slug,
-                    seat,
+                    seat = seat.index(),
                     "the rules panicked applying a bot's action"
                 );
                 break;
@@ -432,7 +437,7 @@ pub struct SeatGrant {
     /// The game's revision after the change (its `ETag`).
     pub revision: String,
     /// The seat.
-    pub seat: usize,
+    pub seat: Seat,
     /// Its bearer token (`Authorization: Bearer <token>`), given only in this answer.
     pub token: String,
 }
@@ -490,7 +495,7 @@ pub enum Wanted {
 type Change = dyn Fn(&StoredGame) -> Result<(Seat, Occupant, Option<SeatEvent>), ApiError> + Send + Sync;
 
 fn seat_of(game: &StoredGame, seat: Seat) -> Result<Seat, ApiError> {
-    if seat < game.game.seat_count() {
+    if seat.index() < game.game.seat_count() {
         Ok(seat)
     } else {
         Err(ApiError::new(
@@ -596,7 +601,7 @@ impl Games {
             ))
         };
         let (next, seat) = self.change_seat(id, false, &change).await?;
-        tracing::info!(game = %id, seat, "seat joined");
+        tracing::info!(game = %id, seat = seat.index(), "seat joined");
         self.grant(&next, seat)
     }
 
@@ -613,7 +618,7 @@ impl Games {
             }
         };
         let (next, seat) = self.change_seat(id, true, &change).await?;
-        tracing::info!(game = %id, seat, "seat token reissued");
+        tracing::info!(game = %id, seat = seat.index(), "seat token reissued");
         self.grant(&next, seat)
     }
 
@@ -667,13 +672,13 @@ impl Games {
             Ok((seat, Occupant::Bot { level }, Some(event)))
         };
         let (next, seat) = self.change_seat(id, true, &change).await?;
-        tracing::info!(game = %id, seat, level = level.as_str(), resigned, "seat given to a bot");
+        tracing::info!(game = %id, seat = seat.index(), level = level.as_str(), resigned, "seat given to a bot");
         let seats = next.game.seat_count();
         Ok(SeatChanged {
             id: next.id.clone(),
             version: next.revision.number,
             revision: next.revision.to_string(),
-            seat: next.seats.describe(seats).swap_remove(seat),
+            seat: next.seats.describe(seats).swap_remove(seat.index()),
         })
     }
 
@@ -742,21 +747,27 @@ mod tests {
     #[test]
     fn only_the_current_generation_of_a_seat_is_admitted() {
         let mut table = table_of(3, None, false).expect("a table");
-        assert!(table.admit(Viewer::Seat(1), 0).is_ok());
-        table.entry_mut(1, 3).generation += 1;
+        assert!(table.admit(Viewer::Seat(Seat::new(1)), 0).is_ok());
+        table.entry_mut(Seat::new(1), 3).generation += 1;
         assert_eq!(
-            table.admit(Viewer::Seat(1), 0).expect_err("revoked").code(),
+            table
+                .admit(Viewer::Seat(Seat::new(1)), 0)
+                .expect_err("revoked")
+                .code(),
             Code::TokenRevoked
         );
-        assert!(table.admit(Viewer::Seat(1), 1).is_ok());
-        assert!(table.admit(Viewer::Seat(0), 0).is_ok(), "other seats keep theirs");
+        assert!(table.admit(Viewer::Seat(Seat::new(1)), 1).is_ok());
+        assert!(
+            table.admit(Viewer::Seat(Seat::new(0)), 0).is_ok(),
+            "other seats keep theirs"
+        );
         assert!(table.admit(Viewer::Spectator, 0).is_ok());
     }
 
     #[test]
     fn open_with_a_list_is_refused_and_open_with_a_count_opens_every_seat() {
         let open = table_of(3, None, true).expect("open");
-        assert_eq!(open.open_seats(), [0, 1, 2]);
+        assert_eq!(open.open_seats(), [0, 1, 2].map(Seat::new));
         assert_eq!(open.players().count(), 0);
         let err = table_of(1, Some(&[SeatSpec::Open]), true).expect_err("refused");
         assert_eq!(err.code(), Code::InvalidSeats);
@@ -826,7 +837,7 @@ mod tests {
                 .all(|s| s.occupant == OccupantKind::Player && s.name.is_none())
         );
         assert!(
-            back.seats.admit(Viewer::Seat(2), 0).is_ok(),
+            back.seats.admit(Viewer::Seat(Seat::new(2)), 0).is_ok(),
             "its tokens (generation 0) still work"
         );
     }

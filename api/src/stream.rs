@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use std::time::Duration;
 
 use actix_web::web::{Bytes, Data};
-use roadie_engine::Viewer;
+use roadie_engine::{Seat, Viewer};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -37,7 +37,7 @@ pub struct StreamState {
     /// Whether the game goes on.
     pub status: Status,
     /// The seats that may act now.
-    pub to_act: Vec<usize>,
+    pub to_act: Vec<Seat>,
 }
 
 /// The `error` message that ends a stream the service cannot carry on (the game is gone, the

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use hmac::{Hmac, Mac};
 use rand::RngCore;
 use reqwest::Url;
-use roadie_engine::AnyGame;
+use roadie_engine::{AnyGame, Seat};
 use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 use utoipa::ToSchema;
@@ -200,12 +200,12 @@ pub struct WebhookNotice {
     /// `your_turn`: the seats the write handed the turn (a seat that acts and may act again
     /// learns so from its own answer).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub seats: Option<Vec<usize>>,
+    pub seats: Option<Vec<Seat>>,
     /// Every seat that may act after the write.
-    pub to_act: Vec<usize>,
+    pub to_act: Vec<Seat>,
     /// `game_over`: the winning seats.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub winners: Option<Vec<usize>>,
+    pub winners: Option<Vec<Seat>>,
 }
 
 fn unix_seconds() -> u64 {
@@ -223,7 +223,7 @@ pub fn notices(before: Option<&AnyGame>, after: &StoredGame) -> Vec<OutboxNotice
     }
     let to_act = after.game.to_act();
     let acted_before = before.map(|game| game.to_act()).unwrap_or_default();
-    let handed: Vec<usize> = to_act
+    let handed: Vec<Seat> = to_act
         .iter()
         .copied()
         .filter(|seat| !acted_before.contains(seat))

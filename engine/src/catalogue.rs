@@ -81,7 +81,7 @@ pub fn ids(catalogue: &Catalogue) -> HashSet<String> {
 mod tests {
     use super::*;
     use crate::rng::GameRng;
-    use crate::{AnyGame, RULESETS, Viewer};
+    use crate::{AnyGame, RULESETS, Seat, Viewer};
 
     fn json(raw: &serde_json::value::RawValue) -> Value {
         serde_json::from_str(raw.get()).expect("engine JSON")
@@ -105,7 +105,7 @@ mod tests {
                     break;
                 }
                 if step % 7 == 0 {
-                    for viewer in (0..seats).map(Viewer::Seat).chain([Viewer::Spectator]) {
+                    for viewer in Seat::all(seats).map(Viewer::Seat).chain([Viewer::Spectator]) {
                         check.unresolved(&json(&game.view(viewer)), &mut missing);
                     }
                 }
@@ -119,7 +119,7 @@ mod tests {
                     check.unresolved(&json(&e.body), &mut missing);
                 }
             }
-            for viewer in (0..seats).map(Viewer::Seat).chain([Viewer::Spectator]) {
+            for viewer in Seat::all(seats).map(Viewer::Seat).chain([Viewer::Spectator]) {
                 check.unresolved(&json(&game.view(viewer)), &mut missing);
             }
         }

@@ -154,7 +154,7 @@ pub fn play_one_with<G: Game>(
             .phase(phase)
             .ok_or_else(|| at("the phase is not in the phase machine".into()))?;
         let mut lists = Vec::with_capacity(seats);
-        for seat in 0..seats {
+        for seat in Seat::all(seats) {
             let legal = game.legal_actions(seat);
             for action in &legal {
                 let text = json(action);
@@ -177,13 +177,13 @@ pub fn play_one_with<G: Game>(
         refusals += check_unlisted_refused(&game, &lists, &pool, &mut chooser).map_err(at)?;
 
         let seat = to_act[chooser.below(to_act.len())];
-        let pick = policy(&game, seat, &lists[seat], &mut chooser);
-        let action = lists[seat]
+        let pick = policy(&game, seat, &lists[seat.index()], &mut chooser);
+        let action = lists[seat.index()]
             .get(pick)
             .ok_or_else(|| {
                 at(format!(
                     "the policy picked action {pick} of {}",
-                    lists[seat].len()
+                    lists[seat.index()].len()
                 ))
             })?
             .clone();
@@ -262,13 +262,13 @@ fn check_state<G: Game>(game: &G) -> Result<(), String> {
     if to_act.is_empty() {
         return Err("nobody may act, yet the game is not over".into());
     }
-    if to_act.windows(2).any(|w| w[0] >= w[1]) || to_act.iter().any(|&s| s >= game.seat_count()) {
+    if to_act.windows(2).any(|w| w[0] >= w[1]) || to_act.iter().any(|s| s.index() >= game.seat_count()) {
         return Err(format!("to_act {to_act:?} is not ascending seats of this game"));
     }
     if G::machine().phase(game.phase()).is_none() {
         return Err(format!("phase {:?} is not in the phase machine", game.phase()));
     }
-    for seat in 0..game.seat_count() {
+    for seat in Seat::all(game.seat_count()) {
         let listed = !game.legal_actions(seat).is_empty();
         if listed != to_act.contains(&seat) {
             return Err(format!("seat {seat}: in to_act {to_act:?} but listed={listed}"));
@@ -288,7 +288,7 @@ fn check_state<G: Game>(game: &G) -> Result<(), String> {
 }
 
 fn viewers(seats: usize) -> impl Iterator<Item = Viewer> {
-    (0..seats)
+    Seat::all(seats)
         .map(Viewer::Seat)
         .chain(std::iter::once(Viewer::Spectator))
 }
@@ -366,7 +366,7 @@ fn check_listed_accepted<G: Game>(
     exhaustive: bool,
     chooser: &mut GameRng,
 ) -> Result<(), String> {
-    for (seat, list) in lists.iter().enumerate() {
+    for (seat, list) in Seat::all(lists.len()).zip(lists) {
         let picks: Vec<&G::Action> = if exhaustive || list.len() <= 8 {
             list.iter().collect()
         } else {
@@ -402,12 +402,12 @@ fn check_unlisted_refused<G: Game>(
             break;
         }
         let (_, action) = &pool[chooser.below(pool.len())];
-        let seat = chooser.below(seats);
+        let seat = Seat::new(chooser.below(seats));
         if let Ok(value) = serde_json::to_value(action) {
             candidates.push((seat, value));
         }
     }
-    for (seat, list) in lists.iter().enumerate() {
+    for (seat, list) in Seat::all(lists.len()).zip(lists) {
         if list.is_empty() {
             continue;
         }
@@ -420,7 +420,7 @@ fn check_unlisted_refused<G: Game>(
         let Ok(action) = serde_json::from_value::<G::Action>(value) else {
             continue;
         };
-        if lists[seat].contains(&action) {
+        if lists[seat.index()].contains(&action) {
             continue;
         }
         let mut clone = game.clone();
@@ -552,7 +552,7 @@ fn check_finished<G: Game>(game: &G) -> Result<(), String> {
     if outcome.winners.is_empty() {
         return Err("outcome has no winner".into());
     }
-    for (i, score) in outcome.scores.iter().enumerate() {
+    for (i, score) in Seat::all(outcome.scores.len()).zip(&outcome.scores) {
         if score.seat != i {
             return Err("outcome scores are not in seat order".into());
         }
@@ -570,7 +570,7 @@ fn check_finished<G: Game>(game: &G) -> Result<(), String> {
             ));
         }
     }
-    for seat in 0..game.seat_count() {
+    for seat in Seat::all(game.seat_count()) {
         if !game.legal_actions(seat).is_empty() || game.may_act(seat) {
             return Err(format!("seat {seat} may act or has legal actions after the end"));
         }

@@ -9,8 +9,61 @@ use utoipa::ToSchema;
 
 use crate::bots::BotLevel;
 
-/// A seat at the table, numbered `0..seats` in clockwise order.
-pub type Seat = usize;
+/// A seat at the table, numbered `0..seats` in clockwise order. On the wire, in messages and in
+/// logs it is the plain number.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Seat(usize);
+
+impl Seat {
+    /// The seat numbered `index`.
+    pub const fn new(index: usize) -> Self {
+        Self(index)
+    }
+
+    /// This seat's number, `0..seats`.
+    pub const fn index(self) -> usize {
+        self.0
+    }
+
+    /// The seat `steps` places clockwise from this one at a table of `count` seats.
+    pub const fn clockwise(self, steps: usize, count: usize) -> Self {
+        Self((self.0 + steps) % count)
+    }
+
+    /// The seats of a table of `count`, in clockwise order.
+    pub fn all(count: usize) -> impl DoubleEndedIterator<Item = Seat> + ExactSizeIterator + Clone {
+        (0..count).map(Seat)
+    }
+}
+
+impl fmt::Display for Seat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl fmt::Debug for Seat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl utoipa::PartialSchema for Seat {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::Integer)
+            .minimum(Some(0))
+            .description(Some("A seat of the game, numbered from 0."))
+            .into()
+    }
+}
+
+impl ToSchema for Seat {
+    fn name() -> std::borrow::Cow<'static, str> {
+        std::borrow::Cow::Borrowed("Seat")
+    }
+}
 
 /// One value per seat, indexed by [`Seat`].
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -20,7 +73,17 @@ pub struct BySeat<T>(pub Vec<T>);
 impl<T> BySeat<T> {
     /// `seats` values made by `f(seat)`.
     pub fn from_fn(seats: usize, f: impl FnMut(Seat) -> T) -> Self {
-        Self((0..seats).map(f).collect())
+        Self(Seat::all(seats).map(f).collect())
+    }
+
+    /// The value of `seat`, if the table has that seat.
+    pub fn get(&self, seat: Seat) -> Option<&T> {
+        self.0.get(seat.0)
+    }
+
+    /// The value of `seat`, mutably, if the table has that seat.
+    pub fn get_mut(&mut self, seat: Seat) -> Option<&mut T> {
+        self.0.get_mut(seat.0)
     }
 
     /// How many seats.
@@ -45,20 +108,25 @@ impl<T> BySeat<T> {
 
     /// `(seat, value)` pairs in seat order.
     pub fn seats(&self) -> impl Iterator<Item = (Seat, &T)> {
-        self.0.iter().enumerate()
+        self.0.iter().enumerate().map(|(i, v)| (Seat(i), v))
+    }
+
+    /// `(seat, value)` pairs in seat order, mutably.
+    pub fn seats_mut(&mut self) -> impl Iterator<Item = (Seat, &mut T)> {
+        self.0.iter_mut().enumerate().map(|(i, v)| (Seat(i), v))
     }
 }
 
 impl<T> Index<Seat> for BySeat<T> {
     type Output = T;
     fn index(&self, seat: Seat) -> &T {
-        &self.0[seat]
+        &self.0[seat.0]
     }
 }
 
 impl<T> IndexMut<Seat> for BySeat<T> {
     fn index_mut(&mut self, seat: Seat) -> &mut T {
-        &mut self.0[seat]
+        &mut self.0[seat.0]
     }
 }
 
@@ -614,7 +682,7 @@ pub trait Game:
             return Err(Rejection::game_over());
         }
         let seats = self.seat_count();
-        if seat >= seats {
+        if seat.index() >= seats {
             return Err(Rejection::no_such_seat(seat, seats));
         }
         Err(Rejection::not_your_turn(format!(
@@ -673,9 +741,9 @@ mod tests {
 
     #[test]
     fn seat_audience_admits_only_its_seats_until_the_end() {
-        let audience = Audience::Seats(vec![1, 3]);
-        assert!(audience.admits(Viewer::Seat(1), false));
-        assert!(!audience.admits(Viewer::Seat(2), false));
+        let audience = Audience::Seats(vec![Seat::new(1), Seat::new(3)]);
+        assert!(audience.admits(Viewer::Seat(Seat::new(1)), false));
+        assert!(!audience.admits(Viewer::Seat(Seat::new(2)), false));
         assert!(!audience.admits(Viewer::Spectator, false));
         assert!(audience.admits(Viewer::Spectator, true));
     }
@@ -683,17 +751,25 @@ mod tests {
     #[test]
     fn sealed_events_are_seen_by_nobody_until_the_game_ends() {
         let event = Event::sealed("shuffled");
-        for viewer in [Viewer::Seat(0), Viewer::Seat(1), Viewer::Spectator] {
+        for viewer in [
+            Viewer::Seat(Seat::new(0)),
+            Viewer::Seat(Seat::new(1)),
+            Viewer::Spectator,
+        ] {
             assert!(!event.audience.admits(viewer, false));
             assert!(event.audience.admits(viewer, true));
         }
         assert!(Event::public(()).audience.admits(Viewer::Spectator, false));
-        assert!(!Event::private(2, ()).audience.admits(Viewer::Seat(0), false));
+        assert!(
+            !Event::private(Seat::new(2), ())
+                .audience
+                .admits(Viewer::Seat(Seat::new(0)), false)
+        );
     }
 
     #[test]
     fn audience_serializes_with_a_tag() {
-        let json = serde_json::to_string(&Audience::Seats(vec![2])).expect("serializes");
+        let json = serde_json::to_string(&Audience::Seats(vec![Seat::new(2)])).expect("serializes");
         assert_eq!(json, r#"{"to":"seats","seats":[2]}"#);
         assert_eq!(
             serde_json::to_string(&Audience::Nobody).expect("serializes"),
@@ -757,17 +833,23 @@ mod tests {
         let options = serde_json::json!({"first_seat": 0, "max_turns_per_seat": 1});
         let (mut game, _) = crate::AnyGame::setup("rock-the-world", Some(&options), 2, 1).expect("setup");
         let garbage = r#"{"type":"nonsense"}"#;
-        assert_eq!(code(game.apply(2, garbage)), Some(NoSuchSeat));
-        assert_eq!(code(game.apply(1, garbage)), Some(NotYourTurn));
-        assert_eq!(code(game.apply(0, garbage)), Some(MalformedAction));
-        assert_eq!(code(game.apply(0, r#"{"type":"gig"}"#)), Some(IllegalAction));
+        assert_eq!(code(game.apply(Seat::new(2), garbage)), Some(NoSuchSeat));
+        assert_eq!(code(game.apply(Seat::new(1), garbage)), Some(NotYourTurn));
+        assert_eq!(code(game.apply(Seat::new(0), garbage)), Some(MalformedAction));
+        assert_eq!(
+            code(game.apply(Seat::new(0), r#"{"type":"gig"}"#)),
+            Some(IllegalAction)
+        );
         for (seat, action) in [(0, "roll"), (0, "end_turn"), (1, "roll"), (1, "end_turn")] {
             let action = format!(r#"{{"type":"{action}"}}"#);
-            assert_eq!(code(game.apply(seat, &action)), None, "{action}");
+            assert_eq!(code(game.apply(Seat::new(seat), &action)), None, "{action}");
         }
         assert!(game.is_over());
-        assert_eq!(code(game.apply(2, garbage)), Some(GameOver));
-        assert_eq!(code(game.apply(0, r#"{"type":"roll"}"#)), Some(GameOver));
+        assert_eq!(code(game.apply(Seat::new(2), garbage)), Some(GameOver));
+        assert_eq!(
+            code(game.apply(Seat::new(0), r#"{"type":"roll"}"#)),
+            Some(GameOver)
+        );
     }
 
     #[test]
@@ -788,9 +870,12 @@ mod tests {
 
     #[test]
     fn by_seat_indexes_by_seat() {
-        let mut money = BySeat::from_fn(3, |s| s * 10);
-        money[2] += 1;
+        let mut money = BySeat::from_fn(3, |s| s.index() * 10);
+        money[Seat::new(2)] += 1;
         assert_eq!(money.0, vec![0, 10, 21]);
-        assert_eq!(money.seats().map(|(s, _)| s).collect::<Vec<_>>(), vec![0, 1, 2]);
+        assert_eq!(
+            money.seats().map(|(s, _)| s).collect::<Vec<_>>(),
+            vec![Seat::new(0), Seat::new(1), Seat::new(2)]
+        );
     }
 }

@@ -15,7 +15,7 @@ use crate::seats::{JoinSeat, ReplaceSeat, SeatChanged, SeatGrant, Wanted};
 /// The `{seat}` of the path, or `404 seat_not_found`.
 fn path_seat(req: &HttpRequest) -> Result<Seat, ApiError> {
     let raw = req.match_info().get("seat").unwrap_or_default();
-    raw.parse::<u16>().map(Seat::from).map_err(|_| {
+    raw.parse::<u16>().map(|n| Seat::new(n.into())).map_err(|_| {
         ApiError::new(
             Code::SeatNotFound,
             format!("a seat is a number from 0; {raw:?} is not one"),

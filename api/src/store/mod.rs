@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 use async_trait::async_trait;
-use roadie_engine::{AnyGame, Audience, Event};
+use roadie_engine::{AnyGame, Audience, Event, Seat};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
@@ -87,7 +87,7 @@ pub struct IdempotentRecord {
     /// Whether the action ended the game.
     pub finished: bool,
     /// The seats that could act after it.
-    pub to_act: Vec<usize>,
+    pub to_act: Vec<Seat>,
 }
 
 /// An idempotency record to write with a save, under `key`.

@@ -680,7 +680,7 @@ where
 /// write id's two halves, first event, event count, finished and seats to act (about 50 bytes,
 /// where named JSON took about 200).
 #[derive(serde::Serialize, serde::Deserialize)]
-struct CompactRecord(u64, u64, u64, u64, u64, u64, bool, Vec<usize>);
+struct CompactRecord(u64, u64, u64, u64, u64, u64, bool, Vec<roadie_engine::Seat>);
 
 fn encode_record(record: &IdempotentRecord) -> Result<Vec<u8>, StoreError> {
     let compact = CompactRecord(
@@ -783,7 +783,7 @@ mod tests {
             first_event: 1_234,
             events: 3,
             finished: true,
-            to_act: vec![0, 2],
+            to_act: vec![roadie_engine::Seat::new(0), roadie_engine::Seat::new(2)],
         };
         let bytes = encode_record(&record).expect("encodes");
         assert!(bytes.len() <= 64, "{} bytes", bytes.len());

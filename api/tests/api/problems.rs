@@ -7,6 +7,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use jsonwebtoken::{EncodingKey, Header};
 use roadie_api::auth::Claims;
 use roadie_api::error::Code;
+use roadie_engine::Seat;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -146,7 +147,7 @@ async fn every_problem_code_is_provoked() {
     );
     let expired = token(&Claims {
         game: game.id.clone(),
-        seat: Some(0),
+        seat: Some(Seat::new(0)),
         iat: now() - 1_000,
         r#gen: 0,
         exp: Some(now() - 500),
@@ -178,7 +179,7 @@ async fn every_problem_code_is_provoked() {
     );
     let ghost = token(&Claims {
         game: game.id.clone(),
-        seat: Some(7),
+        seat: Some(Seat::new(7)),
         iat: now(),
         r#gen: 0,
         exp: Some(now() + 600),

@@ -133,12 +133,15 @@ fn thirty_two_clients_posting_at_once_lose_and_double_nothing() {
     let mut all = setup;
     for a in &applied {
         let produced = local
-            .apply(a.seat, &a.action.to_string())
+            .apply(roadie_engine::Seat::new(a.seat), &a.action.to_string())
             .unwrap_or_else(|r| panic!("version {} does not replay: {r}", a.version));
         let finished = local.is_over();
         let visible = produced
             .iter()
-            .filter(|e| e.audience.admits(Viewer::Seat(a.seat), finished))
+            .filter(|e| {
+                e.audience
+                    .admits(Viewer::Seat(roadie_engine::Seat::new(a.seat)), finished)
+            })
             .count();
         assert_eq!(visible, a.events, "version {}: the reply's events", a.version);
         all.extend(produced);

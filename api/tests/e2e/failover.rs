@@ -193,7 +193,7 @@ async fn check_against_replay(http: &reqwest::Client, base: &str, game: &Game) {
         .collect();
     for (seat, action) in &game.accepted {
         let events = local
-            .apply(*seat, &action.to_string())
+            .apply(roadie_engine::Seat::new(*seat), &action.to_string())
             .unwrap_or_else(|r| panic!("game {}: the replay refuses {action}: {r}", game.id));
         expected.extend(
             events

@@ -24,7 +24,7 @@ fn hidden_cards_never_reach_other_seats_views_or_events() {
     let roadie = Roadie::start("hidden", Some(&redis), &[]);
     for (slug, _, max) in rulesets(&roadie) {
         let mut table = Table::new(&roadie, &slug, max, 77);
-        for viewer in (0..max)
+        for viewer in roadie_engine::Seat::all(max)
             .map(roadie_engine::Viewer::Seat)
             .chain([roadie_engine::Viewer::Spectator])
         {
@@ -41,7 +41,7 @@ fn the_in_memory_store_plays_the_same_games() {
     for (slug, min, max) in rulesets(&roadie) {
         let mut table = Table::new(&roadie, &slug, (min + max) / 2, 5);
         while table.steps < 150 && table.step(Checks::Acting) {}
-        for viewer in (0..table.seats).map(roadie_engine::Viewer::Seat) {
+        for viewer in roadie_engine::Seat::all(table.seats).map(roadie_engine::Viewer::Seat) {
             table.check_view(viewer);
         }
     }

@@ -164,7 +164,7 @@ fn after_redis_comes_back_from_an_older_snapshot_no_process_serves_or_builds_on_
     let mut local_events = setup_events;
     for (seat, action) in &kept {
         let events = local
-            .apply(*seat, &action.to_string())
+            .apply(roadie_engine::Seat::new(*seat), &action.to_string())
             .expect("the engine accepts it");
         local_events.extend(events);
     }
@@ -172,7 +172,7 @@ fn after_redis_comes_back_from_an_older_snapshot_no_process_serves_or_builds_on_
         let state = a.game(&game, Some(seat));
         assert_eq!(
             state.json["view"],
-            engine_json(&local.view(Viewer::Seat(seat))),
+            engine_json(&local.view(Viewer::Seat(roadie_engine::Seat::new(seat)))),
             "seat {seat}"
         );
     }

@@ -3,7 +3,7 @@
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use roadie_engine::{AnyGame, Viewer};
+use roadie_engine::{AnyGame, Seat, Viewer};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
@@ -66,7 +66,7 @@ impl<'a> Table<'a> {
     pub fn step(&mut self, checks: Checks) -> bool {
         let spectator = self.roadie.game(&self.created, None);
         assert_eq!(spectator.status, 200, "{}", spectator.body);
-        let to_act: Vec<usize> = serde_json::from_value(spectator.json["to_act"].clone()).expect("to_act");
+        let to_act: Vec<Seat> = serde_json::from_value(spectator.json["to_act"].clone()).expect("to_act");
         assert_eq!(to_act, self.local.to_act(), "to_act differs from the engine's");
         if spectator.json["status"] == "finished" {
             assert!(self.local.is_over());
@@ -79,7 +79,7 @@ impl<'a> Table<'a> {
             spectator.body
         );
         let seat = to_act[self.rng.random_range(0..to_act.len())];
-        let actions = self.roadie.actions(&self.created, seat);
+        let actions = self.roadie.actions(&self.created, seat.index());
         let local_actions = json(&self.local.legal_actions(seat));
         assert_eq!(
             Value::Array(actions.clone()),
@@ -89,7 +89,7 @@ impl<'a> Table<'a> {
         assert!(!actions.is_empty(), "seat {seat} is to act with no legal action");
         let action = actions[self.rng.random_range(0..actions.len())].clone();
         let version_before = spectator.json["version"].as_u64().expect("version");
-        let reply = self.roadie.act(&self.created, seat, &action);
+        let reply = self.roadie.act(&self.created, seat.index(), &action);
         assert_eq!(
             reply.status, 200,
             "posting {action} for seat {seat}: {}",
@@ -135,7 +135,7 @@ impl<'a> Table<'a> {
             // first steps and every tenth step after that (views are large: this keeps long
             // games quick).
             let views = self.steps <= FULL_VIEW_STEPS || self.steps.is_multiple_of(10);
-            for viewer in (0..self.seats).map(Viewer::Seat).chain([Viewer::Spectator]) {
+            for viewer in Seat::all(self.seats).map(Viewer::Seat).chain([Viewer::Spectator]) {
                 if views {
                     self.check_view(viewer);
                 }
@@ -167,7 +167,7 @@ impl<'a> Table<'a> {
     /// right after it happened: a seat may later lose sight of a card it once saw, such as one
     /// it passed on.)
     pub fn check_new_events(&mut self, viewer: Viewer) {
-        let seat = viewer.seat();
+        let seat = viewer.seat().map(Seat::index);
         let index = seat.unwrap_or(self.seats);
         let path = format!("/v1/games/{}/events?after={}", self.created.id, self.read[index]);
         let log = self
@@ -180,7 +180,7 @@ impl<'a> Table<'a> {
 
     /// The viewer's view equals the engine's and holds none of its secrets, nor the seed.
     pub fn check_view(&self, viewer: Viewer) {
-        let seat = viewer.seat();
+        let seat = viewer.seat().map(Seat::index);
         let reply = self.roadie.game(&self.created, seat);
         assert_eq!(reply.status, 200, "{}", reply.body);
         assert_eq!(

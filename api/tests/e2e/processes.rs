@@ -3,7 +3,7 @@
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use roadie_engine::{AnyGame, Viewer};
+use roadie_engine::{AnyGame, Seat, Viewer};
 use serde_json::json;
 
 use crate::play::json;
@@ -39,12 +39,12 @@ fn posts_alternating_between_two_processes_always_meet_the_current_game() {
         // Each post reaches the process that did not make the last write: its copy is behind.
         let (server, other) = if steps % 2 == 0 { (&a, &b) } else { (&b, &a) };
         let to_act = local.to_act();
-        let seat = to_act[rng.random_range(0..to_act.len())];
-        let idle = (0..seats).find(|s| !to_act.contains(s));
+        let seat = to_act[rng.random_range(0..to_act.len())].index();
+        let idle = (0..seats).find(|&s| !to_act.contains(&Seat::new(s)));
         if let Some(idle) = idle.filter(|_| steps % 7 == 3) {
             let refused = other.act(&created, idle, &json!({"no": "such action"}));
             assert_eq!(refused.status / 100, 4, "{}", refused.body);
-            let wrong_turn = json(&local.legal_actions(seat));
+            let wrong_turn = json(&local.legal_actions(Seat::new(seat)));
             other
                 .act(&created, idle, &wrong_turn[0])
                 .assert_problem(409, "not_your_turn");
@@ -69,7 +69,7 @@ fn posts_alternating_between_two_processes_always_meet_the_current_game() {
             assert_eq!(changed.status, 200, "{}", changed.body);
             assert_eq!(changed.json["version"], version);
         }
-        let actions = json(&local.legal_actions(seat));
+        let actions = json(&local.legal_actions(Seat::new(seat)));
         let actions = actions.as_array().expect("a list");
         let action = actions[rng.random_range(0..actions.len())].clone();
         let minimal = steps % 3 == 0;
@@ -89,7 +89,7 @@ fn posts_alternating_between_two_processes_always_meet_the_current_game() {
         );
         applied_through[steps % 2] += 1;
         local
-            .apply(seat, &action.to_string())
+            .apply(Seat::new(seat), &action.to_string())
             .expect("the engine accepts it too");
         version += 1;
         assert_eq!(reply.json["version"], version, "{}", reply.body);
@@ -105,7 +105,10 @@ fn posts_alternating_between_two_processes_always_meet_the_current_game() {
             assert_eq!(reply.header("preference-applied"), Some("return=minimal"));
         } else {
             assert_eq!(reply.json["game"]["version"], version);
-            assert_eq!(reply.json["game"]["view"], json(&local.view(Viewer::Seat(seat))));
+            assert_eq!(
+                reply.json["game"]["view"],
+                json(&local.view(Viewer::Seat(Seat::new(seat))))
+            );
             assert_eq!(reply.header("preference-applied"), None);
         }
         steps += 1;
@@ -114,7 +117,10 @@ fn posts_alternating_between_two_processes_always_meet_the_current_game() {
         for seat in 0..seats {
             let read = server.game(&created, Some(seat));
             assert_eq!(read.json["version"], version, "{}", read.body);
-            assert_eq!(read.json["view"], json(&local.view(Viewer::Seat(seat))));
+            assert_eq!(
+                read.json["view"],
+                json(&local.view(Viewer::Seat(Seat::new(seat))))
+            );
         }
     }
     let (metrics_a, metrics_b) = (a.get("/metrics", None).body, b.get("/metrics", None).body);
@@ -157,6 +163,7 @@ fn long_poll_sees_a_write(server: &Roadie, writer: &Roadie) {
     let (local, _) = AnyGame::setup(slug, None, seats, seed).expect("local setup");
     let seat = local.to_act()[0];
     let action = json(&local.legal_actions(seat))[0].clone();
+    let seat = seat.index();
     // The poll asks to wait 30 s but gives up after 10: only a wake-up by the write answers it.
     let path = server.url(&format!("/v1/games/{}?wait=30", created.id));
     let impatient = reqwest::blocking::Client::builder()

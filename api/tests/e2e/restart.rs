@@ -33,7 +33,7 @@ fn a_restart_mid_game_loses_nothing() {
     roadie.restart();
     let after = snapshot(&roadie, &table);
     assert_eq!(before, after, "the restart changed the game");
-    for viewer in (0..table.seats).map(Viewer::Seat) {
+    for viewer in roadie_engine::Seat::all(table.seats).map(Viewer::Seat) {
         table.check_view(viewer);
     }
     table.play_to_end(Checks::Acting);

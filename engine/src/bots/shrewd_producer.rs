@@ -66,7 +66,7 @@ struct Player {
 
 /// The greedy pick, as an index into `legal`.
 pub(super) fn greedy(view: &View, legal: &[Action], rng: &mut impl Rng) -> Option<usize> {
-    let me = view.players.get(view.viewer?)?;
+    let me = view.players.get(view.viewer?.index())?;
     let plan = Plan::new(view, me);
     super::best_by(legal, rng, |action| plan.score(action))
 }
@@ -201,7 +201,7 @@ impl<'a> Plan<'a> {
 
     fn wanted_raise(&self) -> Option<u32> {
         let n = self.view.players.len().max(1);
-        let distance = |s: Seat| (s + n - self.view.lead % n) % n;
+        let distance = |s: Seat| (s.index() + n - self.view.lead.index() % n) % n;
         let mine = self.me.total_bid?;
         let me = self.me.seat;
         let mut rivals: Vec<(u32, usize)> = self

@@ -43,7 +43,7 @@ fn bots_of_every_level_finish_seeded_games_of_every_ruleset_and_seat_count() {
                 for level in BotLevel::ALL {
                     play_out(ruleset.slug, seats, seed, |_| level);
                 }
-                let greedy = seed as usize % seats;
+                let greedy = Seat::new(seed as usize % seats);
                 play_out(ruleset.slug, seats, seed, |s| {
                     if s == greedy {
                         BotLevel::Greedy
@@ -60,7 +60,7 @@ fn bots_of_every_level_finish_seeded_games_of_every_ruleset_and_seat_count() {
 fn a_seat_with_nothing_to_do_gets_no_action() {
     for ruleset in RULESETS {
         let (game, _) = AnyGame::setup(ruleset.slug, None, *ruleset.seats.end(), 9).expect("setup");
-        let waiting: Vec<Seat> = (0..game.seat_count())
+        let waiting: Vec<Seat> = Seat::all(game.seat_count())
             .filter(|&s| game.legal_action_list(s).is_empty())
             .collect();
         for seat in waiting {

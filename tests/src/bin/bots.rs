@@ -110,7 +110,7 @@ fn run(slug: &str, seats: usize, args: &Args, greedy: bool) -> Tally {
     let worker = |from: usize| {
         let mut tally = Tally::default();
         for i in (from..args.games).step_by(args.threads.max(1)) {
-            let seat = i % seats;
+            let seat = Seat::new(i % seats);
             let seed = args.seed + i as u64;
             tally.games += 1;
             match play(slug, seats, seed, greedy.then_some(seat), seat, args.max_steps) {

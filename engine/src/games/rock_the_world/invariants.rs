@@ -42,7 +42,6 @@ impl RockTheWorld {
             if let Some(h) = *holder {
                 let p = self
                     .players
-                    .0
                     .get(h)
                     .ok_or(format!("character {i} held by no seat"))?;
                 if p.out && !over {
@@ -65,7 +64,7 @@ impl RockTheWorld {
         }
         if let Some(r) = self.rocker {
             let kept = self.end() == Some(End::RockerEliminated { rocker: r });
-            if self.players.0.get(r).is_none_or(|p| p.out && !kept) {
+            if self.players.get(r).is_none_or(|p| p.out && !kept) {
                 return Err("the rocker is not in the game".into());
             }
             if self.spent.total() != 0 {

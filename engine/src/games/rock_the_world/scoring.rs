@@ -3,7 +3,7 @@
 use super::components::{TIE_POINTS, WIN_POINTS};
 use super::events::End;
 use super::state::RockTheWorld;
-use crate::{Outcome, ScoreLine, Seat, SeatScore};
+use crate::{BySeat, Outcome, ScoreLine, Seat, SeatScore};
 
 impl RockTheWorld {
     /// R40: standard competition rank by cash among `field` (1 + how many have more).
@@ -17,8 +17,8 @@ impl RockTheWorld {
         let end = self.end()?;
         let n = self.seats();
         let in_game: Vec<Seat> = self.in_game().collect();
-        let mut ranks = vec![0usize; n];
-        let mut lines: Vec<(&'static str, i64)> = vec![("Eliminated", 0); n];
+        let mut ranks = BySeat(vec![0usize; n]);
+        let mut lines: BySeat<(&'static str, i64)> = BySeat(vec![("Eliminated", 0); n]);
         // R35/R40: eliminated players rank below everyone still in; a later elimination ranks higher.
         for (i, &s) in self.eliminated.iter().rev().enumerate() {
             ranks[s] = in_game.len() + 1 + i;
@@ -57,7 +57,7 @@ impl RockTheWorld {
                 }
             }
         }
-        let scores = (0..n)
+        let scores = Seat::all(n)
             .map(|seat| {
                 let (label, points) = lines[seat];
                 SeatScore {
@@ -75,7 +75,7 @@ impl RockTheWorld {
                 }
             })
             .collect();
-        let winners = (0..n).filter(|&s| ranks[s] == 1).collect();
+        let winners = Seat::all(n).filter(|&s| ranks[s] == 1).collect();
         Some(Outcome { scores, winners })
     }
 }

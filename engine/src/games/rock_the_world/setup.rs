@@ -6,7 +6,7 @@ use super::events::GameEvent;
 use super::rules::deck_order;
 use super::state::{Player, RockTheWorld, Stage};
 use crate::rng::GameRng;
-use crate::{BySeat, Event, SetupError, Started};
+use crate::{BySeat, Event, Seat, SetupError, Started};
 
 /// R11/R13: the first seat, the shuffled deck, every cutout on New York with $100,000.
 pub(super) fn new_game(
@@ -32,7 +32,7 @@ pub(super) fn new_game(
         }
     }
     if let Some(first) = options.first_seat
-        && first >= seats
+        && first.index() >= seats
     {
         return Err(SetupError::Options(format!(
             "first_seat {first} does not exist; seats are 0 to {}",
@@ -48,7 +48,7 @@ pub(super) fn new_game(
             seat
         }
         None => {
-            let seat = rng.below(seats);
+            let seat = Seat::new(rng.below(seats));
             let body = GameEvent::FirstSeat { seat, drawn: true };
             events.push(Event::sealed(body.clone()));
             events.push(Event::public(body));
@@ -62,7 +62,7 @@ pub(super) fn new_game(
     }));
 
     let players = BySeat::from_fn(seats, |s| Player {
-        colour: options.colours[s],
+        colour: options.colours[s.index()],
         space: START_SPACE,
         cash: START_CASH,
         tokens: Tokens::default(),

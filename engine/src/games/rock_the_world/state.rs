@@ -93,7 +93,7 @@ impl RockTheWorld {
     pub(super) fn left_of(&self, seat: Seat) -> Seat {
         let n = self.seats();
         (1..=n)
-            .map(|k| (seat + k) % n)
+            .map(|k| seat.clockwise(k, n))
             .find(|&s| !self.players[s].out)
             .unwrap_or(seat)
     }
@@ -102,7 +102,7 @@ impl RockTheWorld {
     pub(super) fn others_on(&self, seat: Seat, space: u8) -> impl Iterator<Item = Seat> + '_ {
         let n = self.seats();
         (1..n)
-            .map(move |k| (seat + k) % n)
+            .map(move |k| seat.clockwise(k, n))
             .filter(move |&s| !self.players[s].out && self.players[s].space == space)
     }
 

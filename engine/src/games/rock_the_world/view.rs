@@ -178,7 +178,7 @@ impl RockTheWorld {
             .collect();
         let over = self.end().is_some();
         View {
-            you: viewer.seat().filter(|&s| s < self.seats()),
+            you: viewer.seat().filter(|s| s.index() < self.seats()),
             options: self.options.clone(),
             phase: self.phase_name(),
             active: (!over).then_some(self.active),

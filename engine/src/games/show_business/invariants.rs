@@ -12,7 +12,7 @@ impl ShowBusiness {
     /// Every component is in exactly one place, and every track within its bounds.
     pub(crate) fn invariants(&self) -> Result<(), String> {
         self.card_count()?;
-        for (seat, p) in self.players.iter().enumerate() {
+        for (seat, p) in self.players.seats() {
             if p.bankrupt.is_some() != p.time.is_none() {
                 return Err(format!(
                     "seat {seat}: the time marker is off the track iff bankrupt (S34)"
@@ -112,7 +112,7 @@ impl ShowBusiness {
     pub(crate) fn knows(&self, viewer: Viewer, owner: Seat, card: u8) -> bool {
         match viewer.seat() {
             Some(v) => self.known.contains(&(card, v)),
-            None => (0..self.players.len())
+            None => Seat::all(self.players.len())
                 .filter(|&o| o != owner)
                 .all(|o| self.known.contains(&(card, o))),
         }
@@ -125,7 +125,7 @@ impl ShowBusiness {
         }
         let me = viewer.seat();
         let mut out = Vec::new();
-        for (seat, p) in self.players.iter().enumerate() {
+        for (seat, p) in Seat::all(self.players.len()).zip(self.players.iter()) {
             if me == Some(seat) {
                 continue;
             }
@@ -155,7 +155,7 @@ impl ShowBusiness {
         if let Some(Task::Bid(b)) = self.queue.front() {
             for &s in &b.seats {
                 if Some(s) != me
-                    && let Some(amount) = b.bids[s]
+                    && let Some(amount) = b.bids[s.index()]
                 {
                     out.push(format!("bid {} of seat {s}: {amount}", b.round));
                 }

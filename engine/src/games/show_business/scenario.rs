@@ -265,7 +265,7 @@ impl Scenario {
     }
 
     fn seat_ok(&mut self, seat: Seat) -> bool {
-        let ok = seat < self.game.players.len();
+        let ok = seat.index() < self.game.players.len();
         if !ok {
             self.fail(format!("no seat {seat}"));
         }
@@ -688,7 +688,7 @@ impl Scenario {
     pub fn order(mut self, order: &[Seat]) -> Self {
         let mut sorted = order.to_vec();
         sorted.sort_unstable();
-        if sorted.iter().copied().eq(0..self.game.players.len()) {
+        if sorted.iter().copied().eq(Seat::all(self.game.players.len())) {
             self.game.order = order.to_vec();
         } else {
             self.fail(format!("{order:?} is not a turn sequence of every seat"));
@@ -752,7 +752,7 @@ impl Scenario {
         g.queue.clear();
         for step in std::iter::once(start).chain(self.then) {
             if let Some(seat) = step.seat()
-                && seat >= g.players.len()
+                && seat.index() >= g.players.len()
             {
                 return Err(format!("no seat {seat}"));
             }

@@ -44,9 +44,9 @@ impl ShowBusiness {
             )
         };
         let mut scores = Vec::new();
-        for (seat, p) in self.players.iter().enumerate() {
+        for (seat, p) in self.players.seats() {
             let ks = key(seat);
-            let rank = 1 + (0..self.players.len()).filter(|&o| key(o) > ks).count();
+            let rank = 1 + Seat::all(self.players.len()).filter(|&o| key(o) > ks).count();
             let mut tiebreaks = vec![
                 ScoreLine {
                     label: "Popularity".into(),

@@ -10,7 +10,7 @@ use super::rules::{
 };
 use super::state::{BandArtist, Bidding, Player, ShowBusiness, Task};
 use crate::rng::GameRng;
-use crate::{BySeat, Event};
+use crate::{BySeat, Event, Seat};
 
 impl ShowBusiness {
     pub(crate) fn new(options: Options, seats: usize, seed: u64) -> (Self, Events) {
@@ -87,7 +87,7 @@ impl ShowBusiness {
             rondel: 0,
             chart: vec![Vec::new(); c.chart.len()],
             charts_work: None,
-            order: (0..seats).collect(),
+            order: Seat::all(seats).collect(),
             turn: 0,
             qe_done: [false; 4],
             qe_pending: false,
@@ -101,7 +101,7 @@ impl ShowBusiness {
             result: None,
             rng,
         };
-        for (seat, p) in game.players.iter().enumerate() {
+        for (seat, p) in game.players.seats() {
             tell(
                 &mut ev,
                 GameEvent::StartingBand {
@@ -118,7 +118,7 @@ impl ShowBusiness {
                 },
             );
         }
-        for seat in 0..seats {
+        for seat in Seat::all(seats) {
             for _ in 0..START_HAND {
                 game.draw_to_hand(seat, &mut ev);
             }
@@ -136,7 +136,7 @@ impl ShowBusiness {
         game.bid_rounds += 1;
         game.queue.push_back(Task::Bid(Bidding {
             setup: true,
-            seats: (0..seats).collect(),
+            seats: Seat::all(seats).collect(),
             bids: vec![None; seats],
             round: game.bid_rounds,
         }));

@@ -307,8 +307,7 @@ impl ShowBusiness {
         let me = viewer.seat();
         let players = self
             .players
-            .iter()
-            .enumerate()
+            .seats()
             .map(|(seat, p)| {
                 let hand = p
                     .hand
@@ -360,7 +359,7 @@ impl ShowBusiness {
             })
             .collect();
         let my_bid = match (self.queue.front(), me) {
-            (Some(Task::Bid(b)), Some(s)) => b.bids.get(s).copied().flatten(),
+            (Some(Task::Bid(b)), Some(s)) => b.bids.get(s.index()).copied().flatten(),
             _ => None,
         };
         let power_left = match self.queue.front() {

@@ -122,11 +122,10 @@ impl ShrewdProducer {
     }
 
     pub(crate) fn result(&self) -> Outcome {
-        let finals: Vec<FinalScore> = (0..self.seats()).map(|s| self.final_score(s)).collect();
+        let finals: Vec<FinalScore> = Seat::all(self.seats()).map(|s| self.final_score(s)).collect();
         let key = |f: &FinalScore| (f.total(), f.artists_signed);
-        let scores: Vec<SeatScore> = finals
-            .iter()
-            .enumerate()
+        let scores: Vec<SeatScore> = Seat::all(finals.len())
+            .zip(&finals)
             .map(|(seat, f)| SeatScore {
                 seat,
                 total: f.total(),

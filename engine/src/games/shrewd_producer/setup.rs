@@ -8,7 +8,7 @@ use super::components::{
 use super::events::GameEvent;
 use super::state::{Player, ShrewdProducer, Stage};
 use crate::rng::GameRng;
-use crate::{BySeat, Event, SetupError, Started};
+use crate::{BySeat, Event, Seat, SetupError, Started};
 
 /// Game setup, for 3 or 4 players (the contract checks the count).
 pub(super) fn new_game(
@@ -17,7 +17,7 @@ pub(super) fn new_game(
     seed: u64,
 ) -> Result<Started<ShrewdProducer>, SetupError> {
     if let Some(lead) = options.starting_lead
-        && lead >= seats
+        && lead.index() >= seats
     {
         return Err(SetupError::Options(format!(
             "starting_lead {lead} is not a seat of a {seats}-player game"
@@ -30,7 +30,7 @@ pub(super) fn new_game(
     let lead = match options.starting_lead {
         Some(seat) => seat,
         None => {
-            let seat = rng.below(seats);
+            let seat = Seat::new(rng.below(seats));
             events.push(Event::sealed(GameEvent::LeadDrawn { seat }));
             seat
         }
@@ -82,7 +82,7 @@ pub(super) fn new_game(
         ..Player::default()
     });
     for k in 0..seats {
-        let seat = (lead + k) % seats;
+        let seat = lead.clockwise(k, seats);
         if let Some(song) = level_one.pop() {
             players[seat].songs.push(song);
             events.push(Event::public(GameEvent::SongDealt { seat, song }));

@@ -108,17 +108,17 @@ impl ShrewdProducer {
 
     /// Clockwise distance from this round's lead (the lead is 0).
     pub(crate) fn distance(&self, seat: Seat) -> usize {
-        (seat + self.seats() - self.lead) % self.seats()
+        (seat.index() + self.seats() - self.lead.index()) % self.seats()
     }
 
     /// G20: the player on the left is the next seat clockwise.
     pub(crate) fn left_of(&self, seat: Seat) -> Seat {
-        (seat + 1) % self.seats()
+        seat.clockwise(1, self.seats())
     }
 
     /// The suit the lead's card set this round.
     pub(crate) fn lead_suit(&self) -> Option<Suit> {
-        match self.players.0.get(self.lead)?.bid? {
+        match self.players.get(self.lead)?.bid? {
             ScoutBid::Card(card) => Some(card.card().suit),
             ScoutBid::Substitute => None,
         }

@@ -199,14 +199,11 @@ fn dollars(bills: u8) -> u32 {
 
 impl ShrewdProducer {
     pub(crate) fn view_for(&self, viewer: Viewer) -> View {
-        let hand = viewer
-            .seat()
-            .and_then(|s| self.players.0.get(s))
-            .map(|p| HandView {
-                cards: p.hand.iter().map(|&c| scout(c)).collect(),
-                choosing_from: p.pair.iter().flatten().map(|&c| scout(c)).collect(),
-                passing: p.passing.map(scout),
-            });
+        let hand = viewer.seat().and_then(|s| self.players.get(s)).map(|p| HandView {
+            cards: p.hand.iter().map(|&c| scout(c)).collect(),
+            choosing_from: p.pair.iter().flatten().map(|&c| scout(c)).collect(),
+            passing: p.passing.map(scout),
+        });
         let players = self
             .players
             .seats()

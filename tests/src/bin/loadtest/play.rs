@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use roadie_engine::AnyGame;
+use roadie_engine::{AnyGame, Seat};
 use serde_json::json;
 use serde_json::value::RawValue;
 
@@ -246,7 +246,7 @@ async fn post_random<'a>(
     client: &mut Client,
     stats: &mut Stats,
     url: &str,
-    (id, seat, token): (&str, usize, &str),
+    (id, seat, token): (&str, Seat, &str),
     actions: &'a [Box<RawValue>],
     rng: &mut ChaCha8Rng,
     minimal: bool,
@@ -270,10 +270,10 @@ async fn post_random<'a>(
 fn next_turn<'c>(
     plan: &Plan,
     created: &'c CreatedGame,
-    to_act: &[usize],
+    to_act: &[Seat],
     accepted: u64,
     rng: &mut ChaCha8Rng,
-) -> Result<(usize, &'c str), String> {
+) -> Result<(Seat, &'c str), String> {
     let id = &created.id;
     if Instant::now() >= plan.deadline {
         return Err(format!(
@@ -291,14 +291,14 @@ fn next_turn<'c>(
 }
 
 /// A random seat among those to act (several act at once in simultaneous decisions).
-fn pick_seat(to_act: &[usize], rng: &mut ChaCha8Rng) -> Option<usize> {
+fn pick_seat(to_act: &[Seat], rng: &mut ChaCha8Rng) -> Option<Seat> {
     match to_act.len() {
         0 => None,
         n => to_act.get(rng.random_range(0..n)).copied(),
     }
 }
 
-fn token_of(created: &CreatedGame, seat: usize) -> Option<&str> {
+fn token_of(created: &CreatedGame, seat: Seat) -> Option<&str> {
     created
         .seats
         .iter()

@@ -94,7 +94,7 @@ impl RockTheWorld {
                     c.as_str()
                 ));
             }
-            let Some(slot) = from_seat.get_mut(holder) else {
+            let Some(slot) = from_seat.get_mut(holder.index()) else {
                 return Err("no such seat".into());
             };
             if *slot {
@@ -120,7 +120,7 @@ impl RockTheWorld {
 
     pub(super) fn leads(&self) -> [bool; 4] {
         let mut out = [false; 4];
-        for (seat, slot) in out.iter_mut().enumerate().take(self.seats()) {
+        for (seat, slot) in Seat::all(self.seats()).zip(out.iter_mut()) {
             *slot = self.lead_flipped(seat);
         }
         out
@@ -130,11 +130,11 @@ impl RockTheWorld {
     /// ("it flips back at once when a family character leaves the band").
     pub(super) fn report_leads(&self, before: [bool; 4], events: &mut Events) {
         let after = self.leads();
-        for seat in 0..self.seats() {
-            if before[seat] != after[seat] {
+        for seat in Seat::all(self.seats()) {
+            if before[seat.index()] != after[seat.index()] {
                 events.push(Event::public(GameEvent::LeadTurned {
                     seat,
-                    flipped: after[seat],
+                    flipped: after[seat.index()],
                 }));
             }
         }

@@ -21,7 +21,7 @@ fn fail(c: CharacterId) -> u8 {
 /// A new game, seat 0 first.
 fn new_game(seats: usize, options: Options) -> RockTheWorld {
     let options = Options {
-        first_seat: Some(0),
+        first_seat: Some(Seat::new(0)),
         ..options
     };
     RockTheWorld::setup(options, seats, 7).expect("setup").0
@@ -157,39 +157,39 @@ fn conformance_long_run_of_10000_games() {
 /// there too, holding Goldie Groove (C07, yellow, value 5), an extra.
 fn two_character_claim() -> RockTheWorld {
     let mut g = new_game(2, Options::default());
-    after_roll(&mut g, 0, 2);
-    g.players[1].space = 2;
-    give(&mut g, 1, &[C07]);
+    after_roll(&mut g, Seat::new(0), 2);
+    g.players[Seat::new(1)].space = 2;
+    give(&mut g, Seat::new(1), &[C07]);
     g
 }
 
 #[test]
 fn rulebook_claiming_two_characters_with_one_roll() {
     let mut g = two_character_claim();
-    let listed = g.legal_actions(0);
+    let listed = g.legal_actions(Seat::new(0));
     assert!(listed.contains(&claim(&[C01])));
     assert!(listed.contains(&claim(&[C01, C07])));
     rig_roll(&mut g, 5);
-    let events = play(&mut g, 0, claim(&[C01, C07]));
-    assert_eq!(g.holders[C01.index()], Some(0));
-    assert_eq!(g.holders[C07.index()], Some(0));
+    let events = play(&mut g, Seat::new(0), claim(&[C01, C07]));
+    assert_eq!(g.holders[C01.index()], Some(Seat::new(0)));
+    assert_eq!(g.holders[C07.index()], Some(Seat::new(0)));
     assert!(public(&events).contains(&GameEvent::CharacterWon {
-        seat: 0,
+        seat: Seat::new(0),
         character: C07,
-        from: Some(1)
+        from: Some(Seat::new(1))
     }));
-    assert_eq!(g.band_value(0), 10 + 2 + 5);
+    assert_eq!(g.band_value(Seat::new(0)), 10 + 2 + 5);
 }
 
 #[test]
 fn rulebook_claiming_one_of_two_characters() {
     let mut g = two_character_claim();
     rig_roll(&mut g, 3);
-    let events = play(&mut g, 0, claim(&[C01, C07]));
-    assert_eq!(g.holders[C01.index()], Some(0));
-    assert_eq!(g.holders[C07.index()], Some(1));
+    let events = play(&mut g, Seat::new(0), claim(&[C01, C07]));
+    assert_eq!(g.holders[C01.index()], Some(Seat::new(0)));
+    assert_eq!(g.holders[C07.index()], Some(Seat::new(1)));
     assert!(public(&events).contains(&GameEvent::CharacterMissed {
-        seat: 0,
+        seat: Seat::new(0),
         character: C07
     }));
 }
@@ -198,25 +198,29 @@ fn rulebook_claiming_one_of_two_characters() {
 fn rulebook_claiming_neither_character_ends_the_turn() {
     let mut g = two_character_claim();
     rig_roll(&mut g, 1);
-    play(&mut g, 0, claim(&[C01, C07]));
+    play(&mut g, Seat::new(0), claim(&[C01, C07]));
     assert_eq!(g.holders[C01.index()], None);
-    assert_eq!(g.holders[C07.index()], Some(1));
-    assert_eq!(g.to_act(), vec![1], "the die is passed to the player on the left");
+    assert_eq!(g.holders[C07.index()], Some(Seat::new(1)));
+    assert_eq!(
+        g.to_act(),
+        vec![Seat::new(1)],
+        "the die is passed to the player on the left"
+    );
     assert_eq!(g.step, Stage::Roll);
 }
 
 #[test]
 fn rulebook_family_characters_are_not_claimable_by_opponents() {
     let mut g = two_character_claim();
-    give(&mut g, 1, &[C08]); // Deep Walker, blue: Kai's family
+    give(&mut g, Seat::new(1), &[C08]); // Deep Walker, blue: Kai's family
     let claims: Vec<Action> = g
-        .legal_actions(0)
+        .legal_actions(Seat::new(0))
         .into_iter()
         .filter(|a| matches!(a, Action::Claim { .. }))
         .collect();
     assert_eq!(claims, vec![claim(&[C01]), claim(&[C01, C07])]);
     assert_eq!(
-        refused(&mut g, 0, claim(&[C01, C08])),
+        refused(&mut g, Seat::new(0), claim(&[C01, C08])),
         RejectionCode::IllegalAction
     );
 }
@@ -224,11 +228,11 @@ fn rulebook_family_characters_are_not_claimable_by_opponents() {
 #[test]
 fn rulebook_pulling_a_fail_card_is_the_only_way_to_lose_a_family_character() {
     let mut g = new_game(2, Options::default());
-    give(&mut g, 0, &[C01, C05, C11, C13]);
-    after_roll(&mut g, 0, 1);
-    assert!(g.lead_flipped(0));
+    give(&mut g, Seat::new(0), &[C01, C05, C11, C13]);
+    after_roll(&mut g, Seat::new(0), 1);
+    assert!(g.lead_flipped(Seat::new(0)));
     rig_top_card(&mut g, fail(C05));
-    let events = play(&mut g, 0, Action::Gig);
+    let events = play(&mut g, Seat::new(0), Action::Gig);
     assert_eq!(
         g.holders[C05.index()],
         None,
@@ -237,36 +241,36 @@ fn rulebook_pulling_a_fail_card_is_the_only_way_to_lose_a_family_character() {
     assert_eq!(g.board_character(7), Some(C05));
     let events = public(&events);
     assert!(events.contains(&GameEvent::CharacterReturned {
-        seat: 0,
+        seat: Seat::new(0),
         character: C05
     }));
     assert!(events.contains(&GameEvent::LeadTurned {
-        seat: 0,
+        seat: Seat::new(0),
         flipped: false
     }));
     assert!(
         !events.iter().any(|e| matches!(e, GameEvent::Paid { .. })),
         "nobody pays on a Fail"
     );
-    assert_eq!(g.players[0].cash, START_CASH);
+    assert_eq!(g.players[Seat::new(0)].cash, START_CASH);
 }
 
 #[test]
 fn rulebook_complete_set_turns_the_lead_over_to_30() {
     let mut g = new_game(2, Options::default());
-    give(&mut g, 0, &[C01, C05, C11]);
-    assert_eq!(g.band_value(0), 10 + 2 + 3 + 4);
-    after_roll(&mut g, 0, 17);
+    give(&mut g, Seat::new(0), &[C01, C05, C11]);
+    assert_eq!(g.band_value(Seat::new(0)), 10 + 2 + 3 + 4);
+    after_roll(&mut g, Seat::new(0), 17);
     rig_roll(&mut g, 6);
-    let events = play(&mut g, 0, claim(&[C13]));
+    let events = play(&mut g, Seat::new(0), claim(&[C13]));
     assert!(public(&events).contains(&GameEvent::LeadTurned {
-        seat: 0,
+        seat: Seat::new(0),
         flipped: true
     }));
-    assert!(g.lead_flipped(0));
-    assert_eq!(g.band_value(0), 30);
-    give(&mut g, 0, &[C02]);
-    assert_eq!(g.band_value(0), 30 + 5, "R25: 30 plus extras only");
+    assert!(g.lead_flipped(Seat::new(0)));
+    assert_eq!(g.band_value(Seat::new(0)), 30);
+    give(&mut g, Seat::new(0), &[C02]);
+    assert_eq!(g.band_value(Seat::new(0)), 30 + 5, "R25: 30 plus extras only");
 }
 
 #[test]
@@ -275,32 +279,32 @@ fn rulebook_tokyo_has_5_red_icons_for_su() {
     assert_eq!(BOARD[16].icons, [5, 0, 0, 0]);
     // R1's example: Su with band value 13 in Tokyo on a Success = 13 x 5 x $10,000.
     let mut g = new_game(2, Options::default());
-    give(&mut g, 1, &[C13]);
-    give(&mut g, 0, &[C05]);
-    after_roll(&mut g, 0, 17);
-    assert_eq!(g.band_value(0), 13);
+    give(&mut g, Seat::new(1), &[C13]);
+    give(&mut g, Seat::new(0), &[C05]);
+    after_roll(&mut g, Seat::new(0), 17);
+    assert_eq!(g.band_value(Seat::new(0)), 13);
     rig_top_card(&mut g, SUCCESS);
-    let events = play(&mut g, 0, Action::Gig);
+    let events = play(&mut g, Seat::new(0), Action::Gig);
     assert!(public(&events).iter().any(|e| matches!(
         e,
         GameEvent::CardDrawn {
-            seat: 0,
+            seat,
             earnings: 650_000,
             ..
-        }
+        } if *seat == Seat::new(0)
     )));
-    assert_eq!(g.players[0].cash, START_CASH + 650_000);
+    assert_eq!(g.players[Seat::new(0)].cash, START_CASH + 650_000);
 }
 
 #[test]
 fn rulebook_super_success_doubles_the_earnings() {
     let mut g = new_game(2, Options::default());
-    give(&mut g, 1, &[C13]);
-    give(&mut g, 0, &[C05]);
-    after_roll(&mut g, 0, 17);
+    give(&mut g, Seat::new(1), &[C13]);
+    give(&mut g, Seat::new(0), &[C05]);
+    after_roll(&mut g, Seat::new(0), 17);
     rig_top_card(&mut g, SUPER);
-    play(&mut g, 0, Action::Gig);
-    assert_eq!(g.players[0].cash, START_CASH + 1_300_000);
+    play(&mut g, Seat::new(0), Action::Gig);
+    assert_eq!(g.players[Seat::new(0)].cash, START_CASH + 1_300_000);
 }
 
 #[test]
@@ -340,8 +344,8 @@ fn rulebook_bus_train_and_plane_destinations() {
 #[test]
 fn rulebook_several_tokens_in_one_turn_and_each_leaves_play() {
     let mut g = new_game(2, Options::default());
-    after_roll(&mut g, 0, 3);
-    g.players[0].tokens = Tokens {
+    after_roll(&mut g, Seat::new(0), 3);
+    g.players[Seat::new(0)].tokens = Tokens {
         bus: 0,
         train: 2,
         plane: 0,
@@ -349,7 +353,7 @@ fn rulebook_several_tokens_in_one_turn_and_each_leaves_play() {
     g.supply.train -= 2;
     play(
         &mut g,
-        0,
+        Seat::new(0),
         Action::Use {
             token: Token::Train,
             to: 6,
@@ -357,13 +361,17 @@ fn rulebook_several_tokens_in_one_turn_and_each_leaves_play() {
     );
     play(
         &mut g,
-        0,
+        Seat::new(0),
         Action::Use {
             token: Token::Train,
             to: 9,
         },
     );
-    assert_eq!(g.players[0].space, 9, "two chained trains turn a corner");
+    assert_eq!(
+        g.players[Seat::new(0)].space,
+        9,
+        "two chained trains turn a corner"
+    );
     assert_eq!(g.spent.train, 2, "R20: in phase one a used token leaves play");
     assert_eq!(g.supply.train, 6);
 }
@@ -371,21 +379,29 @@ fn rulebook_several_tokens_in_one_turn_and_each_leaves_play() {
 #[test]
 fn rulebook_one_token_a_turn_on_a_regular_city_two_on_a_corner() {
     let mut g = new_game(2, Options::default());
-    set_cash(&mut g, 0, 1_000_000);
-    after_roll(&mut g, 0, 4);
-    play(&mut g, 0, Action::Buy { token: Token::Plane });
-    assert!(!g.legal_actions(0).iter().any(|a| matches!(a, Action::Buy { .. })));
+    set_cash(&mut g, Seat::new(0), 1_000_000);
+    after_roll(&mut g, Seat::new(0), 4);
+    play(&mut g, Seat::new(0), Action::Buy { token: Token::Plane });
+    assert!(
+        !g.legal_actions(Seat::new(0))
+            .iter()
+            .any(|a| matches!(a, Action::Buy { .. }))
+    );
     assert_eq!(
-        refused(&mut g, 0, Action::Buy { token: Token::Bus }),
+        refused(&mut g, Seat::new(0), Action::Buy { token: Token::Bus }),
         RejectionCode::IllegalAction
     );
 
-    after_roll(&mut g, 0, 6);
-    play(&mut g, 0, Action::Buy { token: Token::Plane });
-    play(&mut g, 0, Action::Buy { token: Token::Plane });
-    assert!(!g.legal_actions(0).iter().any(|a| matches!(a, Action::Buy { .. })));
-    assert_eq!(g.players[0].tokens.plane, 3);
-    assert_eq!(g.players[0].cash, 1_000_000 - 3 * TOKEN_PRICE);
+    after_roll(&mut g, Seat::new(0), 6);
+    play(&mut g, Seat::new(0), Action::Buy { token: Token::Plane });
+    play(&mut g, Seat::new(0), Action::Buy { token: Token::Plane });
+    assert!(
+        !g.legal_actions(Seat::new(0))
+            .iter()
+            .any(|a| matches!(a, Action::Buy { .. }))
+    );
+    assert_eq!(g.players[Seat::new(0)].tokens.plane, 3);
+    assert_eq!(g.players[Seat::new(0)].cash, 1_000_000 - 3 * TOKEN_PRICE);
     assert_eq!(g.bank_received, 3 * TOKEN_PRICE);
 }
 
@@ -402,12 +418,12 @@ fn rulebook_rocker_takes_every_spent_token() {
         train: 1,
         plane: 0,
     };
-    g.players[0].tokens.plane = 0;
-    after_roll(&mut g, 0, 9);
-    let events = play(&mut g, 0, Action::Declare);
-    assert_eq!(g.rocker, Some(0));
+    g.players[Seat::new(0)].tokens.plane = 0;
+    after_roll(&mut g, Seat::new(0), 9);
+    let events = play(&mut g, Seat::new(0), Action::Declare);
+    assert_eq!(g.rocker, Some(Seat::new(0)));
     assert_eq!(
-        g.players[0].tokens,
+        g.players[Seat::new(0)].tokens,
         Tokens {
             bus: 2,
             train: 1,
@@ -416,27 +432,27 @@ fn rulebook_rocker_takes_every_spent_token() {
     );
     assert_eq!(g.spent, Tokens::default());
     assert!(public(&events).contains(&GameEvent::Declared {
-        seat: 0,
+        seat: Seat::new(0),
         took: Tokens {
             bus: 2,
             train: 1,
             plane: 0
         }
     }));
-    assert_eq!(g.to_act(), vec![1], "R22: declaring ends the turn");
+    assert_eq!(g.to_act(), vec![Seat::new(1)], "R22: declaring ends the turn");
     assert_eq!(g.phase(), "final_roll");
 }
 
 #[test]
 fn rulebook_travel_tokens_are_recyclable_while_someone_rocks_the_world() {
     let mut g = new_game(2, Options::default());
-    g.rocker = Some(1);
-    after_roll(&mut g, 0, 3);
-    g.players[0].tokens.bus = 1;
+    g.rocker = Some(Seat::new(1));
+    after_roll(&mut g, Seat::new(0), 3);
+    g.players[Seat::new(0)].tokens.bus = 1;
     g.supply.bus -= 1;
     let events = play(
         &mut g,
-        0,
+        Seat::new(0),
         Action::Use {
             token: Token::Bus,
             to: 1,
@@ -445,7 +461,7 @@ fn rulebook_travel_tokens_are_recyclable_while_someone_rocks_the_world() {
     assert_eq!(g.supply.bus, 8);
     assert_eq!(g.spent, Tokens::default());
     assert!(public(&events).contains(&GameEvent::TokenSpent {
-        seat: 0,
+        seat: Seat::new(0),
         token: Token::Bus,
         to: TokenDestination::Supply
     }));
@@ -454,12 +470,15 @@ fn rulebook_travel_tokens_are_recyclable_while_someone_rocks_the_world() {
 #[test]
 fn rulebook_rocker_earns_nothing_and_never_plays_a_gig() {
     let mut g = new_game(2, Options::default());
-    g.rocker = Some(0);
-    after_roll(&mut g, 0, 1);
-    assert!(!g.legal_actions(0).contains(&Action::Gig));
-    assert_eq!(refused(&mut g, 0, Action::Gig), RejectionCode::IllegalAction);
+    g.rocker = Some(Seat::new(0));
+    after_roll(&mut g, Seat::new(0), 1);
+    assert!(!g.legal_actions(Seat::new(0)).contains(&Action::Gig));
+    assert_eq!(
+        refused(&mut g, Seat::new(0), Action::Gig),
+        RejectionCode::IllegalAction
+    );
     assert!(
-        !g.legal_actions(0).contains(&Action::Declare),
+        !g.legal_actions(Seat::new(0)).contains(&Action::Declare),
         "R22: only one rocker"
     );
 }
@@ -467,28 +486,32 @@ fn rulebook_rocker_earns_nothing_and_never_plays_a_gig() {
 #[test]
 fn rulebook_outsiders_gig_on_the_rocker_who_must_pay() {
     let mut g = new_game(2, Options::default());
-    g.rocker = Some(1);
-    set_cash(&mut g, 1, 500_000);
-    g.players[1].space = 1;
-    after_roll(&mut g, 0, 1);
+    g.rocker = Some(Seat::new(1));
+    set_cash(&mut g, Seat::new(1), 500_000);
+    g.players[Seat::new(1)].space = 1;
+    after_roll(&mut g, Seat::new(0), 1);
     rig_top_card(&mut g, SUCCESS);
-    play(&mut g, 0, Action::Gig);
-    assert_eq!(g.players[1].cash, 300_000, "10 x 2 red icons x $10,000");
-    assert_eq!(g.players[0].cash, START_CASH + 400_000);
-    assert_eq!(g.rocker, Some(1), "paid in full: still rocking");
+    play(&mut g, Seat::new(0), Action::Gig);
+    assert_eq!(
+        g.players[Seat::new(1)].cash,
+        300_000,
+        "10 x 2 red icons x $10,000"
+    );
+    assert_eq!(g.players[Seat::new(0)].cash, START_CASH + 400_000);
+    assert_eq!(g.rocker, Some(Seat::new(1)), "paid in full: still rocking");
 }
 
 #[test]
 fn rulebook_rocker_must_claim_every_extra_before_any_family_character() {
     let mut g = new_game(3, Options::default());
-    g.rocker = Some(0);
-    after_roll(&mut g, 0, 1);
-    g.players[1].space = 1;
-    give(&mut g, 1, &[C08, C03]); // Kai: Deep Walker (family), Sunny Strum (extra)
-    give(&mut g, 2, &[C04]); // Goldie elsewhere: Jade Skank (extra)
-    g.players[2].space = 12;
+    g.rocker = Some(Seat::new(0));
+    after_roll(&mut g, Seat::new(0), 1);
+    g.players[Seat::new(1)].space = 1;
+    give(&mut g, Seat::new(1), &[C08, C03]); // Kai: Deep Walker (family), Sunny Strum (extra)
+    give(&mut g, Seat::new(2), &[C04]); // Goldie elsewhere: Jade Skank (extra)
+    g.players[Seat::new(2)].space = 12;
     let claims = |g: &RockTheWorld| -> Vec<Action> {
-        g.legal_actions(0)
+        g.legal_actions(Seat::new(0))
             .into_iter()
             .filter(|a| matches!(a, Action::Claim { .. }))
             .collect()
@@ -496,12 +519,15 @@ fn rulebook_rocker_must_claim_every_extra_before_any_family_character() {
     assert_eq!(claims(&g), vec![claim(&[C03])]);
     g.holders[C03.index()] = None;
     assert_eq!(claims(&g), vec![], "Goldie still holds an extra elsewhere");
-    assert_eq!(refused(&mut g, 0, claim(&[C08])), RejectionCode::IllegalAction);
-    g.holders[C04.index()] = Some(0);
+    assert_eq!(
+        refused(&mut g, Seat::new(0), claim(&[C08])),
+        RejectionCode::IllegalAction
+    );
+    g.holders[C04.index()] = Some(Seat::new(0));
     assert_eq!(claims(&g), vec![claim(&[C08])]);
     rig_roll(&mut g, 2);
-    play(&mut g, 0, claim(&[C08]));
-    assert_eq!(g.holders[C08.index()], Some(0));
+    play(&mut g, Seat::new(0), claim(&[C08]));
+    assert_eq!(g.holders[C08.index()], Some(Seat::new(0)));
     assert!(
         g.view(Viewer::Spectator).players[0]
             .band
@@ -513,21 +539,21 @@ fn rulebook_rocker_must_claim_every_extra_before_any_family_character() {
 #[test]
 fn rulebook_the_rocker_wins_on_the_sixteenth_character() {
     let mut g = new_game(4, Options::default());
-    g.rocker = Some(0);
+    g.rocker = Some(Seat::new(0));
     let fifteen: Vec<CharacterId> = CharacterId::ALL[..15].to_vec();
-    give(&mut g, 0, &fifteen);
-    set_cash(&mut g, 1, 300_000);
-    set_cash(&mut g, 2, 300_000);
-    set_cash(&mut g, 3, 100_000);
-    after_roll(&mut g, 0, 20);
+    give(&mut g, Seat::new(0), &fifteen);
+    set_cash(&mut g, Seat::new(1), 300_000);
+    set_cash(&mut g, Seat::new(2), 300_000);
+    set_cash(&mut g, Seat::new(3), 100_000);
+    after_roll(&mut g, Seat::new(0), 20);
     rig_roll(&mut g, 4);
-    let events = play(&mut g, 0, claim(&[C16]));
+    let events = play(&mut g, Seat::new(0), claim(&[C16]));
     assert!(public(&events).contains(&GameEvent::GameOver {
-        end: End::RockedTheWorld { rocker: 0 }
+        end: End::RockedTheWorld { rocker: Seat::new(0) }
     }));
     assert!(g.to_act().is_empty());
     let outcome = g.outcome().expect("over");
-    assert_eq!(outcome.winners, vec![0]);
+    assert_eq!(outcome.winners, vec![Seat::new(0)]);
     let ranks: Vec<usize> = outcome.scores.iter().map(|s| s.rank).collect();
     assert_eq!(
         ranks,
@@ -540,7 +566,10 @@ fn rulebook_the_rocker_wins_on_the_sixteenth_character() {
         outcome.scores[1].tiebreaks[0].points, 300_000,
         "the score sheet records cash"
     );
-    assert_eq!(refused(&mut g, 0, Action::Roll), RejectionCode::GameOver);
+    assert_eq!(
+        refused(&mut g, Seat::new(0), Action::Roll),
+        RejectionCode::GameOver
+    );
 }
 
 /// Seat 1 rocks the world with $50,000 on New York; seat 0 gigs there on a Success (X = $200,000).
@@ -552,11 +581,11 @@ fn rocker_cannot_pay(seats: usize, variant: Variant) -> (RockTheWorld, Vec<GameE
             ..Options::default()
         },
     );
-    g.rocker = Some(1);
-    set_cash(&mut g, 1, 50_000);
-    g.players[1].space = 1;
-    give(&mut g, 1, &[C02, C05, C09]);
-    g.players[1].tokens = Tokens {
+    g.rocker = Some(Seat::new(1));
+    set_cash(&mut g, Seat::new(1), 50_000);
+    g.players[Seat::new(1)].space = 1;
+    give(&mut g, Seat::new(1), &[C02, C05, C09]);
+    g.players[Seat::new(1)].tokens = Tokens {
         bus: 1,
         train: 0,
         plane: 1,
@@ -566,9 +595,9 @@ fn rocker_cannot_pay(seats: usize, variant: Variant) -> (RockTheWorld, Vec<GameE
         train: 8,
         plane: 7,
     };
-    after_roll(&mut g, 0, 1);
+    after_roll(&mut g, Seat::new(0), 1);
     rig_top_card(&mut g, SUCCESS);
-    let events = play(&mut g, 0, Action::Gig);
+    let events = play(&mut g, Seat::new(0), Action::Gig);
     (g, public(&events))
 }
 
@@ -576,14 +605,17 @@ fn rocker_cannot_pay(seats: usize, variant: Variant) -> (RockTheWorld, Vec<GameE
 fn rulebook_rocker_eliminated_when_he_cannot_pay_tournament_reverts_to_phase_one() {
     let (g, events) = rocker_cannot_pay(3, Variant::Tournament);
     assert!(events.contains(&GameEvent::Paid {
-        from: Payer::Seat(1),
-        to: 0,
+        from: Payer::Seat(Seat::new(1)),
+        to: Seat::new(0),
         amount: 50_000,
         owed: 200_000
     }));
-    assert!(events.contains(&GameEvent::Eliminated { seat: 1, by: 0 }));
-    assert!(g.players[1].out);
-    assert_eq!(g.players[1].cash, 0);
+    assert!(events.contains(&GameEvent::Eliminated {
+        seat: Seat::new(1),
+        by: Seat::new(0)
+    }));
+    assert!(g.players[Seat::new(1)].out);
+    assert_eq!(g.players[Seat::new(1)].cash, 0);
     assert_eq!(g.rocker, None);
     for c in [C02, C05, C09] {
         assert_eq!(g.holders[c.index()], None, "R32: characters back on the board");
@@ -597,7 +629,7 @@ fn rulebook_rocker_eliminated_when_he_cannot_pay_tournament_reverts_to_phase_one
     assert_eq!(g.phase(), "phase_one_roll");
     assert_eq!(
         g.to_act(),
-        vec![2],
+        vec![Seat::new(2)],
         "the turn passes left from the performer, skipping the rocker"
     );
 }
@@ -605,12 +637,12 @@ fn rulebook_rocker_eliminated_when_he_cannot_pay_tournament_reverts_to_phase_one
 #[test]
 fn r32_after_a_tournament_elimination_spent_tokens_leave_play_again() {
     let (mut g, _) = rocker_cannot_pay(3, Variant::Tournament);
-    after_roll(&mut g, 2, 5);
-    g.players[2].tokens.bus = 1;
+    after_roll(&mut g, Seat::new(2), 5);
+    g.players[Seat::new(2)].tokens.bus = 1;
     g.supply.bus -= 1;
     play(
         &mut g,
-        2,
+        Seat::new(2),
         Action::Use {
             token: Token::Bus,
             to: 4,
@@ -618,7 +650,7 @@ fn r32_after_a_tournament_elimination_spent_tokens_leave_play_again() {
     );
     assert_eq!(g.spent.bus, 1);
     assert!(
-        g.legal_actions(2).contains(&Action::Declare),
+        g.legal_actions(Seat::new(2)).contains(&Action::Declare),
         "anyone remaining may declare"
     );
 }
@@ -627,10 +659,10 @@ fn r32_after_a_tournament_elimination_spent_tokens_leave_play_again() {
 fn r38_a_tournament_elimination_leaving_one_player_ends_the_game() {
     let (g, events) = rocker_cannot_pay(2, Variant::Tournament);
     assert!(events.contains(&GameEvent::GameOver {
-        end: End::LastStanding { seat: 0 }
+        end: End::LastStanding { seat: Seat::new(0) }
     }));
     let outcome = g.outcome().expect("over");
-    assert_eq!(outcome.winners, vec![0]);
+    assert_eq!(outcome.winners, vec![Seat::new(0)]);
     assert_eq!(outcome.scores[0].total, WIN_POINTS);
     assert_eq!(outcome.scores[1].rank, 2);
 }
@@ -639,16 +671,16 @@ fn r38_a_tournament_elimination_leaving_one_player_ends_the_game() {
 fn r33_friendly_elimination_ends_the_game_with_the_outsiders_tied() {
     let (g, events) = rocker_cannot_pay(3, Variant::Friendly);
     assert!(events.contains(&GameEvent::GameOver {
-        end: End::RockerEliminated { rocker: 1 }
+        end: End::RockerEliminated { rocker: Seat::new(1) }
     }));
     let outcome = g.outcome().expect("over");
-    assert_eq!(outcome.winners, vec![0, 2]);
+    assert_eq!(outcome.winners, vec![Seat::new(0), Seat::new(2)]);
     let points: Vec<i64> = outcome.scores.iter().map(|s| s.total).collect();
     assert_eq!(points, vec![1, 0, 1]);
     assert_eq!(outcome.scores[1].rank, 3, "the rocker is last");
     assert_eq!(
         g.holders[C02.index()],
-        Some(1),
+        Some(Seat::new(1)),
         "R39: the table is left as it stands"
     );
 }
@@ -662,16 +694,23 @@ fn r33_r39_a_friendly_elimination_leaves_the_rocker_his_band_star_chip_and_cutou
             .any(|e| matches!(e, GameEvent::RockerCleared { .. })),
         "R33: the game ends at once, nothing is cleared"
     );
-    assert_eq!(g.rocker, Some(1));
+    assert_eq!(g.rocker, Some(Seat::new(1)));
     let view = g.view(Viewer::Spectator);
-    assert_eq!(view.rocker, Some(1), "R39: the star chip stays on the table");
+    assert_eq!(
+        view.rocker,
+        Some(Seat::new(1)),
+        "R39: the star chip stays on the table"
+    );
     let rocker = &view.players[1];
     assert!(rocker.rocker && rocker.eliminated);
     let band: Vec<CharacterId> = rocker.band.iter().map(|m| m.character).collect();
     assert_eq!(band, vec![C02, C05, C09], "R39: the rocker keeps his band");
     assert!(rocker.band.iter().all(|m| m.star_side));
     assert_eq!(rocker.space, Some(1), "R39: the table is left as it stands");
-    assert_eq!(view.board[0].cutouts, vec![0, 1, 2]);
+    assert_eq!(
+        view.board[0].cutouts,
+        vec![Seat::new(0), Seat::new(1), Seat::new(2)]
+    );
     assert_eq!(g.supply.total(), 22, "his tokens stay with him");
 }
 
@@ -683,7 +722,11 @@ fn r32_an_eliminated_rockers_cutout_leaves_the_board_in_the_view() {
         assert_eq!(view.rocker, None, "{variant:?}: R32 removes the star chip");
         assert_eq!(view.players[1].space, None, "{variant:?}: R32 removes the cutout");
         assert!(view.players[1].band.is_empty());
-        assert_eq!(view.board[0].cutouts, vec![0, 2], "{variant:?}");
+        assert_eq!(
+            view.board[0].cutouts,
+            vec![Seat::new(0), Seat::new(2)],
+            "{variant:?}"
+        );
     }
 }
 
@@ -696,14 +739,14 @@ fn flipped_rocker_cannot_pay(variant: Variant) -> (RockTheWorld, Vec<GameEvent>)
             ..Options::default()
         },
     );
-    g.rocker = Some(1);
-    set_cash(&mut g, 1, 50_000);
-    g.players[1].space = 1;
-    give(&mut g, 1, &[C02, C08, C09, C16]);
-    assert!(g.lead_flipped(1));
-    after_roll(&mut g, 0, 1);
+    g.rocker = Some(Seat::new(1));
+    set_cash(&mut g, Seat::new(1), 50_000);
+    g.players[Seat::new(1)].space = 1;
+    give(&mut g, Seat::new(1), &[C02, C08, C09, C16]);
+    assert!(g.lead_flipped(Seat::new(1)));
+    after_roll(&mut g, Seat::new(0), 1);
     rig_top_card(&mut g, SUCCESS);
-    let events = play(&mut g, 0, Action::Gig);
+    let events = play(&mut g, Seat::new(0), Action::Gig);
     (g, public(&events))
 }
 
@@ -711,10 +754,13 @@ fn flipped_rocker_cannot_pay(variant: Variant) -> (RockTheWorld, Vec<GameEvent>)
 fn r25_r32_the_eliminated_rockers_lead_flips_back_and_an_event_says_so() {
     for variant in [Variant::Tournament, Variant::ModifiedFriendly] {
         let (g, events) = flipped_rocker_cannot_pay(variant);
-        assert!(!g.lead_flipped(1), "{variant:?}: his family has left the band");
+        assert!(
+            !g.lead_flipped(Seat::new(1)),
+            "{variant:?}: his family has left the band"
+        );
         assert!(
             events.contains(&GameEvent::LeadTurned {
-                seat: 1,
+                seat: Seat::new(1),
                 flipped: false
             }),
             "{variant:?}: R25 \"it flips back at once\" is announced"
@@ -726,7 +772,7 @@ fn r25_r32_the_eliminated_rockers_lead_flips_back_and_an_event_says_so() {
 #[test]
 fn r39_a_friendly_elimination_leaves_the_rockers_lead_turned_over() {
     let (g, events) = flipped_rocker_cannot_pay(Variant::Friendly);
-    assert!(g.lead_flipped(1));
+    assert!(g.lead_flipped(Seat::new(1)));
     assert!(!events.iter().any(|e| matches!(e, GameEvent::LeadTurned { .. })));
     assert_eq!(g.view(Viewer::Spectator).players[1].band_value, 30);
 }
@@ -744,17 +790,17 @@ fn r34_modified_friendly_deals_characters_then_tokens_clockwise_from_the_perform
     assert_eq!(
         dealt,
         vec![
-            (0, DealtItem::Character(C02)),
-            (2, DealtItem::Character(C05)),
-            (0, DealtItem::Character(C09)),
-            (2, DealtItem::Token(Token::Bus)),
-            (0, DealtItem::Token(Token::Plane)),
+            (Seat::new(0), DealtItem::Character(C02)),
+            (Seat::new(2), DealtItem::Character(C05)),
+            (Seat::new(0), DealtItem::Character(C09)),
+            (Seat::new(2), DealtItem::Token(Token::Bus)),
+            (Seat::new(0), DealtItem::Token(Token::Plane)),
         ]
     );
-    assert_eq!(g.holders[C05.index()], Some(2));
-    assert_eq!(g.players[0].tokens.plane, 1);
+    assert_eq!(g.holders[C05.index()], Some(Seat::new(2)));
+    assert_eq!(g.players[Seat::new(0)].tokens.plane, 1);
     assert_eq!(g.phase(), "phase_one_roll");
-    assert_eq!(g.to_act(), vec![2]);
+    assert_eq!(g.to_act(), vec![Seat::new(2)]);
 }
 
 // ---- One test per ruling ----
@@ -769,27 +815,27 @@ fn r1_gig_pays_band_value_times_icons_times_10000_and_start_cash_is_100000() {
 #[test]
 fn r2_tokens_cost_100000_and_none_is_sold_out_of_stock_or_on_credit() {
     let mut g = new_game(2, Options::default());
-    after_roll(&mut g, 0, 1);
+    after_roll(&mut g, Seat::new(0), 1);
     g.supply = Tokens {
         bus: 0,
         train: 0,
         plane: 8,
     };
-    g.players[1].tokens = Tokens {
+    g.players[Seat::new(1)].tokens = Tokens {
         bus: 8,
         train: 8,
         plane: 0,
     };
     let buys: Vec<Action> = g
-        .legal_actions(0)
+        .legal_actions(Seat::new(0))
         .into_iter()
         .filter(|a| matches!(a, Action::Buy { .. }))
         .collect();
     assert_eq!(buys, vec![Action::Buy { token: Token::Plane }]);
-    play(&mut g, 0, Action::Buy { token: Token::Plane });
-    assert_eq!(g.players[0].cash, 0);
+    play(&mut g, Seat::new(0), Action::Buy { token: Token::Plane });
+    assert_eq!(g.players[Seat::new(0)].cash, 0);
     assert_eq!(
-        refused(&mut g, 0, Action::Buy { token: Token::Plane }),
+        refused(&mut g, Seat::new(0), Action::Buy { token: Token::Plane }),
         RejectionCode::IllegalAction
     );
 }
@@ -797,16 +843,16 @@ fn r2_tokens_cost_100000_and_none_is_sold_out_of_stock_or_on_credit() {
 #[test]
 fn r6_gig_paid_by_bank_and_every_opponent_present() {
     let mut g = new_game(4, Options::default());
-    after_roll(&mut g, 1, 1);
-    g.players[2].space = 1;
-    g.players[3].space = 1;
-    g.players[0].space = 1;
-    set_cash(&mut g, 2, 500_000);
-    set_cash(&mut g, 3, 50_000);
-    set_cash(&mut g, 0, 0);
+    after_roll(&mut g, Seat::new(1), 1);
+    g.players[Seat::new(2)].space = 1;
+    g.players[Seat::new(3)].space = 1;
+    g.players[Seat::new(0)].space = 1;
+    set_cash(&mut g, Seat::new(2), 500_000);
+    set_cash(&mut g, Seat::new(3), 50_000);
+    set_cash(&mut g, Seat::new(0), 0);
     rig_top_card(&mut g, SUCCESS);
     // Kai (blue) on New York: 10 x 2 blue icons x $10,000 = $200,000 from each payer.
-    let events = play(&mut g, 1, Action::Gig);
+    let events = play(&mut g, Seat::new(1), Action::Gig);
     let paid: Vec<(Payer, u64)> = public(&events)
         .into_iter()
         .filter_map(|e| match e {
@@ -823,41 +869,41 @@ fn r6_gig_paid_by_bank_and_every_opponent_present() {
         paid,
         vec![
             (Payer::Bank, 200_000),
-            (Payer::Seat(2), 200_000),
-            (Payer::Seat(3), 50_000),
-            (Payer::Seat(0), 0),
+            (Payer::Seat(Seat::new(2)), 200_000),
+            (Payer::Seat(Seat::new(3)), 50_000),
+            (Payer::Seat(Seat::new(0)), 0),
         ],
         "R26: bank first, then clockwise from the performer"
     );
-    assert_eq!(g.players[1].cash, START_CASH + 450_000);
+    assert_eq!(g.players[Seat::new(1)].cash, START_CASH + 450_000);
     assert!(
-        !g.players[3].out && !g.players[0].out,
+        !g.players[Seat::new(3)].out && !g.players[Seat::new(0)].out,
         "R27: an outsider who pays short stays in"
     );
-    assert_eq!(g.to_act(), vec![2]);
+    assert_eq!(g.to_act(), vec![Seat::new(2)]);
 }
 
 #[test]
 fn r6_super_success_doubles_every_payers_share() {
     let mut g = new_game(2, Options::default());
-    after_roll(&mut g, 0, 1);
-    g.players[1].space = 1;
-    set_cash(&mut g, 1, 1_000_000);
+    after_roll(&mut g, Seat::new(0), 1);
+    g.players[Seat::new(1)].space = 1;
+    set_cash(&mut g, Seat::new(1), 1_000_000);
     rig_top_card(&mut g, SUPER);
-    play(&mut g, 0, Action::Gig);
-    assert_eq!(g.players[1].cash, 600_000);
-    assert_eq!(g.players[0].cash, START_CASH + 800_000);
+    play(&mut g, Seat::new(0), Action::Gig);
+    assert_eq!(g.players[Seat::new(1)].cash, 600_000);
+    assert_eq!(g.players[Seat::new(0)].cash, START_CASH + 800_000);
 }
 
 #[test]
 fn r7_r28_a_fail_naming_a_character_not_in_the_band_has_no_effect() {
     let mut g = new_game(2, Options::default());
-    give(&mut g, 1, &[C05]);
-    after_roll(&mut g, 0, 6);
+    give(&mut g, Seat::new(1), &[C05]);
+    after_roll(&mut g, Seat::new(0), 6);
     rig_top_card(&mut g, fail(C05));
-    play(&mut g, 0, Action::Gig);
-    assert_eq!(g.holders[C05.index()], Some(1));
-    assert_eq!(g.players[0].cash, START_CASH);
+    play(&mut g, Seat::new(0), Action::Gig);
+    assert_eq!(g.holders[C05.index()], Some(Seat::new(1)));
+    assert_eq!(g.players[Seat::new(0)].cash, START_CASH);
 }
 
 #[test]
@@ -899,11 +945,11 @@ fn r11_r13_setup_every_cutout_on_new_york_and_a_random_first_player() {
 fn r12_seats_take_colours_in_order_and_unused_colours_are_extras_for_everyone() {
     let g = new_game(2, Options::default());
     assert_eq!(
-        (g.players[0].colour, g.players[1].colour),
+        (g.players[Seat::new(0)].colour, g.players[Seat::new(1)].colour),
         (Colour::Red, Colour::Blue)
     );
     assert!(
-        g.is_extra(0, C03) && g.is_extra(1, C03),
+        g.is_extra(Seat::new(0), C03) && g.is_extra(Seat::new(1), C03),
         "yellow is unused with two seats"
     );
     let options = Options {
@@ -911,8 +957,8 @@ fn r12_seats_take_colours_in_order_and_unused_colours_are_extras_for_everyone() 
         ..Options::default()
     };
     let g = new_game(2, options);
-    assert_eq!(g.players[0].colour, Colour::Green);
-    assert_eq!(g.view(Viewer::Seat(0)).players[0].lead, "Ivy");
+    assert_eq!(g.players[Seat::new(0)].colour, Colour::Green);
+    assert_eq!(g.view(Viewer::Seat(Seat::new(0))).players[0].lead, "Ivy");
     for (colours, seats) in [(vec![Colour::Red, Colour::Red], 2), (vec![Colour::Red], 2)] {
         let options = Options {
             colours,
@@ -921,7 +967,7 @@ fn r12_seats_take_colours_in_order_and_unused_colours_are_extras_for_everyone() 
         assert!(RockTheWorld::setup(options, seats, 1).is_err());
     }
     let options = Options {
-        first_seat: Some(3),
+        first_seat: Some(Seat::new(3)),
         ..Options::default()
     };
     assert!(RockTheWorld::setup(options, 3, 1).is_err());
@@ -931,7 +977,7 @@ fn r12_seats_take_colours_in_order_and_unused_colours_are_extras_for_everyone() 
 #[test]
 fn r14_die_rolls_are_public_and_sealed_and_the_deck_order_is_hidden() {
     let mut g = new_game(3, Options::default());
-    let events = play(&mut g, 0, Action::Roll);
+    let events = play(&mut g, Seat::new(0), Action::Roll);
     let rolls: Vec<&Event<GameEvent>> = events
         .iter()
         .filter(|e| matches!(e.body, GameEvent::DieRolled { .. }))
@@ -941,10 +987,10 @@ fn r14_die_rolls_are_public_and_sealed_and_the_deck_order_is_hidden() {
     assert_eq!(rolls[1].audience, Audience::Everyone);
     assert_eq!(rolls[0].body, rolls[1].body);
     let top = card_id(*g.deck.last().expect("a deck"));
-    let secrets = g.secrets(Viewer::Seat(1));
+    let secrets = g.secrets(Viewer::Seat(Seat::new(1)));
     assert!(secrets.contains(&top));
     assert_eq!(secrets.len(), 56);
-    let view = serde_json::to_string(&g.view(Viewer::Seat(1))).expect("view serializes");
+    let view = serde_json::to_string(&g.view(Viewer::Seat(Seat::new(1)))).expect("view serializes");
     assert!(!view.contains(&format!("\"{top}\"")));
     assert!(!view.contains("rng"));
 }
@@ -952,12 +998,15 @@ fn r14_die_rolls_are_public_and_sealed_and_the_deck_order_is_hidden() {
 #[test]
 fn r15_only_the_active_seat_acts_and_every_step_is_posted() {
     let mut g = new_game(3, Options::default());
-    assert_eq!(g.to_act(), vec![0]);
-    assert!(g.legal_actions(1).is_empty());
-    assert_eq!(refused(&mut g, 1, Action::Roll), RejectionCode::NotYourTurn);
-    play(&mut g, 0, Action::Roll);
+    assert_eq!(g.to_act(), vec![Seat::new(0)]);
+    assert!(g.legal_actions(Seat::new(1)).is_empty());
     assert_eq!(
-        g.legal_actions(0).last(),
+        refused(&mut g, Seat::new(1), Action::Roll),
+        RejectionCode::NotYourTurn
+    );
+    play(&mut g, Seat::new(0), Action::Roll);
+    assert_eq!(
+        g.legal_actions(Seat::new(0)).last(),
         Some(&Action::EndTurn),
         "a lone end_turn is still asked"
     );
@@ -966,43 +1015,57 @@ fn r15_only_the_active_seat_acts_and_every_step_is_posted() {
 #[test]
 fn r16_a_turn_begins_with_the_roll_moving_clockwise_past_space_20() {
     let mut g = new_game(2, Options::default());
-    assert_eq!(g.legal_actions(0), vec![Action::Roll]);
-    assert_eq!(refused(&mut g, 0, Action::EndTurn), RejectionCode::IllegalAction);
-    assert_eq!(refused(&mut g, 0, Action::Declare), RejectionCode::IllegalAction);
-    g.players[0].space = 19;
-    rig_roll(&mut g, 3);
-    let events = play(&mut g, 0, Action::Roll);
-    assert_eq!(g.players[0].space, 2);
+    assert_eq!(g.legal_actions(Seat::new(0)), vec![Action::Roll]);
     assert_eq!(
-        g.players[0].cash, START_CASH,
+        refused(&mut g, Seat::new(0), Action::EndTurn),
+        RejectionCode::IllegalAction
+    );
+    assert_eq!(
+        refused(&mut g, Seat::new(0), Action::Declare),
+        RejectionCode::IllegalAction
+    );
+    g.players[Seat::new(0)].space = 19;
+    rig_roll(&mut g, 3);
+    let events = play(&mut g, Seat::new(0), Action::Roll);
+    assert_eq!(g.players[Seat::new(0)].space, 2);
+    assert_eq!(
+        g.players[Seat::new(0)].cash,
+        START_CASH,
         "R17: passing New York pays nothing"
     );
     assert!(public(&events).contains(&GameEvent::Moved {
-        seat: 0,
+        seat: Seat::new(0),
         from: 19,
         to: 2,
         by: MoveBy::Die
     }));
-    assert_eq!(refused(&mut g, 0, Action::Roll), RejectionCode::IllegalAction);
+    assert_eq!(
+        refused(&mut g, Seat::new(0), Action::Roll),
+        RejectionCode::IllegalAction
+    );
 }
 
 #[test]
 fn r19_the_first_token_used_closes_buying() {
     let mut g = new_game(2, Options::default());
-    set_cash(&mut g, 0, 1_000_000);
-    after_roll(&mut g, 0, 1);
-    play(&mut g, 0, Action::Buy { token: Token::Bus });
+    set_cash(&mut g, Seat::new(0), 1_000_000);
+    after_roll(&mut g, Seat::new(0), 1);
+    play(&mut g, Seat::new(0), Action::Buy { token: Token::Bus });
     play(
         &mut g,
-        0,
+        Seat::new(0),
         Action::Use {
             token: Token::Bus,
             to: 2,
         },
     );
-    assert!(!g.legal_actions(0).iter().any(|a| matches!(a, Action::Buy { .. })));
+    assert!(
+        !g.legal_actions(Seat::new(0))
+            .iter()
+            .any(|a| matches!(a, Action::Buy { .. }))
+    );
     assert_eq!(
-        refused(&mut g, 0, Action::Buy { token: Token::Bus }),
+        refused(&mut g, Seat::new(0), Action::Buy { token: Token::Bus }),
         RejectionCode::IllegalAction
     );
 }
@@ -1010,11 +1073,11 @@ fn r19_the_first_token_used_closes_buying() {
 #[test]
 fn r20_a_token_needs_a_legal_destination_and_one_in_hand() {
     let mut g = new_game(2, Options::default());
-    after_roll(&mut g, 0, 1);
+    after_roll(&mut g, Seat::new(0), 1);
     assert_eq!(
         refused(
             &mut g,
-            0,
+            Seat::new(0),
             Action::Use {
                 token: Token::Plane,
                 to: 9
@@ -1022,10 +1085,10 @@ fn r20_a_token_needs_a_legal_destination_and_one_in_hand() {
         ),
         RejectionCode::IllegalAction
     );
-    g.players[0].tokens.bus = 1;
+    g.players[Seat::new(0)].tokens.bus = 1;
     g.supply.bus -= 1;
     let uses: Vec<Action> = g
-        .legal_actions(0)
+        .legal_actions(Seat::new(0))
         .into_iter()
         .filter(|a| matches!(a, Action::Use { .. }))
         .collect();
@@ -1033,7 +1096,7 @@ fn r20_a_token_needs_a_legal_destination_and_one_in_hand() {
     assert_eq!(
         refused(
             &mut g,
-            0,
+            Seat::new(0),
             Action::Use {
                 token: Token::Bus,
                 to: 4
@@ -1046,45 +1109,54 @@ fn r20_a_token_needs_a_legal_destination_and_one_in_hand() {
 #[test]
 fn r22_a_declarer_holding_all_16_characters_wins_at_once() {
     let mut g = new_game(2, Options::default());
-    give(&mut g, 0, &CharacterId::ALL);
-    after_roll(&mut g, 0, 1);
-    let events = play(&mut g, 0, Action::Declare);
+    give(&mut g, Seat::new(0), &CharacterId::ALL);
+    after_roll(&mut g, Seat::new(0), 1);
+    let events = play(&mut g, Seat::new(0), Action::Declare);
     assert!(public(&events).contains(&GameEvent::GameOver {
-        end: End::RockedTheWorld { rocker: 0 }
+        end: End::RockedTheWorld { rocker: Seat::new(0) }
     }));
 }
 
 #[test]
 fn r23_declining_a_claim_never_allows_a_gig() {
     let mut g = new_game(2, Options::default());
-    after_roll(&mut g, 0, 2);
-    let listed = g.legal_actions(0);
+    after_roll(&mut g, Seat::new(0), 2);
+    let listed = g.legal_actions(Seat::new(0));
     assert!(listed.contains(&claim(&[C01])));
     assert!(
         !listed.contains(&Action::Gig),
         "Nashville is not open while Axel Blaze stands there"
     );
-    assert_eq!(refused(&mut g, 0, Action::Gig), RejectionCode::IllegalAction);
-    play(&mut g, 0, Action::EndTurn);
-    assert_eq!(g.to_act(), vec![1]);
+    assert_eq!(
+        refused(&mut g, Seat::new(0), Action::Gig),
+        RejectionCode::IllegalAction
+    );
+    play(&mut g, Seat::new(0), Action::EndTurn);
+    assert_eq!(g.to_act(), vec![Seat::new(1)]);
 }
 
 #[test]
 fn r24_claims_must_include_the_board_character_in_ascending_order() {
     let mut g = two_character_claim();
-    assert_eq!(refused(&mut g, 0, claim(&[C07])), RejectionCode::IllegalAction);
     assert_eq!(
-        refused(&mut g, 0, claim(&[C07, C01])),
+        refused(&mut g, Seat::new(0), claim(&[C07])),
         RejectionCode::IllegalAction
     );
     assert_eq!(
-        refused(&mut g, 0, claim(&[C01, C01])),
+        refused(&mut g, Seat::new(0), claim(&[C07, C01])),
         RejectionCode::IllegalAction
     );
-    assert_eq!(refused(&mut g, 0, claim(&[])), RejectionCode::IllegalAction);
-    after_roll(&mut g, 0, 1);
+    assert_eq!(
+        refused(&mut g, Seat::new(0), claim(&[C01, C01])),
+        RejectionCode::IllegalAction
+    );
+    assert_eq!(
+        refused(&mut g, Seat::new(0), claim(&[])),
+        RejectionCode::IllegalAction
+    );
+    after_roll(&mut g, Seat::new(0), 1);
     assert!(
-        !g.legal_actions(0)
+        !g.legal_actions(Seat::new(0))
             .iter()
             .any(|a| matches!(a, Action::Claim { .. })),
         "no claim on a corner"
@@ -1094,27 +1166,27 @@ fn r24_claims_must_include_the_board_character_in_ascending_order() {
 #[test]
 fn r5_r24_one_roll_against_one_chosen_character_of_each_opponent_present() {
     let mut g = new_game(3, Options::default());
-    after_roll(&mut g, 0, 2);
-    g.players[1].space = 2;
-    g.players[2].space = 2;
-    give(&mut g, 1, &[C03, C04]); // two extras for Kai
-    give(&mut g, 2, &[C06]); // one extra for Goldie
+    after_roll(&mut g, Seat::new(0), 2);
+    g.players[Seat::new(1)].space = 2;
+    g.players[Seat::new(2)].space = 2;
+    give(&mut g, Seat::new(1), &[C03, C04]); // two extras for Kai
+    give(&mut g, Seat::new(2), &[C06]); // one extra for Goldie
     let claims: Vec<Action> = g
-        .legal_actions(0)
+        .legal_actions(Seat::new(0))
         .into_iter()
         .filter(|a| matches!(a, Action::Claim { .. }))
         .collect();
     assert_eq!(claims.len(), 3 * 2, "(none, C03, C04) x (none, C06)");
     assert!(claims.contains(&claim(&[C01, C04, C06])));
     assert_eq!(
-        refused(&mut g, 0, claim(&[C01, C03, C04])),
+        refused(&mut g, Seat::new(0), claim(&[C01, C03, C04])),
         RejectionCode::IllegalAction
     );
     rig_roll(&mut g, 3);
-    play(&mut g, 0, claim(&[C01, C04, C06]));
+    play(&mut g, Seat::new(0), claim(&[C01, C04, C06]));
     assert_eq!(
         [C01, C04, C06].map(|c| g.holders[c.index()]),
-        [Some(0), Some(0), Some(0)]
+        [Some(Seat::new(0)), Some(Seat::new(0)), Some(Seat::new(0))]
     );
 }
 
@@ -1125,15 +1197,15 @@ fn r24_option_gig_after_claim_offers_a_gig_once_the_board_character_is_taken() {
         ..Options::default()
     };
     let mut g = new_game(2, options);
-    after_roll(&mut g, 0, 2);
+    after_roll(&mut g, Seat::new(0), 2);
     rig_roll(&mut g, 6);
-    play(&mut g, 0, claim(&[C01]));
+    play(&mut g, Seat::new(0), claim(&[C01]));
     assert_eq!(g.phase(), "phase_one_after_claim");
-    assert_eq!(g.legal_actions(0), vec![Action::Gig, Action::EndTurn]);
+    assert_eq!(g.legal_actions(Seat::new(0)), vec![Action::Gig, Action::EndTurn]);
     rig_top_card(&mut g, SUCCESS);
-    play(&mut g, 0, Action::Gig);
-    assert_eq!(g.players[0].cash, START_CASH + 12 * 3 * MONEY_UNIT);
-    assert_eq!(g.to_act(), vec![1]);
+    play(&mut g, Seat::new(0), Action::Gig);
+    assert_eq!(g.players[Seat::new(0)].cash, START_CASH + 12 * 3 * MONEY_UNIT);
+    assert_eq!(g.to_act(), vec![Seat::new(1)]);
 }
 
 #[test]
@@ -1143,26 +1215,26 @@ fn r42_gig_after_claim_never_applies_to_the_rocker() {
         ..Options::default()
     };
     let mut g = new_game(2, options);
-    g.rocker = Some(0);
-    after_roll(&mut g, 0, 2);
+    g.rocker = Some(Seat::new(0));
+    after_roll(&mut g, Seat::new(0), 2);
     rig_roll(&mut g, 6);
-    play(&mut g, 0, claim(&[C01]));
-    assert_eq!(g.to_act(), vec![1]);
+    play(&mut g, Seat::new(0), claim(&[C01]));
+    assert_eq!(g.to_act(), vec![Seat::new(1)]);
     assert_eq!(g.step, Stage::Roll);
 }
 
 #[test]
 fn r27_a_zero_debt_never_eliminates_the_rocker() {
     let mut g = new_game(2, Options::default());
-    g.rocker = Some(1);
-    set_cash(&mut g, 1, 0);
-    give(&mut g, 1, &[C02]);
-    g.players[1].space = 3;
-    after_roll(&mut g, 0, 3); // Memphis: no red icons, open since Bo Slide is held
+    g.rocker = Some(Seat::new(1));
+    set_cash(&mut g, Seat::new(1), 0);
+    give(&mut g, Seat::new(1), &[C02]);
+    g.players[Seat::new(1)].space = 3;
+    after_roll(&mut g, Seat::new(0), 3); // Memphis: no red icons, open since Bo Slide is held
     rig_top_card(&mut g, SUPER);
-    play(&mut g, 0, Action::Gig);
-    assert_eq!(g.rocker, Some(1));
-    assert!(!g.players[1].out);
+    play(&mut g, Seat::new(0), Action::Gig);
+    assert_eq!(g.rocker, Some(Seat::new(1)));
+    assert!(!g.players[Seat::new(1)].out);
 }
 
 #[test]
@@ -1170,8 +1242,8 @@ fn r29_an_empty_deck_is_reshuffled_as_a_sealed_event() {
     let mut g = new_game(2, Options::default());
     let mut all = std::mem::take(&mut g.deck);
     g.discard.append(&mut all);
-    after_roll(&mut g, 0, 1);
-    let events = play(&mut g, 0, Action::Gig);
+    after_roll(&mut g, Seat::new(0), 1);
+    let events = play(&mut g, Seat::new(0), Action::Gig);
     let shuffled = events
         .iter()
         .find(|e| matches!(e.body, GameEvent::DeckShuffled { .. }));
@@ -1183,14 +1255,14 @@ fn r29_an_empty_deck_is_reshuffled_as_a_sealed_event() {
 #[test]
 fn r30_the_rocker_claims_on_any_space_from_each_outsider_present() {
     let mut g = new_game(3, Options::default());
-    g.rocker = Some(0);
-    after_roll(&mut g, 0, 11);
-    g.players[1].space = 11;
-    g.players[2].space = 11;
-    give(&mut g, 1, &[C03]);
-    give(&mut g, 2, &[C02]);
+    g.rocker = Some(Seat::new(0));
+    after_roll(&mut g, Seat::new(0), 11);
+    g.players[Seat::new(1)].space = 11;
+    g.players[Seat::new(2)].space = 11;
+    give(&mut g, Seat::new(1), &[C03]);
+    give(&mut g, Seat::new(2), &[C02]);
     let claims: Vec<Action> = g
-        .legal_actions(0)
+        .legal_actions(Seat::new(0))
         .into_iter()
         .filter(|a| matches!(a, Action::Claim { .. }))
         .collect();
@@ -1200,11 +1272,11 @@ fn r30_the_rocker_claims_on_any_space_from_each_outsider_present() {
 #[test]
 fn r31_outsiders_cannot_claim_the_rockers_characters_or_declare() {
     let mut g = new_game(2, Options::default());
-    g.rocker = Some(1);
-    g.players[1].space = 2;
-    give(&mut g, 1, &[C03]);
-    after_roll(&mut g, 0, 2);
-    let listed = g.legal_actions(0);
+    g.rocker = Some(Seat::new(1));
+    g.players[Seat::new(1)].space = 2;
+    give(&mut g, Seat::new(1), &[C03]);
+    after_roll(&mut g, Seat::new(0), 2);
+    let listed = g.legal_actions(Seat::new(0));
     assert!(listed.contains(&claim(&[C01])));
     assert!(!listed.contains(&claim(&[C01, C03])));
     assert!(!listed.contains(&Action::Declare));
@@ -1217,16 +1289,16 @@ fn r36_the_turn_cap_ends_the_game_and_the_richest_wins() {
         ..Options::default()
     };
     let mut g = new_game(2, options.clone());
-    play(&mut g, 0, Action::Roll);
-    play(&mut g, 0, Action::EndTurn);
-    set_cash(&mut g, 1, 200_000);
-    play(&mut g, 1, Action::Roll);
-    let events = play(&mut g, 1, Action::EndTurn);
+    play(&mut g, Seat::new(0), Action::Roll);
+    play(&mut g, Seat::new(0), Action::EndTurn);
+    set_cash(&mut g, Seat::new(1), 200_000);
+    play(&mut g, Seat::new(1), Action::Roll);
+    let events = play(&mut g, Seat::new(1), Action::EndTurn);
     assert!(public(&events).contains(&GameEvent::GameOver {
         end: End::TurnCap { turns: 1 }
     }));
     let outcome = g.outcome().expect("over");
-    assert_eq!(outcome.winners, vec![1]);
+    assert_eq!(outcome.winners, vec![Seat::new(1)]);
     assert_eq!(
         (outcome.scores[1].total, outcome.scores[0].total),
         (WIN_POINTS, 0)
@@ -1234,11 +1306,15 @@ fn r36_the_turn_cap_ends_the_game_and_the_richest_wins() {
 
     let mut g = new_game(2, options);
     for seat in [0, 1] {
-        play(&mut g, seat, Action::Roll);
-        play(&mut g, seat, Action::EndTurn);
+        play(&mut g, Seat::new(seat), Action::Roll);
+        play(&mut g, Seat::new(seat), Action::EndTurn);
     }
     let outcome = g.outcome().expect("over");
-    assert_eq!(outcome.winners, vec![0, 1], "tied richest share first place");
+    assert_eq!(
+        outcome.winners,
+        vec![Seat::new(0), Seat::new(1)],
+        "tied richest share first place"
+    );
     assert!(outcome.scores.iter().all(|s| s.total == TIE_POINTS));
 }
 
@@ -1380,9 +1456,9 @@ fn registry_knows_rock_the_world() {
     let schemas = (ruleset.schemas)();
     assert_eq!(schemas.action, "RockTheWorldAction");
     for (name, _) in &schemas.all {
-        // `Seat` is `usize`, which utoipa names as a shared primitive schema.
+        // `Seat` is shared by every game.
         assert!(
-            name.starts_with("RockTheWorld") || name == "usize",
+            name.starts_with("RockTheWorld") || name == "Seat",
             "schema {name} is not prefixed with the game"
         );
     }
@@ -1393,34 +1469,34 @@ fn registry_knows_rock_the_world() {
 #[test]
 fn r25_the_lead_flips_back_when_the_rocker_takes_a_family_character() {
     let mut g = new_game(2, Options::default());
-    g.rocker = Some(0);
-    give(&mut g, 1, &[C02, C08, C09, C16]); // Kai's whole blue family
-    g.players[1].space = 1;
-    after_roll(&mut g, 0, 1);
-    assert!(g.lead_flipped(1));
-    assert_eq!(g.band_value(1), 30);
+    g.rocker = Some(Seat::new(0));
+    give(&mut g, Seat::new(1), &[C02, C08, C09, C16]); // Kai's whole blue family
+    g.players[Seat::new(1)].space = 1;
+    after_roll(&mut g, Seat::new(0), 1);
+    assert!(g.lead_flipped(Seat::new(1)));
+    assert_eq!(g.band_value(Seat::new(1)), 30);
     rig_roll(&mut g, 6);
-    let events = play(&mut g, 0, claim(&[C16]));
+    let events = play(&mut g, Seat::new(0), claim(&[C16]));
     assert!(public(&events).contains(&GameEvent::LeadTurned {
-        seat: 1,
+        seat: Seat::new(1),
         flipped: false
     }));
-    assert_eq!(g.band_value(1), 10 + 5 + 2 + 3);
+    assert_eq!(g.band_value(Seat::new(1)), 10 + 5 + 2 + 3);
 }
 
 #[test]
 fn r35_eliminated_players_rank_below_everyone_a_later_elimination_higher() {
     let mut g = new_game(4, Options::default());
     for seat in [1, 2] {
-        set_cash(&mut g, seat, 0);
-        g.players[seat].out = true;
+        set_cash(&mut g, Seat::new(seat), 0);
+        g.players[Seat::new(seat)].out = true;
     }
-    g.eliminated = vec![1, 2];
-    g.rocker = Some(0);
-    give(&mut g, 0, &CharacterId::ALL[1..]);
-    after_roll(&mut g, 0, 2);
+    g.eliminated = vec![Seat::new(1), Seat::new(2)];
+    g.rocker = Some(Seat::new(0));
+    give(&mut g, Seat::new(0), &CharacterId::ALL[1..]);
+    after_roll(&mut g, Seat::new(0), 2);
     rig_roll(&mut g, 6);
-    play(&mut g, 0, claim(&[C01]));
+    play(&mut g, Seat::new(0), claim(&[C01]));
     let outcome = g.outcome().expect("over");
     let ranks: Vec<usize> = outcome.scores.iter().map(|s| s.rank).collect();
     assert_eq!(ranks, vec![1, 4, 3, 2]);

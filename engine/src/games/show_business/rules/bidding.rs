@@ -4,7 +4,11 @@ use super::*;
 
 impl ShowBusiness {
     pub(crate) fn resolve_bids(&mut self, b: Bidding, ev: &mut Events) {
-        let bids: Vec<(Seat, u32)> = b.seats.iter().map(|&s| (s, b.bids[s].unwrap_or(0))).collect();
+        let bids: Vec<(Seat, u32)> = b
+            .seats
+            .iter()
+            .map(|&s| (s, b.bids[s.index()].unwrap_or(0)))
+            .collect();
         for &(s, amount) in &bids {
             self.players[s].cash -= amount as i64;
         }
@@ -53,7 +57,7 @@ impl ShowBusiness {
 
     pub(crate) fn set_order_from(&mut self, first: Seat, ev: &mut Events) {
         let n = self.n();
-        self.order = (0..n).map(|i| (first + i) % n).collect();
+        self.order = (0..n).map(|i| first.clockwise(i, n)).collect();
         tell(
             ev,
             GameEvent::Sequence {
@@ -69,7 +73,7 @@ pub(super) fn step(game: &mut ShowBusiness, task: Task, _: &mut Events) -> Optio
     match task {
         Task::Bid(_) | Task::Poll { .. } => Some(task),
         Task::SequenceBid => {
-            let answers: Vec<Option<bool>> = (0..game.n())
+            let answers: Vec<Option<bool>> = Seat::all(game.n())
                 .map(|s| if game.solvent(s) { None } else { Some(true) })
                 .collect();
             if answers.iter().any(Option::is_none) {
@@ -90,7 +94,7 @@ pub(super) fn legal(game: &ShowBusiness, seat: Seat, task: &Task, out: &mut Vec<
         Task::Poll { .. } => out.extend([Action::GiveUpBid, Action::JoinBid]),
         Task::ChooseFirst { .. } => {
             out.extend(
-                (0..game.n())
+                Seat::all(game.n())
                     .filter(|&s| game.solvent(s))
                     .map(|seat| Action::ChooseFirst { seat }),
             );
@@ -103,7 +107,7 @@ pub(super) fn legal(game: &ShowBusiness, seat: Seat, task: &Task, out: &mut Vec<
 pub(super) fn exec(game: &mut ShowBusiness, seat: Seat, task: Task, action: &Action, ev: &mut Events) {
     match (task, action) {
         (Task::Bid(mut b), Action::Bid { amount }) => {
-            b.bids[seat] = Some(*amount);
+            b.bids[seat.index()] = Some(*amount);
             ev.push(Event::private(
                 seat,
                 GameEvent::BidIn {
@@ -112,7 +116,7 @@ pub(super) fn exec(game: &mut ShowBusiness, seat: Seat, task: Task, action: &Act
                 },
             ));
             ev.push(Event::public(GameEvent::BidIn { seat, amount: None }));
-            if b.seats.iter().all(|&s| b.bids[s].is_some()) {
+            if b.seats.iter().all(|&s| b.bids[s.index()].is_some()) {
                 game.resolve_bids(b, ev);
             } else {
                 game.queue.push_front(Task::Bid(b));
@@ -120,7 +124,7 @@ pub(super) fn exec(game: &mut ShowBusiness, seat: Seat, task: Task, action: &Act
         }
         (Task::Poll { mut answers }, a) => {
             let gives_up = matches!(a, Action::GiveUpBid);
-            answers[seat] = Some(gives_up);
+            answers[seat.index()] = Some(gives_up);
             // S2: the poll is sealed until every answer is in.
             ev.push(Event::private(
                 seat,
@@ -131,11 +135,11 @@ pub(super) fn exec(game: &mut ShowBusiness, seat: Seat, task: Task, action: &Act
             ));
             tell(ev, GameEvent::PollAnswered { seat, gives_up: None });
             if answers.iter().all(Option::is_some) {
-                let revealed: Vec<PollAnswer> = (0..game.n())
+                let revealed: Vec<PollAnswer> = Seat::all(game.n())
                     .filter(|&s| game.solvent(s))
                     .map(|seat| PollAnswer {
                         seat,
-                        gives_up: answers[seat] == Some(true),
+                        gives_up: answers[seat.index()] == Some(true),
                     })
                     .collect();
                 tell(ev, GameEvent::PollRevealed { answers: revealed });
@@ -143,7 +147,7 @@ pub(super) fn exec(game: &mut ShowBusiness, seat: Seat, task: Task, action: &Act
                     tell(ev, GameEvent::SequenceKept);
                 } else {
                     game.bid_rounds += 1;
-                    let seats: Vec<Seat> = (0..game.n()).filter(|&s| game.solvent(s)).collect();
+                    let seats: Vec<Seat> = Seat::all(game.n()).filter(|&s| game.solvent(s)).collect();
                     game.queue.push_front(Task::Bid(Bidding {
                         setup: false,
                         seats,

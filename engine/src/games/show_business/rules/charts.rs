@@ -139,7 +139,7 @@ impl ShowBusiness {
                     let seats: Vec<Seat> = order
                         .iter()
                         .copied()
-                        .filter(|s| owners.contains(s) && solvent[*s])
+                        .filter(|s| owners.contains(s) && solvent[s.index()])
                         .collect();
                     if owners.len() >= 2 && !seats.is_empty() {
                         tell(

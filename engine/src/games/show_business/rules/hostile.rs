@@ -4,7 +4,9 @@ use super::*;
 
 impl ShowBusiness {
     pub(crate) fn targets(&self, seat: Seat) -> Vec<Seat> {
-        (0..self.n()).filter(|&s| s != seat && self.solvent(s)).collect()
+        Seat::all(self.n())
+            .filter(|&s| s != seat && self.solvent(s))
+            .collect()
     }
 
     /// S25: every legal GROUPIE exchange `(take, give, mine, theirs)`.

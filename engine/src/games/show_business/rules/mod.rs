@@ -367,9 +367,11 @@ impl ShowBusiness {
                 .seats
                 .iter()
                 .copied()
-                .filter(|&s| b.bids[s].is_none())
+                .filter(|&s| b.bids[s.index()].is_none())
                 .collect::<Vec<_>>(),
-            Task::Poll { answers } => (0..self.n()).filter(|&s| answers[s].is_none()).collect(),
+            Task::Poll { answers } => Seat::all(self.n())
+                .filter(|&s| answers[s.index()].is_none())
+                .collect(),
             Task::Charts => self.charts_decider().into_iter().collect(),
             t => Self::task_seat(t).into_iter().collect(),
         }
@@ -386,8 +388,8 @@ impl ShowBusiness {
         }
         match self.queue.front() {
             None => false,
-            Some(Task::Bid(b)) => b.seats.contains(&seat) && b.bids[seat].is_none(),
-            Some(Task::Poll { answers }) => seat < self.n() && answers[seat].is_none(),
+            Some(Task::Bid(b)) => b.seats.contains(&seat) && b.bids[seat.index()].is_none(),
+            Some(Task::Poll { answers }) => seat.index() < self.n() && answers[seat.index()].is_none(),
             Some(Task::Charts) => self.charts_decider() == Some(seat),
             Some(t) => Self::task_seat(t) == Some(seat),
         }

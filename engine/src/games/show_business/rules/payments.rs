@@ -69,7 +69,7 @@ impl ShowBusiness {
             Then::Buy(field) => {
                 if let Some(c) = self.influence_market[field as usize - 1].take() {
                     self.players[seat].hand.push(c);
-                    for v in 0..self.n() {
+                    for v in Seat::all(self.n()) {
                         if v != seat {
                             self.known.push((c, v));
                         }

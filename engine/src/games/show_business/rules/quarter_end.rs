@@ -92,7 +92,7 @@ pub(super) fn step(game: &mut ShowBusiness, task: Task, ev: &mut Events) -> Opti
             game.qe_pending = false;
             let mut restocked = Vec::new();
             if game.options.restock == Restock::QuarterEnd {
-                for (seat, p) in game.players.iter_mut().enumerate() {
+                for (seat, p) in game.players.seats_mut() {
                     if p.bankrupt.is_none() {
                         p.blanks = [true; 3];
                         restocked.push(seat);

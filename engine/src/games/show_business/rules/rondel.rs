@@ -97,7 +97,7 @@ pub(super) fn step(game: &mut ShowBusiness, task: Task, ev: &mut Events) -> Opti
             None
         }
         Task::ScandalsUpright => {
-            let seats: Vec<Seat> = (0..game.n()).filter(|&s| game.players[s].scandal).collect();
+            let seats: Vec<Seat> = Seat::all(game.n()).filter(|&s| game.players[s].scandal).collect();
             for p in game.players.iter_mut() {
                 p.scandal = false;
             }

@@ -22,14 +22,18 @@ fn the_view_shows_the_chart_the_tied_songs_trend_points_and_the_running_sponsor_
         disclosed: false,
     };
     let s = scenario().dice([None; 4]);
-    let (s, one) = s.chart_song(1, entry(0, Style::Rock, 0));
-    let (s, two) = s.chart_song(2, entry(1, Style::Pop, 1));
+    let (s, one) = s.chart_song(1, entry(Seat::new(0), Style::Rock, 0));
+    let (s, two) = s.chart_song(2, entry(Seat::new(1), Style::Pop, 1));
     assert_eq!((one, two), (1, 2));
     let mut g = s
-        .hand(0, &["I65"])
+        .hand(Seat::new(0), &["I65"])
         .build(Start::QuarterEnd)
         .expect("a valid position");
-    for viewer in [Viewer::Seat(0), Viewer::Seat(1), Viewer::Spectator] {
+    for viewer in [
+        Viewer::Seat(Seat::new(0)),
+        Viewer::Seat(Seat::new(1)),
+        Viewer::Spectator,
+    ] {
         let view = g.view(viewer);
         let songs: Vec<u32> = view.chart.iter().flatten().map(|s| s.id).collect();
         assert_eq!(
@@ -39,9 +43,9 @@ fn the_view_shows_the_chart_the_tied_songs_trend_points_and_the_running_sponsor_
         );
         assert!(view.chart.iter().flatten().all(|s| s.content.is_some()));
     }
-    play(&mut g, 0, Action::SponsorTie { card: "I65".into() });
+    play(&mut g, Seat::new(0), Action::SponsorTie { card: "I65".into() });
     assert_eq!(
-        pending(&g, Viewer::Seat(1)),
+        pending(&g, Viewer::Seat(Seat::new(1))),
         serde_json::json!({
             "kind": "charts",
             "placed": [],
@@ -60,9 +64,9 @@ fn the_view_shows_the_chart_the_tied_songs_trend_points_and_the_running_sponsor_
 #[test]
 fn the_view_shows_the_amount_owed_while_advertising() {
     let g = scenario()
-        .cash(0, 2)
+        .cash(Seat::new(0), 2)
         .build(Start::Pay {
-            seat: 0,
+            seat: Seat::new(0),
             amount: 12,
             reason: Payment::Salaries,
         })
@@ -76,12 +80,12 @@ fn the_view_shows_the_amount_owed_while_advertising() {
 #[test]
 fn the_view_shows_the_pending_attack_during_a_defence() {
     let mut g = scenario()
-        .field(0, &["I01"])
-        .build(Start::ChooseAction { seat: 0 })
+        .field(Seat::new(0), &["I01"])
+        .build(Start::ChooseAction { seat: Seat::new(0) })
         .expect("a valid position");
-    play(&mut g, 0, Action::AAndR { target: 1 });
+    play(&mut g, Seat::new(0), Action::AAndR { target: Seat::new(1) });
     assert_eq!(
-        pending(&g, Viewer::Seat(1)),
+        pending(&g, Viewer::Seat(Seat::new(1))),
         serde_json::json!({"kind": "defend", "attacker": 0, "target": 1, "card": "I01", "attack": {"kind": "a_and_r"}})
     );
 }
@@ -89,17 +93,17 @@ fn the_view_shows_the_pending_attack_during_a_defence() {
 #[test]
 fn the_view_shows_femme_fatales_best_drawn_power() {
     let mut g = scenario()
-        .field(0, &["I29"])
+        .field(Seat::new(0), &["I29"])
         .pile_top(&["I10", "I12"])
-        .build(Start::ChooseAction { seat: 0 })
+        .build(Start::ChooseAction { seat: Seat::new(0) })
         .expect("a valid position");
-    play(&mut g, 0, Action::FemmeFatale);
+    play(&mut g, Seat::new(0), Action::FemmeFatale);
     let best = [card("I10"), card("I12")]
         .map(|c| components().influence[c as usize].power)
         .into_iter()
         .max();
     assert_eq!(
-        pending(&g, Viewer::Seat(0)),
+        pending(&g, Viewer::Seat(Seat::new(0))),
         serde_json::json!({"kind": "femme_fatale", "seat": 0, "power": best})
     );
 }
@@ -108,12 +112,12 @@ fn the_view_shows_femme_fatales_best_drawn_power() {
 fn the_view_shows_pilots_and_groupies_choices_so_far() {
     let mut g = scenario()
         .map(&["T47", "T12"])
-        .field(0, &["I52"])
-        .build(Start::ChooseAction { seat: 0 })
+        .field(Seat::new(0), &["I52"])
+        .build(Start::ChooseAction { seat: Seat::new(0) })
         .expect("a valid position");
-    play(&mut g, 0, Action::PilotToken { token: "T12".into() });
+    play(&mut g, Seat::new(0), Action::PilotToken { token: "T12".into() });
     if g.phase() == "place_token" {
-        play(&mut g, 0, Action::DiscardToken);
+        play(&mut g, Seat::new(0), Action::DiscardToken);
     }
     assert_eq!(
         pending(&g, Viewer::Spectator),
@@ -121,19 +125,19 @@ fn the_view_shows_pilots_and_groupies_choices_so_far() {
     );
 
     let mut g = scenario()
-        .field(0, &["I34"])
-        .build(Start::ChooseAction { seat: 0 })
+        .field(Seat::new(0), &["I34"])
+        .build(Start::ChooseAction { seat: Seat::new(0) })
         .expect("a valid position");
-    play(&mut g, 0, Action::Groupie { target: 1 });
+    play(&mut g, Seat::new(0), Action::Groupie { target: Seat::new(1) });
     play(
         &mut g,
-        0,
+        Seat::new(0),
         Action::GroupieTake {
             artist: "AR05".into(),
         },
     );
     assert_eq!(
-        pending(&g, Viewer::Seat(1)),
+        pending(&g, Viewer::Seat(Seat::new(1))),
         serde_json::json!({"kind": "groupie", "seat": 0, "target": 1, "take": "AR05", "give": null, "mine": null})
     );
 }
@@ -141,7 +145,10 @@ fn the_view_shows_pilots_and_groupies_choices_so_far() {
 #[test]
 fn the_view_shows_which_time_lapse_is_pending() {
     let g = scenario()
-        .build(Start::TimeLapse { seat: 0, nth: 2 })
+        .build(Start::TimeLapse {
+            seat: Seat::new(0),
+            nth: 2,
+        })
         .expect("a valid position");
     assert_eq!(
         pending(&g, Viewer::Spectator),

@@ -53,26 +53,26 @@ fn is_character(a: &Action) -> bool {
 fn s01_a_target_without_a_defence_card_is_still_asked() {
     let mut g = built(
         scenario(2)
-            .field(0, &["I01"])
-            .only_hand(1, &["I17", "I25", "I33"]),
-        Start::ChooseAction { seat: 0 },
+            .field(Seat::new(0), &["I01"])
+            .only_hand(Seat::new(1), &["I17", "I25", "I33"]),
+        Start::ChooseAction { seat: Seat::new(0) },
     );
-    play(&mut g, 0, Action::AAndR { target: 1 });
+    play(&mut g, Seat::new(0), Action::AAndR { target: Seat::new(1) });
     assert_eq!(g.phase(), "defence");
-    assert_eq!(g.to_act(), vec![1]);
-    assert_eq!(g.legal_actions(1), vec![Action::Decline]);
-    assert!(g.legal_actions(0).is_empty());
+    assert_eq!(g.to_act(), vec![Seat::new(1)]);
+    assert_eq!(g.legal_actions(Seat::new(1)), vec![Action::Decline]);
+    assert!(g.legal_actions(Seat::new(0)).is_empty());
 }
 
 #[test]
 fn s02_hands_board_songs_and_sealed_bids_are_hidden_from_other_seats() {
-    let (s, _) = scenario(3).song(entry(0, Style::Rock, 1, 2, 3, 0));
+    let (s, _) = scenario(3).song(entry(Seat::new(0), Style::Rock, 1, 2, 3, 0));
     let mut g = s.build_here().expect("a valid position");
-    let hand = ids(&g.players[0].hand);
-    let own = g.view(Viewer::Seat(0));
+    let hand = ids(&g.players[Seat::new(0)].hand);
+    let own = g.view(Viewer::Seat(Seat::new(0)));
     assert_eq!(own.players[0].hand, hand);
     assert!(own.players[0].songs[0].content.is_some());
-    for viewer in [Viewer::Seat(1), Viewer::Spectator] {
+    for viewer in [Viewer::Seat(Seat::new(1)), Viewer::Spectator] {
         let view = g.view(viewer);
         assert!(view.players[0].hand.is_empty());
         assert_eq!(view.players[0].hand_count, 3);
@@ -80,14 +80,14 @@ fn s02_hands_board_songs_and_sealed_bids_are_hidden_from_other_seats() {
         let text = serde_json::to_string(&view).expect("view");
         assert!(hand.iter().all(|id| !text.contains(&format!("\"{id}\""))));
     }
-    let events = g.apply(0, &Action::Bid { amount: 4 }).expect("a bid");
+    let events = g.apply(Seat::new(0), &Action::Bid { amount: 4 }).expect("a bid");
     for e in events
         .iter()
-        .filter(|e| e.audience.admits(Viewer::Seat(1), false))
+        .filter(|e| e.audience.admits(Viewer::Seat(Seat::new(1)), false))
     {
         assert!(!matches!(e.body, GameEvent::BidIn { amount: Some(_), .. }));
     }
-    assert_eq!(g.view(Viewer::Seat(1)).my_bid, None);
+    assert_eq!(g.view(Viewer::Seat(Seat::new(1))).my_bid, None);
 }
 
 #[test]
@@ -100,9 +100,9 @@ fn s03_random_draws_come_one_at_a_time_in_rule_order() {
             _ => None,
         })
         .expect("the influence pile is shuffled");
-    assert_eq!(ids(&g.players[0].hand), order[0..3].to_vec());
-    assert_eq!(ids(&g.players[1].hand), order[3..6].to_vec());
-    assert_eq!(ids(&g.players[2].hand), order[6..9].to_vec());
+    assert_eq!(ids(&g.players[Seat::new(0)].hand), order[0..3].to_vec());
+    assert_eq!(ids(&g.players[Seat::new(1)].hand), order[3..6].to_vec());
+    assert_eq!(ids(&g.players[Seat::new(2)].hand), order[6..9].to_vec());
     let market: Vec<u8> = g.influence_market.iter().flatten().copied().collect();
     assert_eq!(ids(&market), order[9..13].to_vec());
     let dice: Vec<Die> = events
@@ -140,15 +140,21 @@ fn s04_setup_deals_three_cards_fills_the_markets_rolls_the_dice_and_starts_the_r
 
 #[test]
 fn s05_all_zero_opening_bids_draw_a_random_first_player_and_bids_stop_at_the_cash() {
-    let mut g = scenario(2).cash(1, 7).build_here().expect("a valid position");
-    assert_eq!(g.legal_actions(1).last(), Some(&Action::Bid { amount: 7 }));
+    let mut g = scenario(2)
+        .cash(Seat::new(1), 7)
+        .build_here()
+        .expect("a valid position");
+    assert_eq!(
+        g.legal_actions(Seat::new(1)).last(),
+        Some(&Action::Bid { amount: 7 })
+    );
     assert!(
         g.clone()
-            .apply(1, &Action::Bid { amount: 8 })
+            .apply(Seat::new(1), &Action::Bid { amount: 8 })
             .is_err_and(|r| r.code == crate::RejectionCode::IllegalAction)
     );
-    play(&mut g, 0, Action::Bid { amount: 0 });
-    let events = g.apply(1, &Action::Bid { amount: 0 }).expect("a bid");
+    play(&mut g, Seat::new(0), Action::Bid { amount: 0 });
+    let events = g.apply(Seat::new(1), &Action::Bid { amount: 0 }).expect("a bid");
     let first = events
         .iter()
         .find_map(|e| match e.body {
@@ -165,11 +171,11 @@ fn s05_all_zero_opening_bids_draw_a_random_first_player_and_bids_stop_at_the_cas
 #[test]
 fn s06_one_joiner_makes_every_solvent_seat_bid_and_the_last_turn_skips_step_9() {
     let mut g = built(scenario(3), Start::SequenceBid);
-    play(&mut g, 0, Action::JoinBid);
-    play(&mut g, 1, Action::GiveUpBid);
-    play(&mut g, 2, Action::GiveUpBid);
+    play(&mut g, Seat::new(0), Action::JoinBid);
+    play(&mut g, Seat::new(1), Action::GiveUpBid);
+    play(&mut g, Seat::new(2), Action::GiveUpBid);
     assert_eq!(g.phase(), "sequence_bid");
-    assert_eq!(g.to_act(), vec![0, 1, 2]);
+    assert_eq!(g.to_act(), vec![Seat::new(0), Seat::new(1), Seat::new(2)]);
 
     let g = built(
         scenario(3).quarter_ends([true; 4], true).turn(2),
@@ -181,16 +187,21 @@ fn s06_one_joiner_makes_every_solvent_seat_bid_and_the_last_turn_skips_step_9() 
 #[test]
 fn s07_the_bid_winner_chooses_any_solvent_seat_and_the_new_last_is_set_aside() {
     let mut g = built(
-        scenario(3).bankrupt(2).then(Start::EndRound { seat: 1 }),
-        Start::ChooseFirst { seat: 1 },
+        scenario(3)
+            .bankrupt(Seat::new(2))
+            .then(Start::EndRound { seat: Seat::new(1) }),
+        Start::ChooseFirst { seat: Seat::new(1) },
     );
     assert_eq!(
-        g.legal_actions(1),
-        vec![Action::ChooseFirst { seat: 0 }, Action::ChooseFirst { seat: 1 }]
+        g.legal_actions(Seat::new(1)),
+        vec![
+            Action::ChooseFirst { seat: Seat::new(0) },
+            Action::ChooseFirst { seat: Seat::new(1) }
+        ]
     );
-    assert_eq!(g.to_act(), vec![1]);
-    play(&mut g, 1, Action::ChooseFirst { seat: 1 });
-    assert_eq!(g.order, vec![1, 2, 0]);
+    assert_eq!(g.to_act(), vec![Seat::new(1)]);
+    play(&mut g, Seat::new(1), Action::ChooseFirst { seat: Seat::new(1) });
+    assert_eq!(g.order, vec![Seat::new(1), Seat::new(2), Seat::new(0)]);
     let view = g.view(Viewer::Spectator);
     assert!(view.players[0].last_in_turn);
     assert!(!view.players[2].last_in_turn);
@@ -200,27 +211,30 @@ fn s07_the_bid_winner_chooses_any_solvent_seat_and_the_new_last_is_set_aside() {
 fn s08_anytime_actions_only_at_the_active_seats_steps_2_to_6() {
     let anytime = |g: &ShowBusiness, seat| g.legal_actions(seat).iter().any(is_anytime);
     for start in [
-        Start::Review { seat: 0 },
-        Start::TimeLapse { seat: 0, nth: 1 },
-        Start::Influences { seat: 0 },
-        Start::EndRound { seat: 0 },
+        Start::Review { seat: Seat::new(0) },
+        Start::TimeLapse {
+            seat: Seat::new(0),
+            nth: 1,
+        },
+        Start::Influences { seat: Seat::new(0) },
+        Start::EndRound { seat: Seat::new(0) },
     ] {
         // One card in hand, so that step 5 has a card to draw and waits.
-        let g = built(scenario(2).only_hand(0, &["I01"]), start.clone());
-        assert_eq!(g.to_act(), vec![0], "{start:?}");
-        assert!(anytime(&g, 0), "{start:?}");
+        let g = built(scenario(2).only_hand(Seat::new(0), &["I01"]), start.clone());
+        assert_eq!(g.to_act(), vec![Seat::new(0)], "{start:?}");
+        assert!(anytime(&g, Seat::new(0)), "{start:?}");
     }
     // Four cards in hand, over the limit of 3, so that a hand discard waits.
-    let s = scenario(2).hand(0, &["I01"]);
+    let s = scenario(2).hand(Seat::new(0), &["I01"]);
     for start in [
-        Start::Record { seat: 0 },
-        Start::HandDiscard { seat: 0 },
+        Start::Record { seat: Seat::new(0) },
+        Start::HandDiscard { seat: Seat::new(0) },
         Start::Advertise {
-            seat: 0,
+            seat: Seat::new(0),
             due: 25,
             reason: Payment::Salaries,
         },
-        Start::Review { seat: 1 },
+        Start::Review { seat: Seat::new(1) },
     ] {
         let g = built(s.clone(), start.clone());
         assert!(
@@ -228,26 +242,29 @@ fn s08_anytime_actions_only_at_the_active_seats_steps_2_to_6() {
             "{start:?} waits for nobody in {}",
             g.phase()
         );
-        assert!(!anytime(&g, 0) && !anytime(&g, 1), "{start:?}");
+        assert!(
+            !anytime(&g, Seat::new(0)) && !anytime(&g, Seat::new(1)),
+            "{start:?}"
+        );
     }
 }
 
 #[test]
 fn s09_regroupment_moves_a_two_field_card_into_one_field() {
-    let mut g = built(scenario(2), Start::EndRound { seat: 0 });
+    let mut g = built(scenario(2), Start::EndRound { seat: Seat::new(0) });
     let regroup = Action::Regroup {
         artist: "AR01".into(),
         fields: vec![0],
     };
-    assert!(g.legal_actions(0).contains(&regroup));
-    play(&mut g, 0, regroup);
-    let singer = g.players[0]
+    assert!(g.legal_actions(Seat::new(0)).contains(&regroup));
+    play(&mut g, Seat::new(0), regroup);
+    let singer = g.players[Seat::new(0)]
         .band
         .iter()
         .find(|a| a.card == artist("AR01"))
         .expect("AR01");
     assert_eq!(singer.fields, vec![0]);
-    assert!(g.legal_actions(0).contains(&Action::Regroup {
+    assert!(g.legal_actions(Seat::new(0)).contains(&Action::Regroup {
         artist: "AR01".into(),
         fields: vec![0, 1],
     }));
@@ -259,38 +276,42 @@ fn s10_the_round_ends_with_end_round_and_the_next_seat_plays() {
     let mut g = built(
         scenario(2)
             .then(Start::RefillMarkets)
-            .then(Start::EndRound { seat: 0 })
+            .then(Start::EndRound { seat: Seat::new(0) })
             .then(Start::RoundTail),
-        Start::Influences { seat: 0 },
+        Start::Influences { seat: Seat::new(0) },
     );
     assert_eq!(g.phase(), "end_round");
-    assert_eq!(decisions(&g, 0), vec![Action::EndRound]);
-    play(&mut g, 0, Action::EndRound);
+    assert_eq!(decisions(&g, Seat::new(0)), vec![Action::EndRound]);
+    play(&mut g, Seat::new(0), Action::EndRound);
     assert_eq!(g.phase(), "market_review");
-    assert_eq!(g.to_act(), vec![1]);
+    assert_eq!(g.to_act(), vec![Seat::new(1)]);
 }
 
 #[test]
 fn s11_integration_control_discards_come_seat_by_seat_to_the_discard_pile() {
     let mut g = built(
         scenario(2)
-            .hand(0, &["I01"])
-            .hand(1, &["I02"])
-            .satisfaction(0, 1)
-            .satisfaction(1, 1)
-            .then(Start::Integration { seat: 1 }),
-        Start::Integration { seat: 0 },
+            .hand(Seat::new(0), &["I01"])
+            .hand(Seat::new(1), &["I02"])
+            .satisfaction(Seat::new(0), 1)
+            .satisfaction(Seat::new(1), 1)
+            .then(Start::Integration { seat: Seat::new(1) }),
+        Start::Integration { seat: Seat::new(0) },
     );
-    assert_eq!((g.phase(), g.to_act()), ("hand_discard", vec![0]));
-    assert_eq!(g.players[1].band.len(), 3, "seat 1 is not controlled yet");
-    play(&mut g, 0, Action::Discard { card: "I01".into() });
+    assert_eq!((g.phase(), g.to_act()), ("hand_discard", vec![Seat::new(0)]));
+    assert_eq!(
+        g.players[Seat::new(1)].band.len(),
+        3,
+        "seat 1 is not controlled yet"
+    );
+    play(&mut g, Seat::new(0), Action::Discard { card: "I01".into() });
     assert!(g.influence_discard.contains(&card("I01")));
-    assert!(g.players[0].influence_field.is_empty());
-    assert_eq!(g.to_act(), vec![1]);
-    assert_eq!(g.players[1].band.len(), 1);
-    assert_eq!(g.legal_actions(1).len(), 4);
-    play(&mut g, 1, Action::Discard { card: "I02".into() });
-    assert_eq!(g.players[1].hand.len(), 3);
+    assert!(g.players[Seat::new(0)].influence_field.is_empty());
+    assert_eq!(g.to_act(), vec![Seat::new(1)]);
+    assert_eq!(g.players[Seat::new(1)].band.len(), 1);
+    assert_eq!(g.legal_actions(Seat::new(1)).len(), 4);
+    play(&mut g, Seat::new(1), Action::Discard { card: "I02".into() });
+    assert_eq!(g.players[Seat::new(1)].hand.len(), 3);
 }
 
 #[test]
@@ -298,49 +319,58 @@ fn s13_step_3_time_lapse_stops_at_56_and_a_marker_there_skips_steps_3_and_4() {
     let mut g = built(
         scenario(2)
             .quarter_ends([true; 4], false)
-            .week(0, 54)
-            .hand(0, &["I11"])
-            .then(Start::Influences { seat: 0 })
-            .then(Start::EndRound { seat: 0 }),
-        Start::TimeLapse { seat: 0, nth: 1 },
+            .week(Seat::new(0), 54)
+            .hand(Seat::new(0), &["I11"])
+            .then(Start::Influences { seat: Seat::new(0) })
+            .then(Start::EndRound { seat: Seat::new(0) }),
+        Start::TimeLapse {
+            seat: Seat::new(0),
+            nth: 1,
+        },
     );
-    play(&mut g, 0, Action::Play { card: "I11".into() });
-    assert_eq!(g.players[0].time, Some(56));
-    play(&mut g, 0, Action::ActivateHand);
-    play(&mut g, 0, Action::Pass);
+    play(&mut g, Seat::new(0), Action::Play { card: "I11".into() });
+    assert_eq!(g.players[Seat::new(0)].time, Some(56));
+    play(&mut g, Seat::new(0), Action::ActivateHand);
+    play(&mut g, Seat::new(0), Action::Pass);
     assert_eq!(g.phase(), "end_round", "no second card from field 56");
 
-    let spare = ids(&fresh(2).players[0].hand).pop().expect("a card");
+    let spare = ids(&fresh(2).players[Seat::new(0)].hand).pop().expect("a card");
     let mut g = built(
         scenario(2)
             .discard(&[&spare])
-            .then(Start::Influences { seat: 0 })
-            .then(Start::EndRound { seat: 0 }),
-        Start::TimeLapse { seat: 0, nth: 1 },
+            .then(Start::Influences { seat: Seat::new(0) })
+            .then(Start::EndRound { seat: Seat::new(0) }),
+        Start::TimeLapse {
+            seat: Seat::new(0),
+            nth: 1,
+        },
     );
-    play(&mut g, 0, Action::GiveUp);
+    play(&mut g, Seat::new(0), Action::GiveUp);
     assert_eq!(g.phase(), "influences");
-    assert_eq!(g.players[0].time, Some(0));
+    assert_eq!(g.players[Seat::new(0)].time, Some(0));
 }
 
 #[test]
 fn s14_a_quarter_end_reached_by_the_second_card_still_lets_it_act() {
     let mut g = built(
         scenario(2)
-            .week(0, 10)
-            .hand(0, &["I12", "I11"])
-            .then(Start::Influences { seat: 0 })
-            .then(Start::EndRound { seat: 0 })
+            .week(Seat::new(0), 10)
+            .hand(Seat::new(0), &["I12", "I11"])
+            .then(Start::Influences { seat: Seat::new(0) })
+            .then(Start::EndRound { seat: Seat::new(0) })
             .then(Start::RoundTail),
-        Start::TimeLapse { seat: 0, nth: 1 },
+        Start::TimeLapse {
+            seat: Seat::new(0),
+            nth: 1,
+        },
     );
-    play(&mut g, 0, Action::Play { card: "I12".into() });
+    play(&mut g, Seat::new(0), Action::Play { card: "I12".into() });
     assert!(!g.qe_pending);
-    play(&mut g, 0, Action::ActivateHand);
-    play(&mut g, 0, Action::Pass);
+    play(&mut g, Seat::new(0), Action::ActivateHand);
+    play(&mut g, Seat::new(0), Action::Pass);
     assert_eq!(g.phase(), "time_lapse");
-    play(&mut g, 0, Action::Play { card: "I11".into() });
-    assert_eq!(g.players[0].time, Some(15));
+    play(&mut g, Seat::new(0), Action::Play { card: "I11".into() });
+    assert_eq!(g.players[Seat::new(0)].time, Some(15));
     assert!(g.qe_done[0] && g.qe_pending && !g.triggered_this_round);
     assert_eq!(g.phase(), "activation");
 }
@@ -349,16 +379,16 @@ fn s14_a_quarter_end_reached_by_the_second_card_still_lets_it_act() {
 fn s15_an_a_and_r_swap_never_triggers_a_quarter_end_and_set_aside_stays() {
     let mut g = built(
         scenario(2)
-            .order(&[0, 1])
-            .week(0, 10)
-            .week(1, 30)
-            .field(0, &["I01"])
-            .only_hand(1, &["I17", "I25", "I33"]),
-        Start::ChooseAction { seat: 0 },
+            .order(&[Seat::new(0), Seat::new(1)])
+            .week(Seat::new(0), 10)
+            .week(Seat::new(1), 30)
+            .field(Seat::new(0), &["I01"])
+            .only_hand(Seat::new(1), &["I17", "I25", "I33"]),
+        Start::ChooseAction { seat: Seat::new(0) },
     );
-    play(&mut g, 0, Action::AAndR { target: 1 });
-    play(&mut g, 1, Action::Decline);
-    assert_eq!(g.players[0].time, Some(30));
+    play(&mut g, Seat::new(0), Action::AAndR { target: Seat::new(1) });
+    play(&mut g, Seat::new(1), Action::Decline);
+    assert_eq!(g.players[Seat::new(0)].time, Some(30));
     assert!(!g.qe_pending && !g.qe_done[1]);
     assert!(g.view(Viewer::Spectator).players[1].last_in_turn);
 }
@@ -366,21 +396,26 @@ fn s15_an_a_and_r_swap_never_triggers_a_quarter_end_and_set_aside_stays() {
 #[test]
 fn s16_a_market_card_taken_for_the_action_is_free_stays_on_the_field_and_is_paid_at_clearing() {
     let mut g = built(
-        scenario(2).hand(0, &["I10"]).then(Start::Influences { seat: 0 }),
-        Start::TimeLapse { seat: 0, nth: 1 },
+        scenario(2)
+            .hand(Seat::new(0), &["I10"])
+            .then(Start::Influences { seat: Seat::new(0) }),
+        Start::TimeLapse {
+            seat: Seat::new(0),
+            nth: 1,
+        },
     );
-    play(&mut g, 0, Action::Play { card: "I10".into() });
+    play(&mut g, Seat::new(0), Action::Play { card: "I10".into() });
     let taken = g.influence_market[1].expect("field 2");
     let third = g.influence_market[2];
-    let cash = g.players[0].cash;
-    play(&mut g, 0, Action::TakeMarket { field: 2 });
-    assert_eq!(g.players[0].cash, cash);
+    let cash = g.players[Seat::new(0)].cash;
+    play(&mut g, Seat::new(0), Action::TakeMarket { field: 2 });
+    assert_eq!(g.players[Seat::new(0)].cash, cash);
     assert_eq!(g.influence_market[1], None);
     assert_eq!(g.influence_market[2], third, "no close-up before step 6");
-    assert_eq!(g.players[0].influence_field, vec![card("I10"), taken]);
-    at(&mut g, Start::Clearing { seat: 0 });
+    assert_eq!(g.players[Seat::new(0)].influence_field, vec![card("I10"), taken]);
+    at(&mut g, Start::Clearing { seat: Seat::new(0) });
     let powers = 3 + components().influence[taken as usize].power as i64;
-    assert_eq!(g.players[0].cash, cash - powers);
+    assert_eq!(g.players[Seat::new(0)].cash, cash - powers);
 }
 
 #[test]
@@ -389,14 +424,14 @@ fn s17_the_first_sub_step_fixes_the_action_trend_needs_no_change_and_bodyguard_h
     let mut dice = fresh(2).dice;
     dice[info.die as usize] = Some(info.value);
     let mut g = built(
-        scenario(2).field(0, &["I09"]).dice(dice),
-        Start::ChooseAction { seat: 0 },
+        scenario(2).field(Seat::new(0), &["I09"]).dice(dice),
+        Start::ChooseAction { seat: Seat::new(0) },
     );
-    let d = decisions(&g, 0);
+    let d = decisions(&g, Seat::new(0));
     assert!(d.contains(&Action::Pass) && d.contains(&Action::SetDie));
     assert!(!d.iter().any(is_character));
-    play(&mut g, 0, Action::Move { city: "E".into() });
-    assert!(decisions(&g, 0).iter().all(|a| matches!(
+    play(&mut g, Seat::new(0), Action::Move { city: "E".into() });
+    assert!(decisions(&g, Seat::new(0)).iter().all(|a| matches!(
         a,
         Action::Move { .. } | Action::PickToken { .. } | Action::PickSong { .. } | Action::EndAction
     )));
@@ -405,101 +440,111 @@ fn s17_the_first_sub_step_fixes_the_action_trend_needs_no_change_and_bodyguard_h
 #[test]
 fn s19_each_tournee_step_costs_one_power_and_end_action_may_come_any_time() {
     let mut g = tournee_at_l("I12");
-    play(&mut g, 1, Action::Move { city: "G".into() });
-    assert_eq!(decisions(&g, 1), vec![Action::EndAction]);
+    play(&mut g, Seat::new(1), Action::Move { city: "G".into() });
+    assert_eq!(decisions(&g, Seat::new(1)), vec![Action::EndAction]);
     let mut g = tournee_at_l("I11");
-    play(&mut g, 1, Action::Move { city: "G".into() });
-    assert!(decisions(&g, 1).contains(&Action::EndAction));
-    play(&mut g, 1, Action::EndAction);
+    play(&mut g, Seat::new(1), Action::Move { city: "G".into() });
+    assert!(decisions(&g, Seat::new(1)).contains(&Action::EndAction));
+    play(&mut g, Seat::new(1), Action::EndAction);
     assert_ne!(g.phase(), "tournee");
 }
 
 #[test]
 fn s20_no_pick_up_while_three_songs_lie_on_the_band_board() {
     let g = built(
-        scenario(2).car(0, "B").field(0, &["I12"]),
-        Start::ChooseAction { seat: 0 },
+        scenario(2).car(Seat::new(0), "B").field(Seat::new(0), &["I12"]),
+        Start::ChooseAction { seat: Seat::new(0) },
     );
-    assert!(decisions(&g, 0).contains(&Action::PickSong { studio: "B".into() }));
+    assert!(decisions(&g, Seat::new(0)).contains(&Action::PickSong { studio: "B".into() }));
     let mut s = Scenario::from_game(g);
     for _ in 0..3 {
-        s = s.song(entry(0, Style::Rock, 0, 0, 0, 0)).0;
+        s = s.song(entry(Seat::new(0), Style::Rock, 0, 0, 0, 0)).0;
     }
-    let g = built(s, Start::ChooseAction { seat: 0 });
-    assert!(!decisions(&g, 0).contains(&Action::PickSong { studio: "B".into() }));
+    let g = built(s, Start::ChooseAction { seat: Seat::new(0) });
+    assert!(!decisions(&g, Seat::new(0)).contains(&Action::PickSong { studio: "B".into() }));
 }
 
 #[test]
 fn s21_promotion_takes_the_lowest_empty_chart_field_and_board_songs_score_nothing() {
-    let (s, rock) = scenario(2).song(entry(0, Style::Rock, 0, 0, 0, 0));
-    let (s, jazz) = s.song(entry(0, Style::Jazz, 2, 2, 2, 0));
-    let mut g = built(s.field(0, &["I12"]), Start::ChooseAction { seat: 0 });
-    let d = decisions(&g, 0);
+    let (s, rock) = scenario(2).song(entry(Seat::new(0), Style::Rock, 0, 0, 0, 0));
+    let (s, jazz) = s.song(entry(Seat::new(0), Style::Jazz, 2, 2, 2, 0));
+    let mut g = built(
+        s.field(Seat::new(0), &["I12"]),
+        Start::ChooseAction { seat: Seat::new(0) },
+    );
+    let d = decisions(&g, Seat::new(0));
     assert!(d.contains(&Action::Promote { song: rock }) && d.contains(&Action::Promote { song: jazz }));
-    play(&mut g, 0, Action::Promote { song: jazz });
-    assert_eq!(g.players[0].cash, 20 - 3);
+    play(&mut g, Seat::new(0), Action::Promote { song: jazz });
+    assert_eq!(g.players[Seat::new(0)].cash, 20 - 3);
     assert_eq!(g.chart[0][0].song.id, jazz);
     let g = built(Scenario::from_game(g).dice([None; 4]), Start::QuarterEnd);
     // Field I alone with every die hit: 5 + 1 + 2; the board song does not chart.
-    assert_eq!(g.players[0].popularity, 8);
+    assert_eq!(g.players[Seat::new(0)].popularity, 8);
     assert_eq!(g.chart.iter().map(Vec::len).sum::<usize>(), 1);
-    assert_eq!(g.players[0].songs[0].id, rock);
+    assert_eq!(g.players[Seat::new(0)].songs[0].id, rock);
 }
 
 #[test]
 fn s22_only_the_same_character_with_at_least_the_power_or_a_bodyguard_defends() {
     let mut g = built(
         scenario(2)
-            .week(0, 3)
-            .week(1, 9)
-            .field(0, &["I03"])
-            .only_hand(1, &["I02", "I04", "I14", "I17"]),
-        Start::ChooseAction { seat: 0 },
+            .week(Seat::new(0), 3)
+            .week(Seat::new(1), 9)
+            .field(Seat::new(0), &["I03"])
+            .only_hand(Seat::new(1), &["I02", "I04", "I14", "I17"]),
+        Start::ChooseAction { seat: Seat::new(0) },
     );
-    play(&mut g, 0, Action::AAndR { target: 1 });
+    play(&mut g, Seat::new(0), Action::AAndR { target: Seat::new(1) });
     assert_eq!(
-        g.legal_actions(1),
+        g.legal_actions(Seat::new(1)),
         vec![
             Action::Defend { card: "I04".into() },
             Action::Defend { card: "I14".into() },
             Action::Decline
         ]
     );
-    play(&mut g, 1, Action::Defend { card: "I04".into() });
-    assert_eq!((g.players[0].time, g.players[1].time), (Some(3), Some(9)));
-    assert_eq!(g.players[0].influence_field, vec![card("I03")]);
+    play(&mut g, Seat::new(1), Action::Defend { card: "I04".into() });
+    assert_eq!(
+        (g.players[Seat::new(0)].time, g.players[Seat::new(1)].time),
+        (Some(3), Some(9))
+    );
+    assert_eq!(g.players[Seat::new(0)].influence_field, vec![card("I03")]);
     assert!(g.to_act().is_empty(), "no chained defence");
 }
 
 #[test]
 fn s29_a_trend_expert_removes_the_standing_one_to_its_placer() {
     let mut g = built(
-        scenario(2).trend_expert("I73", 0).field(1, &["I74"]),
-        Start::ChooseAction { seat: 1 },
+        scenario(2)
+            .trend_expert("I73", Seat::new(0))
+            .field(Seat::new(1), &["I74"]),
+        Start::ChooseAction { seat: Seat::new(1) },
     );
-    let d = decisions(&g, 1);
+    let d = decisions(&g, Seat::new(1));
     assert!(d.contains(&Action::TrendExpertRemove) && !d.contains(&Action::TrendExpertPlace));
     assert!(!d.contains(&Action::SetDie));
-    play(&mut g, 1, Action::TrendExpertRemove);
+    play(&mut g, Seat::new(1), Action::TrendExpertRemove);
     assert_eq!(g.trend_expert, None);
-    assert_eq!(g.players[0].influence_field.last(), Some(&card("I73")));
-    assert_eq!(g.players[1].influence_field, vec![card("I74")]);
+    assert_eq!(g.players[Seat::new(0)].influence_field.last(), Some(&card("I73")));
+    assert_eq!(g.players[Seat::new(1)].influence_field, vec![card("I74")]);
 }
 
 #[test]
 fn s32_an_empty_pile_reshuffles_the_discards_else_clearing_runs_at_once() {
     let s = scenario(2);
     let pile = ids(&s.position().influence_pile);
-    let spare = ids(&s.position().players[0].hand).pop().expect("a card");
+    let spare = ids(&s.position().players[Seat::new(0)].hand)
+        .pop()
+        .expect("a card");
     let mut g = built(
         s.discard(&strs(&pile))
             .discard(&[&spare])
-            .then(Start::EndRound { seat: 0 }),
-        Start::Influences { seat: 0 },
+            .then(Start::EndRound { seat: Seat::new(0) }),
+        Start::Influences { seat: Seat::new(0) },
     );
     let discards = g.influence_discard.len();
-    play(&mut g, 0, Action::Draw);
-    assert_eq!(g.players[0].hand.len(), 3);
+    play(&mut g, Seat::new(0), Action::Draw);
+    assert_eq!(g.players[Seat::new(0)].hand.len(), 3);
     assert_eq!(g.influence_pile.len(), discards - 1);
     assert!(g.influence_discard.is_empty());
 
@@ -507,26 +552,28 @@ fn s32_an_empty_pile_reshuffles_the_discards_else_clearing_runs_at_once() {
     let mut rest = ids(&s.position().influence_pile);
     rest.extend(ids(&s.position().influence_discard));
     let field = rest.split_off(rest.len() - 2);
-    let spare = ids(&s.position().players[0].hand).pop().expect("a card");
+    let spare = ids(&s.position().players[Seat::new(0)].hand)
+        .pop()
+        .expect("a card");
     let s = s
-        .field(1, &strs(&field))
-        .hand(1, &strs(&rest))
-        .field(0, &[&spare])
-        .then(Start::EndRound { seat: 0 });
-    let owed = |g: &ShowBusiness, s: usize| -> i64 {
+        .field(Seat::new(1), &strs(&field))
+        .hand(Seat::new(1), &strs(&rest))
+        .field(Seat::new(0), &[&spare])
+        .then(Start::EndRound { seat: Seat::new(0) });
+    let owed = |g: &ShowBusiness, s: Seat| -> i64 {
         g.players[s]
             .influence_field
             .iter()
             .map(|&c| components().influence[c as usize].power as i64)
             .sum()
     };
-    let (owed0, owed1) = (owed(s.position(), 0), owed(s.position(), 1));
-    let mut g = built(s, Start::Influences { seat: 0 });
-    play(&mut g, 0, Action::Draw);
-    assert_eq!(g.players[0].cash, 20 - owed0);
-    assert_eq!(g.players[1].cash, 20 - owed1);
+    let (owed0, owed1) = (owed(s.position(), Seat::new(0)), owed(s.position(), Seat::new(1)));
+    let mut g = built(s, Start::Influences { seat: Seat::new(0) });
+    play(&mut g, Seat::new(0), Action::Draw);
+    assert_eq!(g.players[Seat::new(0)].cash, 20 - owed0);
+    assert_eq!(g.players[Seat::new(1)].cash, 20 - owed1);
     assert!(g.players.iter().all(|p| p.influence_field.is_empty()));
-    assert_eq!(g.players[0].hand.len(), 3);
+    assert_eq!(g.players[Seat::new(0)].hand.len(), 3);
     assert_eq!(g.phase(), "end_round");
 }
 
@@ -543,17 +590,19 @@ fn s32_an_empty_bag_is_refilled_from_the_used_pool() {
 
 #[test]
 fn s34_a_bankrupt_band_leaves_the_time_track_keeps_its_place_and_ranks_last() {
-    let (s, charted) = scenario(3).chart_song(1, entry(1, Style::Pop, 0, 0, 0, 0));
-    let (s, _) = s.song(entry(1, Style::Pop, 1, 1, 1, 0));
+    let (s, charted) = scenario(3).chart_song(1, entry(Seat::new(1), Style::Pop, 0, 0, 0, 0));
+    let (s, _) = s.song(entry(Seat::new(1), Style::Pop, 1, 1, 1, 0));
     let g = built(
-        s.cash(1, 0).popularity(1, -25).week(1, 9),
+        s.cash(Seat::new(1), 0)
+            .popularity(Seat::new(1), -25)
+            .week(Seat::new(1), 9),
         Start::Pay {
-            seat: 1,
+            seat: Seat::new(1),
             amount: 5,
             reason: Payment::Salaries,
         },
     );
-    let p = &g.players[1];
+    let p = &g.players[Seat::new(1)];
     assert_eq!(p.bankrupt, Some(1));
     assert_eq!(p.time, None);
     assert!(p.hand.is_empty() && p.influence_field.is_empty() && p.band.is_empty() && p.songs.is_empty());
@@ -563,25 +612,30 @@ fn s34_a_bankrupt_band_leaves_the_time_track_keeps_its_place_and_ranks_last() {
     assert_eq!(view["players"][1]["time"], serde_json::Value::Null);
     assert_eq!(view["players"][0]["time"], 0);
     let g = Scenario::from_game(g)
-        .order(&[0, 2, 1])
+        .order(&[Seat::new(0), Seat::new(2), Seat::new(1)])
         .build_here()
         .expect("a valid position");
     assert!(!g.view(Viewer::Spectator).players[1].last_in_turn);
 
     let g = built(
-        Scenario::from_game(g).field(0, &["I01"]),
-        Start::ChooseAction { seat: 0 },
+        Scenario::from_game(g).field(Seat::new(0), &["I01"]),
+        Start::ChooseAction { seat: Seat::new(0) },
     );
-    assert!(decisions(&g, 0).contains(&Action::AAndR { target: 2 }));
-    assert!(!decisions(&g, 0).contains(&Action::AAndR { target: 1 }));
+    assert!(decisions(&g, Seat::new(0)).contains(&Action::AAndR { target: Seat::new(2) }));
+    assert!(!decisions(&g, Seat::new(0)).contains(&Action::AAndR { target: Seat::new(1) }));
 
-    let g = built(Scenario::from_game(g).order(&[0, 1, 2]).turn(0), Start::NextRound);
-    assert_eq!((g.phase(), g.to_act()), ("market_review", vec![2]));
+    let g = built(
+        Scenario::from_game(g)
+            .order(&[Seat::new(0), Seat::new(1), Seat::new(2)])
+            .turn(0),
+        Start::NextRound,
+    );
+    assert_eq!((g.phase(), g.to_act()), ("market_review", vec![Seat::new(2)]));
 
     let g = Scenario::from_game(g)
-        .popularity(1, 40)
-        .bankrupt(2)
-        .popularity(0, -20)
+        .popularity(Seat::new(1), 40)
+        .bankrupt(Seat::new(2))
+        .popularity(Seat::new(0), -20)
         .build_here()
         .expect("a valid position");
     let o = g.compute_outcome();
@@ -592,14 +646,20 @@ fn s34_a_bankrupt_band_leaves_the_time_track_keeps_its_place_and_ranks_last() {
 #[test]
 fn s35_table_wide_payments_run_seat_by_seat_in_turn_order() {
     let mut g = built(
-        scenario(2).order(&[1, 0]).cash(1, 10).rondel(1),
+        scenario(2)
+            .order(&[Seat::new(1), Seat::new(0)])
+            .cash(Seat::new(1), 10)
+            .rondel(1),
         Start::RondelStep,
     );
-    assert_eq!((g.phase(), g.to_act()), ("advertising", vec![1]));
-    assert_eq!(g.players[0].cash, 20, "seat 0 pays after seat 1");
-    play(&mut g, 1, Action::Advertise { fields: 1 });
-    assert_eq!((g.players[1].cash, g.players[1].popularity), (0, -1));
-    assert_eq!(g.players[0].cash, 5);
+    assert_eq!((g.phase(), g.to_act()), ("advertising", vec![Seat::new(1)]));
+    assert_eq!(g.players[Seat::new(0)].cash, 20, "seat 0 pays after seat 1");
+    play(&mut g, Seat::new(1), Action::Advertise { fields: 1 });
+    assert_eq!(
+        (g.players[Seat::new(1)].cash, g.players[Seat::new(1)].popularity),
+        (0, -1)
+    );
+    assert_eq!(g.players[Seat::new(0)].cash, 5);
 }
 
 #[test]
@@ -607,9 +667,9 @@ fn s36_a_tie_between_songs_of_one_owner_skips_the_sponsor_lap() {
     // Both score 4: style alone (4), or lyrics (3) plus 1 experience; trend points decide.
     let (s, pop) = scenario(2)
         .dice([Some(0), Some(0), Some(0), Some(0)])
-        .chart_song(1, entry(0, Style::Pop, 0, 1, 1, 1));
-    let (s, rock) = s.chart_song(2, entry(0, Style::Rock, 1, 1, 1, 0));
-    let g = built(s.hand(0, &["I65"]), Start::QuarterEnd);
+        .chart_song(1, entry(Seat::new(0), Style::Pop, 0, 1, 1, 1));
+    let (s, rock) = s.chart_song(2, entry(Seat::new(0), Style::Rock, 1, 1, 1, 0));
+    let g = built(s.hand(Seat::new(0), &["I65"]), Start::QuarterEnd);
     assert!(g.to_act().is_empty(), "no lap for one owner: {}", g.phase());
     assert_eq!(g.chart[0][0].song.id, rock);
     assert_eq!(g.chart[1][0].song.id, pop);
@@ -619,28 +679,31 @@ fn s36_a_tie_between_songs_of_one_owner_skips_the_sponsor_lap() {
 fn s37_a_blank_trend_die_counts_as_a_hit_for_the_bonuses() {
     let (s, _) = scenario(2)
         .dice([None, Some(0), None, None])
-        .chart_song(1, entry(0, Style::Jazz, 0, 2, 2, 0));
+        .chart_song(1, entry(Seat::new(0), Style::Jazz, 0, 2, 2, 0));
     let g = built(s, Start::QuarterEnd);
     // Field I: 5, +1 for the style (blank white die), +2 for all four dice.
-    assert_eq!(g.players[0].popularity, 8);
+    assert_eq!(g.players[Seat::new(0)].popularity, 8);
 }
 
 #[test]
 fn s39_a_full_tie_shares_first_place_after_the_end_game_payment() {
     let g = built(
         scenario(2)
-            .order(&[0, 1])
+            .order(&[Seat::new(0), Seat::new(1)])
             .turn(1)
             .quarter_ends([true; 4], true)
-            .popularity(0, 10)
-            .popularity(1, 10)
-            .field(0, &["I12"])
-            .cash(1, 19),
+            .popularity(Seat::new(0), 10)
+            .popularity(Seat::new(1), 10)
+            .field(Seat::new(0), &["I12"])
+            .cash(Seat::new(1), 19),
         Start::NextRound,
     );
     let o = g.outcome().expect("scored");
-    assert_eq!((g.players[0].cash, g.players[1].cash), (19, 19));
-    assert_eq!(o.winners, vec![0, 1]);
+    assert_eq!(
+        (g.players[Seat::new(0)].cash, g.players[Seat::new(1)].cash),
+        (19, 19)
+    );
+    assert_eq!(o.winners, vec![Seat::new(0), Seat::new(1)]);
     assert!(o.scores.iter().all(|s| s.total == 11 && s.rank == 1));
 }
 
@@ -648,40 +711,49 @@ fn s39_a_full_tie_shares_first_place_after_the_end_game_payment() {
 fn s40_satisfaction_stays_within_0_and_5() {
     let mut g = built(
         scenario(2)
-            .field(0, &["I31"])
-            .satisfaction(1, 1)
-            .only_hand(1, &["I17", "I25", "I33"]),
-        Start::FemmeChoice { seat: 0, best: 3 },
+            .field(Seat::new(0), &["I31"])
+            .satisfaction(Seat::new(1), 1)
+            .only_hand(Seat::new(1), &["I17", "I25", "I33"]),
+        Start::FemmeChoice {
+            seat: Seat::new(0),
+            best: 3,
+        },
     );
-    play(&mut g, 0, Action::Disorder { target: 1 });
-    play(&mut g, 1, Action::Decline);
-    assert_eq!(g.players[1].satisfaction, 0);
-    at(&mut g, Start::FemmeChoice { seat: 0, best: 4 });
-    play(&mut g, 0, Action::Integration);
-    assert_eq!(g.players[0].satisfaction, 5);
+    play(&mut g, Seat::new(0), Action::Disorder { target: Seat::new(1) });
+    play(&mut g, Seat::new(1), Action::Decline);
+    assert_eq!(g.players[Seat::new(1)].satisfaction, 0);
+    at(
+        &mut g,
+        Start::FemmeChoice {
+            seat: Seat::new(0),
+            best: 4,
+        },
+    );
+    play(&mut g, Seat::new(0), Action::Integration);
+    assert_eq!(g.players[Seat::new(0)].satisfaction, 5);
 }
 
 #[test]
 fn s02_s06_the_step_9_poll_is_sealed_until_every_answer_is_in() {
     let mut g = built(scenario(3), Start::SequenceBid);
-    let seen_by_others = |events: &[crate::Event<GameEvent>], seat: usize| -> String {
+    let seen_by_others = |events: &[crate::Event<GameEvent>], seat: Seat| -> String {
         events
             .iter()
-            .filter(|e| (0..3).any(|v| v != seat && e.audience.admits(Viewer::Seat(v), false)))
+            .filter(|e| Seat::all(3).any(|v| v != seat && e.audience.admits(Viewer::Seat(v), false)))
             .map(|e| serde_json::to_string(&e.body).expect("event"))
             .collect()
     };
-    let events = g.apply(0, &Action::JoinBid).expect("an answer");
-    let text = seen_by_others(&events, 0);
+    let events = g.apply(Seat::new(0), &Action::JoinBid).expect("an answer");
+    let text = seen_by_others(&events, Seat::new(0));
     assert!(
         !text.contains("gives_up\":false") && !text.contains("gives_up\":true"),
         "{text}"
     );
     assert!(text.contains("poll_answered"), "{text}");
-    let events = g.apply(1, &Action::GiveUpBid).expect("an answer");
-    assert!(!seen_by_others(&events, 1).contains("gives_up\":true"));
-    let events = g.apply(2, &Action::GiveUpBid).expect("an answer");
-    let revealed: Vec<Vec<(usize, bool)>> = events
+    let events = g.apply(Seat::new(1), &Action::GiveUpBid).expect("an answer");
+    assert!(!seen_by_others(&events, Seat::new(1)).contains("gives_up\":true"));
+    let events = g.apply(Seat::new(2), &Action::GiveUpBid).expect("an answer");
+    let revealed: Vec<Vec<(Seat, bool)>> = events
         .iter()
         .filter(|e| e.audience == Audience::Everyone)
         .filter_map(|e| match &e.body {
@@ -691,7 +763,14 @@ fn s02_s06_the_step_9_poll_is_sealed_until_every_answer_is_in() {
             _ => None,
         })
         .collect();
-    assert_eq!(revealed, vec![vec![(0, false), (1, true), (2, true)]]);
+    assert_eq!(
+        revealed,
+        vec![vec![
+            (Seat::new(0), false),
+            (Seat::new(1), true),
+            (Seat::new(2), true)
+        ]]
+    );
 }
 
 // ----- The numbered readings of "Rulebook inconsistencies" (RULINGS 3.x) -----
@@ -702,7 +781,7 @@ fn with_options(options: Options, seats: usize) -> Scenario {
 
 #[test]
 fn r3_2_paparazzi_block_option_time_forbids_the_last_seat_instead_of_a_running_scandal() {
-    let choose = Start::ChooseAction { seat: 0 };
+    let choose = Start::ChooseAction { seat: Seat::new(0) };
     let g = built(
         with_options(
             Options {
@@ -711,16 +790,22 @@ fn r3_2_paparazzi_block_option_time_forbids_the_last_seat_instead_of_a_running_s
             },
             2,
         )
-        .order(&[1, 0])
-        .field(0, &["I41"])
-        .scandal(0)
-        .field(1, &["I42"]),
+        .order(&[Seat::new(1), Seat::new(0)])
+        .field(Seat::new(0), &["I41"])
+        .scandal(Seat::new(0))
+        .field(Seat::new(1), &["I42"]),
         choose.clone(),
     );
-    assert!(!decisions(&g, 0).contains(&Action::Paparazzi), "seat 0 is last");
-    let g = built(Scenario::from_game(g).order(&[0, 1]), choose);
     assert!(
-        decisions(&g, 0).contains(&Action::Paparazzi),
+        !decisions(&g, Seat::new(0)).contains(&Action::Paparazzi),
+        "seat 0 is last"
+    );
+    let g = built(
+        Scenario::from_game(g).order(&[Seat::new(0), Seat::new(1)]),
+        choose,
+    );
+    assert!(
+        decisions(&g, Seat::new(0)).contains(&Action::Paparazzi),
         "a scandal no longer blocks"
     );
 }
@@ -729,14 +814,20 @@ fn r3_2_paparazzi_block_option_time_forbids_the_last_seat_instead_of_a_running_s
 fn r3_3_a_penalty_never_raises_popularity_and_stops_at_0() {
     let g = built(
         scenario(2)
-            .popularity(0, -3)
-            .popularity(1, 2)
-            .satisfaction(0, 0)
-            .satisfaction(1, 0)
-            .then(Start::EndPenalty { seat: 1 }),
-        Start::EndPenalty { seat: 0 },
+            .popularity(Seat::new(0), -3)
+            .popularity(Seat::new(1), 2)
+            .satisfaction(Seat::new(0), 0)
+            .satisfaction(Seat::new(1), 0)
+            .then(Start::EndPenalty { seat: Seat::new(1) }),
+        Start::EndPenalty { seat: Seat::new(0) },
     );
-    assert_eq!((g.players[0].popularity, g.players[1].popularity), (-3, 0));
+    assert_eq!(
+        (
+            g.players[Seat::new(0)].popularity,
+            g.players[Seat::new(1)].popularity
+        ),
+        (-3, 0)
+    );
 }
 
 #[test]
@@ -750,13 +841,13 @@ fn r3_4_royalties_pay_the_true_value_above_50_or_the_printed_field_by_option() {
                 },
                 2,
             )
-            .popularity(0, 53)
-            .popularity(1, 50)
+            .popularity(Seat::new(0), 53)
+            .popularity(Seat::new(1), 50)
             .rondel(3),
             Start::RondelStep,
         );
-        assert_eq!(g.players[0].cash, 20 + paid, "{basis:?}");
-        assert_eq!(g.players[1].cash, 70, "{basis:?}: field 50 pays 50");
+        assert_eq!(g.players[Seat::new(0)].cash, 20 + paid, "{basis:?}");
+        assert_eq!(g.players[Seat::new(1)].cash, 70, "{basis:?}: field 50 pays 50");
         assert_eq!(g.view(Viewer::Spectator).players[0].popularity, 53);
     }
 }
@@ -764,10 +855,10 @@ fn r3_4_royalties_pay_the_true_value_above_50_or_the_printed_field_by_option() {
 #[test]
 fn r3_6_studio_blanks_restock_each_round_or_only_at_quarter_end_by_option() {
     let g = built(
-        scenario(2).blanks(0, [false, true, false]),
-        Start::Round { seat: 0 },
+        scenario(2).blanks(Seat::new(0), [false, true, false]),
+        Start::Round { seat: Seat::new(0) },
     );
-    assert_eq!(g.players[0].blanks, [true; 3]);
+    assert_eq!(g.players[Seat::new(0)].blanks, [true; 3]);
 
     let mut g = built(
         with_options(
@@ -777,22 +868,22 @@ fn r3_6_studio_blanks_restock_each_round_or_only_at_quarter_end_by_option() {
             },
             2,
         )
-        .blanks(0, [false, true, false]),
-        Start::Round { seat: 0 },
+        .blanks(Seat::new(0), [false, true, false]),
+        Start::Round { seat: Seat::new(0) },
     );
-    assert_eq!(g.players[0].blanks, [false, true, false]);
+    assert_eq!(g.players[Seat::new(0)].blanks, [false, true, false]);
     at(&mut g, Start::QuarterEnd);
-    assert_eq!(g.players[0].blanks, [true; 3]);
+    assert_eq!(g.players[Seat::new(0)].blanks, [true; 3]);
 }
 
 #[test]
 fn s41_satisfaction_check_counts_the_cheapest_of_several_own_songs_sharing_the_best_field() {
     // Two songs of the red band share CHARTS field 1 (an unresolved S36 tie): Pop first,
     // Rock second. The red band plays Rock on all three artists.
-    let mut s = scenario(2).satisfaction(0, 4);
+    let mut s = scenario(2).satisfaction(Seat::new(0), 4);
     for style in [Style::Pop, Style::Rock] {
         let entry = ChartEntry {
-            owner: 0,
+            owner: Seat::new(0),
             style,
             lyrics: 0,
             tempo: 0,
@@ -803,15 +894,19 @@ fn s41_satisfaction_check_counts_the_cheapest_of_several_own_songs_sharing_the_b
         s = s.chart_song(1, entry).0;
     }
     let g = s.build(Start::SatisfactionCheck).expect("a valid position");
-    assert_eq!(g.players[0].band.len(), 3);
-    assert_eq!(g.players[0].satisfaction, 4, "the Rock song costs nothing");
+    assert_eq!(g.players[Seat::new(0)].band.len(), 3);
+    assert_eq!(
+        g.players[Seat::new(0)].satisfaction,
+        4,
+        "the Rock song costs nothing"
+    );
 }
 
 #[test]
 fn s42_a_trend_expert_standing_at_the_end_returns_and_is_paid_before_the_final_score() {
     let expert = card("I73");
     let g = scenario(2)
-        .trend_expert("I73", 0)
+        .trend_expert("I73", Seat::new(0))
         .quarter_ends([true; 4], true)
         .turn(1)
         .build(Start::NextRound)
@@ -821,5 +916,5 @@ fn s42_a_trend_expert_standing_at_the_end_returns_and_is_paid_before_the_final_s
     assert_eq!(g.trend_expert, None);
     assert!(g.influence_discard.contains(&expert));
     // The influence field was empty: the final CLEARING charges only the expert's POWER 2.
-    assert_eq!(g.players[0].cash, 20 - 2);
+    assert_eq!(g.players[Seat::new(0)].cash, 20 - 2);
 }

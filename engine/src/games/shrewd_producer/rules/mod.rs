@@ -20,13 +20,13 @@ impl ShrewdProducer {
     /// Seats from the lead, clockwise.
     fn clockwise_from_lead(&self) -> impl Iterator<Item = Seat> + use<> {
         let (lead, seats) = (self.lead, self.seats());
-        (0..seats).map(move |k| (lead + k) % seats)
+        (0..seats).map(move |k| lead.clockwise(k, seats))
     }
 
     /// The seats that may act now, ascending.
     pub(crate) fn seats_to_act(&self) -> Vec<Seat> {
         match self.stage {
-            Stage::Draft => (0..self.seats())
+            Stage::Draft => Seat::all(self.seats())
                 .filter(|&s| self.players[s].pair.is_some())
                 .collect(),
             Stage::Scout | Stage::Raise => vec![self.turn],
@@ -39,7 +39,7 @@ impl ShrewdProducer {
     /// Whether `seat` is in [`ShrewdProducer::seats_to_act`].
     pub(crate) fn is_to_act(&self, seat: Seat) -> bool {
         match self.stage {
-            Stage::Draft => self.players.0.get(seat).is_some_and(|p| p.pair.is_some()),
+            Stage::Draft => self.players.get(seat).is_some_and(|p| p.pair.is_some()),
             Stage::Scout | Stage::Raise => seat == self.turn,
             Stage::Signing => self.ranking.first() == Some(&seat),
             Stage::Songs => self.song_queue.first() == Some(&seat),
@@ -67,7 +67,7 @@ impl ShrewdProducer {
 
     /// Every action `seat` may post now.
     pub(crate) fn legal(&self, seat: Seat) -> Vec<Action> {
-        let Some(p) = self.players.0.get(seat) else {
+        let Some(p) = self.players.get(seat) else {
             return Vec::new();
         };
         match self.stage {

@@ -72,7 +72,7 @@ impl ShrewdProducer {
             return;
         }
         // G5: ascending Scout value; ties go first to the seat closer to the lead.
-        let mut order: Vec<Seat> = (0..self.seats())
+        let mut order: Vec<Seat> = Seat::all(self.seats())
             .filter(|&s| self.players[s].participating)
             .collect();
         order.sort_by_key(|&s| {

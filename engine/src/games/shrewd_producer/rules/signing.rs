@@ -49,7 +49,7 @@ impl ShrewdProducer {
     /// Money processing: signers pay everything; the others lose their Scout play and only $100
     /// of their Raise-Phase money (G9).
     fn process_money(&mut self, events: &mut Events) {
-        for seat in 0..self.seats() {
+        for seat in Seat::all(self.seats()) {
             let signer = self.ranking.contains(&seat);
             let p = &mut self.players[seat];
             if let Some(ScoutBid::Card(card)) = p.bid {
@@ -75,7 +75,7 @@ impl ShrewdProducer {
             p.passed = false;
         }
         events.push(Event::public(GameEvent::BidsCleared {
-            seats: (0..self.seats()).collect(),
+            seats: Seat::all(self.seats()).collect(),
         }));
     }
 }

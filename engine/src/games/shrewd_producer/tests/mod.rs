@@ -31,7 +31,7 @@ fn raise(amount: u32) -> Action {
     Action::Raise { amount }
 }
 
-fn new_game(seats: usize, lead: usize) -> (ShrewdProducer, Vec<Event<GameEvent>>) {
+fn new_game(seats: usize, lead: Seat) -> (ShrewdProducer, Vec<Event<GameEvent>>) {
     let options = Options {
         starting_lead: Some(lead),
         ..Options::default()
@@ -39,7 +39,7 @@ fn new_game(seats: usize, lead: usize) -> (ShrewdProducer, Vec<Event<GameEvent>>
     ShrewdProducer::setup(options, seats, 42).expect("setup")
 }
 
-fn act(g: &mut ShrewdProducer, seat: usize, action: Action) -> Vec<Event<GameEvent>> {
+fn act(g: &mut ShrewdProducer, seat: Seat, action: Action) -> Vec<Event<GameEvent>> {
     g.apply(seat, &action)
         .unwrap_or_else(|r| panic!("seat {seat} {action:?} refused: {r}"))
 }
@@ -49,7 +49,7 @@ fn bodies(events: &[Event<GameEvent>]) -> Vec<GameEvent> {
 }
 
 /// The choosing seat signs the first revealed artist.
-fn choose_first(g: &mut ShrewdProducer, seat: usize) -> Vec<Event<GameEvent>> {
+fn choose_first(g: &mut ShrewdProducer, seat: Seat) -> Vec<Event<GameEvent>> {
     let artist = g.revealed[0];
     act(g, seat, Action::ChooseArtist { artist })
 }
@@ -65,11 +65,11 @@ fn draft(g: &mut ShrewdProducer) {
 
 /// A game at the start of round 1's Scout Phase whose hands hold exactly these cards; the
 /// other Scout Money is in the discard pile.
-fn scout_round(seats: usize, lead: usize, hands: &[&[&str]]) -> ShrewdProducer {
+fn scout_round(seats: usize, lead: Seat, hands: &[&[&str]]) -> ShrewdProducer {
     let (mut g, _) = new_game(seats, lead);
     draft(&mut g);
     let mut pool: Vec<ScoutId> = g.players.iter_mut().flat_map(|p| p.hand.drain(..)).collect();
-    for (seat, ids) in hands.iter().enumerate() {
+    for (seat, ids) in Seat::all(hands.len()).zip(hands) {
         for id in *ids {
             let card = sc(id);
             pool.retain(|&c| c != card);
@@ -100,7 +100,7 @@ fn reveal(g: &mut ShrewdProducer, ids: [&str; 2]) {
 
 /// Gives a seat artists from the face-down pile (the pile is then shorter than the round
 /// says, so the tests that use it do not check the invariants afterwards).
-fn give(g: &mut ShrewdProducer, seat: usize, ids: &[&str]) {
+fn give(g: &mut ShrewdProducer, seat: Seat, ids: &[&str]) {
     for id in ids {
         let a = ar(id);
         if let Some(i) = g.revealed.iter().position(|&r| r == a) {
@@ -122,7 +122,7 @@ fn give(g: &mut ShrewdProducer, seat: usize, ids: &[&str]) {
 fn all_red_raise() -> ShrewdProducer {
     let mut g = scout_round(
         4,
-        0,
+        Seat::new(0),
         &[
             &["R700a", "Y200a"],
             &["R300a", "Y300a"],
@@ -130,10 +130,10 @@ fn all_red_raise() -> ShrewdProducer {
             &["R500a", "Y500a"],
         ],
     );
-    act(&mut g, 0, play("R700a"));
-    act(&mut g, 1, play("R300a"));
-    act(&mut g, 2, play("R400a"));
-    act(&mut g, 3, play("R500a"));
+    act(&mut g, Seat::new(0), play("R700a"));
+    act(&mut g, Seat::new(1), play("R300a"));
+    act(&mut g, Seat::new(2), play("R400a"));
+    act(&mut g, Seat::new(3), play("R500a"));
     g
 }
 
@@ -204,7 +204,7 @@ fn g1_songs_are_the_rulings_twelve_four_per_level() {
 
 #[test]
 fn setup_4_players_deals_10_raise_money_each_and_the_supply_starts_empty() {
-    let (g, _) = new_game(4, 0);
+    let (g, _) = new_game(4, Seat::new(0));
     assert!(g.players.iter().all(|p| p.bills == 10));
     assert_eq!(g.supply, 0);
     assert!(g.scout_removed.is_empty());
@@ -219,7 +219,7 @@ fn setup_4_players_deals_10_raise_money_each_and_the_supply_starts_empty() {
 
 #[test]
 fn setup_3_players_removes_six_scout_cards_deals_13_and_puts_one_bill_in_the_discard() {
-    let (g, events) = new_game(3, 0);
+    let (g, events) = new_game(3, Seat::new(0));
     assert!(g.players.iter().all(|p| p.bills == 13));
     assert_eq!(g.supply, 1);
     let removed: Vec<&str> = g.scout_removed.iter().map(|c| c.id()).collect();
@@ -233,7 +233,7 @@ fn setup_3_players_removes_six_scout_cards_deals_13_and_puts_one_bill_in_the_dis
 #[test]
 fn derived3_the_draft_gives_each_player_six_scout_cards_with_4_and_3_players() {
     for seats in [4, 3] {
-        let (mut g, _) = new_game(seats, 1);
+        let (mut g, _) = new_game(seats, Seat::new(1));
         assert!(g.players.iter().all(|p| p.hand.len() == 2 && p.pair.is_some()));
         draft(&mut g);
         assert!(g.players.iter().all(|p| p.hand.len() == 6));
@@ -245,11 +245,11 @@ fn derived3_the_draft_gives_each_player_six_scout_cards_with_4_and_3_players() {
 
 #[test]
 fn each_round_the_lead_reveals_two_artists() {
-    let (mut g, _) = new_game(4, 2);
+    let (mut g, _) = new_game(4, Seat::new(2));
     draft(&mut g);
     assert_eq!(g.revealed.len(), 2);
     assert_eq!(g.artist_deck.len(), 22);
-    assert_eq!(g.to_act(), vec![2]);
+    assert_eq!(g.to_act(), vec![Seat::new(2)]);
 }
 
 // ---------------------------------------------------------------- scout phase
@@ -260,7 +260,7 @@ fn scout_example_red_500_red_300_yellow_is_out_and_a_200_substitute_is_in() {
     // Red and plays Yellow (out), D has no Red and pays $200 of Raise Money (in).
     let mut g = scout_round(
         4,
-        0,
+        Seat::new(0),
         &[
             &["R500a", "Y300a"],
             &["R300a", "Y400a"],
@@ -278,62 +278,77 @@ fn scout_example_red_500_red_300_yellow_is_out_and_a_200_substitute_is_in() {
         (&[Part::Gt][..], 5)
     );
 
-    act(&mut g, 0, play("R500a"));
+    act(&mut g, Seat::new(0), play("R500a"));
     assert_eq!(g.lead_suit(), Some(Suit::Red));
-    act(&mut g, 1, play("R300a"));
-    let c = act(&mut g, 2, play("Y200a"));
+    act(&mut g, Seat::new(1), play("R300a"));
+    let c = act(&mut g, Seat::new(2), play("Y200a"));
     assert!(bodies(&c).contains(&GameEvent::ScoutPlayed {
-        seat: 2,
+        seat: Seat::new(2),
         card: sc("Y200a"),
         raise_phase: false
     }));
-    act(&mut g, 3, Action::Substitute);
+    act(&mut g, Seat::new(3), Action::Substitute);
 
     assert_eq!(g.stage, Stage::Raise);
     assert_eq!(
-        (0..4).map(|s| g.players[s].participating).collect::<Vec<_>>(),
+        (0..4)
+            .map(|s| g.players[Seat::new(s)].participating)
+            .collect::<Vec<_>>(),
         [true, true, false, true]
     );
-    assert_eq!((g.players[3].bills, g.supply), (8, 2));
+    assert_eq!((g.players[Seat::new(3)].bills, g.supply), (8, 2));
     // Raise order: D ($200), B ($300), A ($500).
-    assert_eq!(g.raise_order, [3, 1, 0]);
-    assert_eq!((g.total_bid(0), g.total_bid(1), g.total_bid(3)), (500, 300, 200));
+    assert_eq!(g.raise_order, [Seat::new(3), Seat::new(1), Seat::new(0)]);
+    assert_eq!(
+        (
+            g.total_bid(Seat::new(0)),
+            g.total_bid(Seat::new(1)),
+            g.total_bid(Seat::new(3))
+        ),
+        (500, 300, 200)
+    );
 }
 
 #[test]
 fn a_player_holding_the_lead_suit_must_play_it_at_any_value() {
     let mut g = scout_round(
         4,
-        0,
+        Seat::new(0),
         &[&["R500a"], &["R300a", "R700a", "Y400a"], &["Y200a"], &["Y500a"]],
     );
-    act(&mut g, 0, play("R500a"));
-    assert_eq!(g.legal_actions(1), vec![play("R300a"), play("R700a")]);
-    let refused = g.apply(1, &play("Y400a")).expect_err("off-suit refused");
+    act(&mut g, Seat::new(0), play("R500a"));
+    assert_eq!(g.legal_actions(Seat::new(1)), vec![play("R300a"), play("R700a")]);
+    let refused = g
+        .apply(Seat::new(1), &play("Y400a"))
+        .expect_err("off-suit refused");
     assert_eq!(refused.code, RejectionCode::IllegalAction);
     assert!(refused.reason.contains("lead suit"), "{}", refused.reason);
 }
 
 #[test]
 fn without_the_lead_suit_a_player_plays_any_card_and_is_out_or_substitutes_and_is_in() {
-    let mut g = scout_round(4, 0, &[&["R500a"], &["Y300a", "Y700a"], &["Y200a"], &["Y500a"]]);
-    act(&mut g, 0, play("R500a"));
+    let mut g = scout_round(
+        4,
+        Seat::new(0),
+        &[&["R500a"], &["Y300a", "Y700a"], &["Y200a"], &["Y500a"]],
+    );
+    act(&mut g, Seat::new(0), play("R500a"));
     assert_eq!(
-        g.legal_actions(1),
+        g.legal_actions(Seat::new(1)),
         vec![play("Y300a"), play("Y700a"), Action::Substitute]
     );
-    act(&mut g, 1, play("Y700a"));
-    assert!(!g.players[1].participating);
+    act(&mut g, Seat::new(1), play("Y700a"));
+    assert!(!g.players[Seat::new(1)].participating);
 }
 
 #[test]
 fn the_substitute_needs_two_raise_money_bills() {
-    let mut g = scout_round(4, 0, &[&["R500a"], &["Y300a"], &["Y200a"], &["Y500a"]]);
-    g.players[0].bills += g.players[1].bills - 1;
-    g.players[1].bills = 1;
-    act(&mut g, 0, play("R500a"));
-    assert_eq!(g.legal_actions(1), vec![play("Y300a")]);
-    let refused = g.apply(1, &Action::Substitute).expect_err("refused");
+    let mut g = scout_round(4, Seat::new(0), &[&["R500a"], &["Y300a"], &["Y200a"], &["Y500a"]]);
+    g.players[Seat::new(0)].bills += g.players[Seat::new(1)].bills - 1;
+    g.players[Seat::new(1)].bills = 1;
+    act(&mut g, Seat::new(0), play("R500a"));
+    assert_eq!(g.legal_actions(Seat::new(1)), vec![play("Y300a")]);
+    let refused = g.apply(Seat::new(1), &Action::Substitute).expect_err("refused");
     assert!(refused.reason.contains("$200"), "{}", refused.reason);
 }
 
@@ -342,68 +357,88 @@ fn the_substitute_needs_two_raise_money_bills() {
 #[test]
 fn g5_raise_order_is_ascending_scout_value_ties_to_the_seat_closer_to_the_lead() {
     // Lead 2: seat 3 is at distance 1, seat 1 at distance 3; both play $300.
-    let mut g = scout_round(4, 2, &[&["R600a"], &["R300a"], &["R400a"], &["R300b"]]);
-    act(&mut g, 2, play("R400a"));
-    act(&mut g, 3, play("R300b"));
-    act(&mut g, 0, play("R600a"));
-    act(&mut g, 1, play("R300a"));
-    assert_eq!(g.raise_order, [3, 1, 2, 0]);
-    assert_eq!(g.to_act(), vec![3]);
+    let mut g = scout_round(4, Seat::new(2), &[&["R600a"], &["R300a"], &["R400a"], &["R300b"]]);
+    act(&mut g, Seat::new(2), play("R400a"));
+    act(&mut g, Seat::new(3), play("R300b"));
+    act(&mut g, Seat::new(0), play("R600a"));
+    act(&mut g, Seat::new(1), play("R300a"));
+    assert_eq!(
+        g.raise_order,
+        [Seat::new(3), Seat::new(1), Seat::new(2), Seat::new(0)]
+    );
+    assert_eq!(g.to_act(), vec![Seat::new(3)]);
     // Turns cycle through the fixed order, skipping seats that passed.
-    act(&mut g, 3, raise(100));
-    act(&mut g, 1, Action::Pass);
-    act(&mut g, 2, Action::Pass);
-    act(&mut g, 0, raise(200));
-    assert_eq!(g.to_act(), vec![3]);
-    act(&mut g, 3, Action::Pass);
-    assert_eq!(g.to_act(), vec![0]);
-    act(&mut g, 0, Action::Pass);
+    act(&mut g, Seat::new(3), raise(100));
+    act(&mut g, Seat::new(1), Action::Pass);
+    act(&mut g, Seat::new(2), Action::Pass);
+    act(&mut g, Seat::new(0), raise(200));
+    assert_eq!(g.to_act(), vec![Seat::new(3)]);
+    act(&mut g, Seat::new(3), Action::Pass);
+    assert_eq!(g.to_act(), vec![Seat::new(0)]);
+    act(&mut g, Seat::new(0), Action::Pass);
     assert_eq!(g.stage, Stage::Signing);
 }
 
 #[test]
 fn g6_a_substitute_counts_as_a_200_bid_or_as_0_with_the_option() {
-    for (counts, order, total) in [(true, [1, 2, 0], 200), (false, [2, 1, 0], 0)] {
+    for (counts, order, total) in [
+        (true, [1, 2, 0].map(Seat::new), 200),
+        (false, [2, 1, 0].map(Seat::new), 0),
+    ] {
         // Seat 1 plays $200 Red (distance 1); seat 2 substitutes (distance 2).
-        let mut g = scout_round(3, 0, &[&["R500a"], &["R200a"], &["Y200a"]]);
+        let mut g = scout_round(3, Seat::new(0), &[&["R500a"], &["R200a"], &["Y200a"]]);
         g.options.substitute_counts_200 = counts;
-        act(&mut g, 0, play("R500a"));
-        act(&mut g, 1, play("R200a"));
-        act(&mut g, 2, Action::Substitute);
+        act(&mut g, Seat::new(0), play("R500a"));
+        act(&mut g, Seat::new(1), play("R200a"));
+        act(&mut g, Seat::new(2), Action::Substitute);
         assert_eq!(g.raise_order, order);
-        assert_eq!(g.total_bid(2), total);
+        assert_eq!(g.total_bid(Seat::new(2)), total);
     }
 }
 
 #[test]
 fn g7_only_a_player_without_the_lead_suit_may_go_off_suit_or_substitute_and_may_take_debt_first() {
-    let mut g = scout_round(4, 0, &[&["R500a"], &["R300a", "Y300a"], &["Y200a"], &["Y500a"]]);
-    act(&mut g, 0, play("R500a"));
-    assert!(!g.legal_actions(1).contains(&Action::Substitute));
-    assert!(g.apply(1, &Action::Substitute).is_err());
-    act(&mut g, 1, play("R300a"));
+    let mut g = scout_round(
+        4,
+        Seat::new(0),
+        &[&["R500a"], &["R300a", "Y300a"], &["Y200a"], &["Y500a"]],
+    );
+    act(&mut g, Seat::new(0), play("R500a"));
+    assert!(!g.legal_actions(Seat::new(1)).contains(&Action::Substitute));
+    assert!(g.apply(Seat::new(1), &Action::Substitute).is_err());
+    act(&mut g, Seat::new(1), play("R300a"));
     // Seat 2 holds no money but the supply can lend: debt first, then substitute.
     g.supply = 10;
-    g.players[2].bills = 0;
-    g.players[0].bills = 10;
-    g.players[1].bills = 10;
-    g.players[3].bills = 10;
+    g.players[Seat::new(2)].bills = 0;
+    g.players[Seat::new(0)].bills = 10;
+    g.players[Seat::new(1)].bills = 10;
+    g.players[Seat::new(3)].bills = 10;
     g.check_invariants().expect("invariants");
-    assert_eq!(g.legal_actions(2), vec![play("Y200a"), Action::TakeDebt]);
-    act(&mut g, 2, Action::TakeDebt);
-    assert_eq!(g.to_act(), vec![2]);
-    act(&mut g, 2, Action::Substitute);
-    assert_eq!((g.players[2].bills, g.players[2].debts, g.supply), (3, 1, 7));
+    assert_eq!(
+        g.legal_actions(Seat::new(2)),
+        vec![play("Y200a"), Action::TakeDebt]
+    );
+    act(&mut g, Seat::new(2), Action::TakeDebt);
+    assert_eq!(g.to_act(), vec![Seat::new(2)]);
+    act(&mut g, Seat::new(2), Action::Substitute);
+    assert_eq!(
+        (
+            g.players[Seat::new(2)].bills,
+            g.players[Seat::new(2)].debts,
+            g.supply
+        ),
+        (3, 1, 7)
+    );
 }
 
 #[test]
 fn g8_raises_are_multiples_of_100_from_100_to_what_the_seat_holds() {
     let mut g = all_red_raise();
     g.supply = 5;
-    g.players[1].bills = 5;
+    g.players[Seat::new(1)].bills = 5;
     g.check_invariants().expect("invariants");
     assert_eq!(
-        g.legal_actions(1),
+        g.legal_actions(Seat::new(1)),
         vec![
             Action::Pass,
             raise(100),
@@ -415,12 +450,16 @@ fn g8_raises_are_multiples_of_100_from_100_to_what_the_seat_holds() {
         ]
     );
     for bad in [0, 50, 150, 600] {
-        let refused = g.apply(1, &raise(bad)).expect_err("refused");
+        let refused = g.apply(Seat::new(1), &raise(bad)).expect_err("refused");
         assert_eq!(refused.code, RejectionCode::IllegalAction);
     }
-    act(&mut g, 1, raise(500));
+    act(&mut g, Seat::new(1), raise(500));
     assert_eq!(
-        (g.players[1].bills, g.players[1].raised, g.total_bid(1)),
+        (
+            g.players[Seat::new(1)].bills,
+            g.players[Seat::new(1)].raised,
+            g.total_bid(Seat::new(1))
+        ),
         (0, 5, 800)
     );
 }
@@ -428,54 +467,63 @@ fn g8_raises_are_multiples_of_100_from_100_to_what_the_seat_holds() {
 #[test]
 fn raising_need_not_beat_the_high_bid() {
     let mut g = all_red_raise();
-    act(&mut g, 1, raise(100));
-    assert!(g.total_bid(1) < g.total_bid(0));
-    assert_eq!(g.to_act(), vec![2]);
+    act(&mut g, Seat::new(1), raise(100));
+    assert!(g.total_bid(Seat::new(1)) < g.total_bid(Seat::new(0)));
+    assert_eq!(g.to_act(), vec![Seat::new(2)]);
 }
 
 #[test]
 fn a_pass_is_final_and_the_raise_phase_ends_when_all_have_passed() {
     let mut g = all_red_raise();
-    act(&mut g, 1, Action::Pass);
-    act(&mut g, 2, raise(100));
-    act(&mut g, 3, Action::Pass);
-    act(&mut g, 0, Action::Pass);
-    assert_eq!(g.to_act(), vec![2]);
-    assert!(g.legal_actions(1).is_empty());
-    act(&mut g, 2, Action::Pass);
+    act(&mut g, Seat::new(1), Action::Pass);
+    act(&mut g, Seat::new(2), raise(100));
+    act(&mut g, Seat::new(3), Action::Pass);
+    act(&mut g, Seat::new(0), Action::Pass);
+    assert_eq!(g.to_act(), vec![Seat::new(2)]);
+    assert!(g.legal_actions(Seat::new(1)).is_empty());
+    act(&mut g, Seat::new(2), Action::Pass);
     assert_eq!(g.stage, Stage::Signing);
     // Totals: seat 0 $700, seat 2 $500, seat 3 $500 (seat 2 closer to the lead), seat 1 $300.
-    assert_eq!(g.ranking, [0, 2]);
+    assert_eq!(g.ranking, [Seat::new(0), Seat::new(2)]);
 }
 
 #[test]
 fn ranking_ties_go_to_the_seat_closer_to_the_lead() {
-    let mut g = scout_round(4, 1, &[&["R500a"], &["R300a"], &["R400a"], &["R500b"]]);
-    act(&mut g, 1, play("R300a"));
-    act(&mut g, 2, play("R400a"));
-    act(&mut g, 3, play("R500b"));
-    act(&mut g, 0, play("R500a"));
+    let mut g = scout_round(4, Seat::new(1), &[&["R500a"], &["R300a"], &["R400a"], &["R500b"]]);
+    act(&mut g, Seat::new(1), play("R300a"));
+    act(&mut g, Seat::new(2), play("R400a"));
+    act(&mut g, Seat::new(3), play("R500b"));
+    act(&mut g, Seat::new(0), play("R500a"));
     for seat in [1, 2, 3, 0] {
-        act(&mut g, seat, Action::Pass);
+        act(&mut g, Seat::new(seat), Action::Pass);
     }
     // Seats 3 and 0 both bid $500; seat 3 is closer to lead 1.
-    assert_eq!(g.ranking, [3, 0]);
+    assert_eq!(g.ranking, [Seat::new(3), Seat::new(0)]);
 }
 
 // ---------------------------------------------------------------- debt
 
 #[test]
 fn derived4_a_debt_takes_500_from_the_supply_only_when_it_holds_500() {
-    let mut g = scout_round(4, 0, &[&["R500a"], &["Y300a"], &["Y200a"], &["Y500a"]]);
+    let mut g = scout_round(4, Seat::new(0), &[&["R500a"], &["Y300a"], &["Y200a"], &["Y500a"]]);
     assert_eq!(g.supply, 0);
-    assert!(!g.legal_actions(0).contains(&Action::TakeDebt));
-    let refused = g.apply(0, &Action::TakeDebt).expect_err("no money in the supply");
+    assert!(!g.legal_actions(Seat::new(0)).contains(&Action::TakeDebt));
+    let refused = g
+        .apply(Seat::new(0), &Action::TakeDebt)
+        .expect_err("no money in the supply");
     assert!(refused.reason.contains("supply"), "{}", refused.reason);
-    g.players[1].bills -= 5;
+    g.players[Seat::new(1)].bills -= 5;
     g.supply = 5;
-    act(&mut g, 0, Action::TakeDebt);
-    assert_eq!((g.players[0].bills, g.players[0].debts, g.supply), (15, 1, 0));
-    assert!(!g.legal_actions(0).contains(&Action::TakeDebt));
+    act(&mut g, Seat::new(0), Action::TakeDebt);
+    assert_eq!(
+        (
+            g.players[Seat::new(0)].bills,
+            g.players[Seat::new(0)].debts,
+            g.supply
+        ),
+        (15, 1, 0)
+    );
+    assert!(!g.legal_actions(Seat::new(0)).contains(&Action::TakeDebt));
 }
 
 #[test]
@@ -486,34 +534,41 @@ fn debt_is_limited_to_five_per_game() {
     }
     g.supply = 40;
     for _ in 0..MAX_DEBTS {
-        act(&mut g, 1, Action::TakeDebt);
+        act(&mut g, Seat::new(1), Action::TakeDebt);
     }
-    assert_eq!((g.players[1].debts, g.players[1].bills), (5, 25));
-    assert!(!g.legal_actions(1).contains(&Action::TakeDebt));
-    let refused = g.apply(1, &Action::TakeDebt).expect_err("sixth debt");
+    assert_eq!(
+        (g.players[Seat::new(1)].debts, g.players[Seat::new(1)].bills),
+        (5, 25)
+    );
+    assert!(!g.legal_actions(Seat::new(1)).contains(&Action::TakeDebt));
+    let refused = g.apply(Seat::new(1), &Action::TakeDebt).expect_err("sixth debt");
     assert!(refused.reason.contains("maximum"), "{}", refused.reason);
 }
 
 #[test]
 fn g23_debt_only_on_ones_own_scout_or_raise_turn_and_it_does_not_end_the_turn() {
-    let (mut g, _) = new_game(4, 0);
+    let (mut g, _) = new_game(4, Seat::new(0));
     g.supply = 10;
-    g.players[0].bills = 0;
+    g.players[Seat::new(0)].bills = 0;
     assert!(
-        g.legal_actions(0)
+        g.legal_actions(Seat::new(0))
             .iter()
             .all(|a| matches!(a, Action::Keep { .. }))
     );
-    let refused = g.apply(0, &Action::TakeDebt).expect_err("no debt in the draft");
+    let refused = g
+        .apply(Seat::new(0), &Action::TakeDebt)
+        .expect_err("no debt in the draft");
     assert!(refused.reason.contains("G23"), "{}", refused.reason);
     draft(&mut g);
-    assert!(g.legal_actions(0).contains(&Action::TakeDebt));
+    assert!(g.legal_actions(Seat::new(0)).contains(&Action::TakeDebt));
     assert_eq!(
-        g.apply(1, &Action::TakeDebt).expect_err("not seat 1's turn").code,
+        g.apply(Seat::new(1), &Action::TakeDebt)
+            .expect_err("not seat 1's turn")
+            .code,
         RejectionCode::NotYourTurn
     );
-    act(&mut g, 0, Action::TakeDebt);
-    assert_eq!(g.to_act(), vec![0]);
+    act(&mut g, Seat::new(0), Action::TakeDebt);
+    assert_eq!(g.to_act(), vec![Seat::new(0)]);
 }
 
 // ---------------------------------------------------------------- signing and money
@@ -522,28 +577,32 @@ fn g23_debt_only_on_ones_own_scout_or_raise_turn_and_it_does_not_end_the_turn() 
 fn first_place_chooses_second_place_signs_the_other_and_both_pay_their_whole_bid() {
     let mut g = all_red_raise();
     reveal(&mut g, ["A03", "A08"]);
-    act(&mut g, 1, raise(500));
+    act(&mut g, Seat::new(1), raise(500));
     for seat in [2, 3, 0, 1] {
-        act(&mut g, seat, Action::Pass);
+        act(&mut g, Seat::new(seat), Action::Pass);
     }
     // Seat 1: $300 + $500 = $800 (1st); seat 0: $700 (2nd).
-    assert_eq!(g.ranking, [1, 0]);
-    assert_eq!(g.to_act(), vec![1]);
-    let events = bodies(&act(&mut g, 1, Action::ChooseArtist { artist: ar("A08") }));
+    assert_eq!(g.ranking, [Seat::new(1), Seat::new(0)]);
+    assert_eq!(g.to_act(), vec![Seat::new(1)]);
+    let events = bodies(&act(
+        &mut g,
+        Seat::new(1),
+        Action::ChooseArtist { artist: ar("A08") },
+    ));
     assert!(events.contains(&GameEvent::ArtistSigned {
-        seat: 1,
+        seat: Seat::new(1),
         artist: ar("A08"),
         place: 1
     }));
     assert!(events.contains(&GameEvent::ArtistSigned {
-        seat: 0,
+        seat: Seat::new(0),
         artist: ar("A03"),
         place: 2
     }));
-    assert_eq!(g.players[1].artists, [ar("A08")]);
-    assert_eq!(g.players[0].artists, [ar("A03")]);
+    assert_eq!(g.players[Seat::new(1)].artists, [ar("A08")]);
+    assert_eq!(g.players[Seat::new(0)].artists, [ar("A03")]);
     // Seat 1's $500 of Raise Money went to the discard pile, and every played card too.
-    assert_eq!((g.players[1].bills, g.supply), (5, 5));
+    assert_eq!((g.players[Seat::new(1)].bills, g.supply), (5, 5));
     for id in ["R700a", "R300a", "R400a", "R500a"] {
         assert!(g.scout_discard.contains(&sc(id)));
     }
@@ -553,90 +612,94 @@ fn first_place_chooses_second_place_signs_the_other_and_both_pay_their_whole_bid
 #[test]
 fn g9_non_signer_loses_only_100_of_raise_money() {
     let mut g = all_red_raise();
-    act(&mut g, 1, raise(300));
-    act(&mut g, 2, raise(100));
-    act(&mut g, 3, raise(500));
+    act(&mut g, Seat::new(1), raise(300));
+    act(&mut g, Seat::new(2), raise(100));
+    act(&mut g, Seat::new(3), raise(500));
     for seat in [0, 1, 2, 3] {
-        act(&mut g, seat, Action::Pass);
+        act(&mut g, Seat::new(seat), Action::Pass);
     }
     // Seat 3 $1000, seat 0 $700, seat 1 $600, seat 2 $500.
-    assert_eq!(g.ranking, [3, 0]);
+    assert_eq!(g.ranking, [Seat::new(3), Seat::new(0)]);
     let artist = g.revealed[0];
-    let events = bodies(&act(&mut g, 3, Action::ChooseArtist { artist }));
+    let events = bodies(&act(&mut g, Seat::new(3), Action::ChooseArtist { artist }));
     assert!(events.contains(&GameEvent::MoneyProcessed {
-        seat: 1,
+        seat: Seat::new(1),
         to_supply: 100,
         returned: 200
     }));
-    assert_eq!(g.players[1].bills, 9);
-    assert_eq!(g.players[2].bills, 9);
+    assert_eq!(g.players[Seat::new(1)].bills, 9);
+    assert_eq!(g.players[Seat::new(2)].bills, 9);
     // A participant that raised nothing loses only its Scout card.
     assert!(events.contains(&GameEvent::MoneyProcessed {
-        seat: 0,
+        seat: Seat::new(0),
         to_supply: 0,
         returned: 0
     }));
-    assert_eq!(g.players[0].bills, 10);
-    assert_eq!(g.players[3].bills, 5);
+    assert_eq!(g.players[Seat::new(0)].bills, 10);
+    assert_eq!(g.players[Seat::new(3)].bills, 5);
     assert_eq!(g.supply, 5 + 1 + 1);
 }
 
 #[test]
 fn g10_a_single_participant_chooses_one_artist_and_the_other_is_discarded() {
-    let mut g = scout_round(4, 0, &[&["R500a"], &["Y300a"], &["Y200a"], &["Y500a"]]);
+    let mut g = scout_round(4, Seat::new(0), &[&["R500a"], &["Y300a"], &["Y200a"], &["Y500a"]]);
     reveal(&mut g, ["A01", "A20"]);
-    act(&mut g, 0, play("R500a"));
-    act(&mut g, 1, play("Y300a"));
-    act(&mut g, 2, play("Y200a"));
-    act(&mut g, 3, play("Y500a"));
-    assert_eq!(g.raise_order, [0]);
-    act(&mut g, 0, raise(200));
-    act(&mut g, 0, Action::Pass);
-    assert_eq!(g.ranking, [0]);
-    let events = bodies(&act(&mut g, 0, Action::ChooseArtist { artist: ar("A20") }));
+    act(&mut g, Seat::new(0), play("R500a"));
+    act(&mut g, Seat::new(1), play("Y300a"));
+    act(&mut g, Seat::new(2), play("Y200a"));
+    act(&mut g, Seat::new(3), play("Y500a"));
+    assert_eq!(g.raise_order, [Seat::new(0)]);
+    act(&mut g, Seat::new(0), raise(200));
+    act(&mut g, Seat::new(0), Action::Pass);
+    assert_eq!(g.ranking, [Seat::new(0)]);
+    let events = bodies(&act(
+        &mut g,
+        Seat::new(0),
+        Action::ChooseArtist { artist: ar("A20") },
+    ));
     assert!(events.contains(&GameEvent::ArtistDiscarded { artist: ar("A01") }));
     assert_eq!(g.artist_discard, [ar("A01")]);
-    assert_eq!((g.players[0].bills, g.supply), (8, 2));
+    assert_eq!((g.players[Seat::new(0)].bills, g.supply), (8, 2));
     // DERIVED 6: no 1st place over others; the lead continues.
-    assert_eq!((g.round, g.lead, g.stage), (2, 0, Stage::Scout));
+    assert_eq!((g.round, g.lead, g.stage), (2, Seat::new(0), Stage::Scout));
 }
 
 #[test]
 fn g11_second_place_must_sign_even_at_a_price_driven_up_by_others() {
-    let mut g = scout_round(3, 0, &[&["R700a"], &["R300a"], &["R400a"]]);
-    act(&mut g, 0, play("R700a"));
-    act(&mut g, 1, play("R300a"));
-    act(&mut g, 2, play("R400a"));
-    act(&mut g, 1, raise(500));
-    act(&mut g, 2, Action::Pass);
-    act(&mut g, 0, Action::Pass);
-    act(&mut g, 1, Action::Pass);
+    let mut g = scout_round(3, Seat::new(0), &[&["R700a"], &["R300a"], &["R400a"]]);
+    act(&mut g, Seat::new(0), play("R700a"));
+    act(&mut g, Seat::new(1), play("R300a"));
+    act(&mut g, Seat::new(2), play("R400a"));
+    act(&mut g, Seat::new(1), raise(500));
+    act(&mut g, Seat::new(2), Action::Pass);
+    act(&mut g, Seat::new(0), Action::Pass);
+    act(&mut g, Seat::new(1), Action::Pass);
     // Seat 1 ($800) is 1st, seat 0 ($700) is 2nd and gets the other artist with no choice.
-    assert_eq!(g.ranking, [1, 0]);
-    assert!(g.legal_actions(0).is_empty());
+    assert_eq!(g.ranking, [Seat::new(1), Seat::new(0)]);
+    assert!(g.legal_actions(Seat::new(0)).is_empty());
     let other = g.revealed[1];
-    choose_first(&mut g, 1);
-    assert_eq!(g.players[0].artists, [other]);
+    choose_first(&mut g, Seat::new(1));
+    assert_eq!(g.players[Seat::new(0)].artists, [other]);
 }
 
 #[test]
 fn g25_only_first_place_chooses_an_artist() {
     let mut g = all_red_raise();
     for seat in [1, 2, 3, 0] {
-        act(&mut g, seat, Action::Pass);
+        act(&mut g, Seat::new(seat), Action::Pass);
     }
-    assert_eq!(g.ranking, [0, 3]);
-    assert_eq!(g.to_act(), vec![0]);
+    assert_eq!(g.ranking, [Seat::new(0), Seat::new(3)]);
+    assert_eq!(g.to_act(), vec![Seat::new(0)]);
     let choice = Action::ChooseArtist {
         artist: g.revealed[0],
     };
     assert_eq!(
-        g.apply(3, &choice).expect_err("2nd").code,
+        g.apply(Seat::new(3), &choice).expect_err("2nd").code,
         RejectionCode::NotYourTurn
     );
     let not_revealed = g.artist_deck[0];
     let refused = g
-        .apply(0, &Action::ChooseArtist { artist: not_revealed })
+        .apply(Seat::new(0), &Action::ChooseArtist { artist: not_revealed })
         .expect_err("not revealed");
     assert_eq!(refused.code, RejectionCode::IllegalAction);
 }
@@ -644,56 +707,66 @@ fn g25_only_first_place_chooses_an_artist() {
 #[test]
 fn the_first_place_signer_leads_the_next_round() {
     let mut g = all_red_raise();
-    act(&mut g, 1, raise(500));
+    act(&mut g, Seat::new(1), raise(500));
     for seat in [2, 3, 0, 1] {
-        act(&mut g, seat, Action::Pass);
+        act(&mut g, Seat::new(seat), Action::Pass);
     }
-    choose_first(&mut g, 1);
-    assert_eq!((g.round, g.lead, g.to_act()), (2, 1, vec![1]));
+    choose_first(&mut g, Seat::new(1));
+    assert_eq!(
+        (g.round, g.lead, g.to_act()),
+        (2, Seat::new(1), vec![Seat::new(1)])
+    );
 }
 
 #[test]
 fn g18_a_substitute_reaches_the_supply_at_once_raise_bids_only_at_money_processing() {
-    let mut g = scout_round(4, 0, &[&["R500a"], &["Y300a"], &["R200a"], &["Y500a"]]);
-    act(&mut g, 0, play("R500a"));
-    act(&mut g, 1, Action::Substitute);
+    let mut g = scout_round(4, Seat::new(0), &[&["R500a"], &["Y300a"], &["R200a"], &["Y500a"]]);
+    act(&mut g, Seat::new(0), play("R500a"));
+    act(&mut g, Seat::new(1), Action::Substitute);
     assert_eq!(g.supply, 2);
-    act(&mut g, 2, play("R200a"));
-    act(&mut g, 3, play("Y500a"));
+    act(&mut g, Seat::new(2), play("R200a"));
+    act(&mut g, Seat::new(3), play("Y500a"));
     // Order: seat 1 ($200 substitute, closer to the lead), seat 2 ($200), seat 0.
-    act(&mut g, 1, Action::Pass);
-    act(&mut g, 2, raise(400));
+    act(&mut g, Seat::new(1), Action::Pass);
+    act(&mut g, Seat::new(2), raise(400));
     assert_eq!(g.supply, 2);
-    assert_eq!(g.players[2].raised, 4);
+    assert_eq!(g.players[Seat::new(2)].raised, 4);
 }
 
 #[test]
 fn g19_a_participant_without_money_who_cannot_borrow_may_only_pass() {
     let mut g = all_red_raise();
-    g.players[0].bills += g.players[1].bills;
-    g.players[1].bills = 0;
+    g.players[Seat::new(0)].bills += g.players[Seat::new(1)].bills;
+    g.players[Seat::new(1)].bills = 0;
     assert!(g.supply < DEBT_BILLS);
-    assert_eq!(g.legal_actions(1), vec![Action::Pass]);
+    assert_eq!(g.legal_actions(Seat::new(1)), vec![Action::Pass]);
 }
 
 #[test]
 fn g27_a_lone_participant_takes_raise_turns_until_it_passes() {
-    let mut g = scout_round(3, 0, &[&["R500a"], &["Y300a"], &["Y200a"]]);
-    act(&mut g, 0, play("R500a"));
-    act(&mut g, 1, play("Y300a"));
-    act(&mut g, 2, play("Y200a"));
-    act(&mut g, 0, raise(100));
-    assert_eq!((g.stage, g.to_act()), (Stage::Raise, vec![0]));
-    act(&mut g, 0, raise(100));
-    act(&mut g, 0, Action::Pass);
+    let mut g = scout_round(3, Seat::new(0), &[&["R500a"], &["Y300a"], &["Y200a"]]);
+    act(&mut g, Seat::new(0), play("R500a"));
+    act(&mut g, Seat::new(1), play("Y300a"));
+    act(&mut g, Seat::new(2), play("Y200a"));
+    act(&mut g, Seat::new(0), raise(100));
+    assert_eq!((g.stage, g.to_act()), (Stage::Raise, vec![Seat::new(0)]));
+    act(&mut g, Seat::new(0), raise(100));
+    act(&mut g, Seat::new(0), Action::Pass);
     assert_eq!(g.stage, Stage::Signing);
 }
 
 #[test]
 fn g24_the_lead_must_play_a_scout_card_and_may_neither_substitute_nor_go_off_suit() {
-    let g = scout_round(4, 0, &[&["Y500a", "Y300b"], &["R300a"], &["Y200a"], &["Y500b"]]);
-    assert_eq!(g.legal_actions(0), vec![play("Y500a"), play("Y300b")]);
-    let refused = g.clone().apply(0, &Action::Substitute).expect_err("lead");
+    let g = scout_round(
+        4,
+        Seat::new(0),
+        &[&["Y500a", "Y300b"], &["R300a"], &["Y200a"], &["Y500b"]],
+    );
+    assert_eq!(g.legal_actions(Seat::new(0)), vec![play("Y500a"), play("Y300b")]);
+    let refused = g
+        .clone()
+        .apply(Seat::new(0), &Action::Substitute)
+        .expect_err("lead");
     assert!(refused.reason.contains("lead"), "{}", refused.reason);
 }
 
@@ -737,20 +810,20 @@ fn g4_the_assignment_with_the_most_artist_pt_is_scored_and_others_do_not_partici
 /// Seat 0 leads and will be 1st; its song is Street Ballad and it owns these artists.
 fn signing_with_songs(owned: &[&str], reveal_ids: [&str; 2]) -> ShrewdProducer {
     let mut g = all_red_raise();
-    g.players[0].songs = vec![so("L1-2")];
+    g.players[Seat::new(0)].songs = vec![so("L1-2")];
     for p in 1..4 {
-        g.players[p].songs.clear();
+        g.players[Seat::new(p)].songs.clear();
     }
     let others: Vec<SongId> = (0..4u8).map(SongId).filter(|&s| s != so("L1-2")).collect();
-    g.players[1].songs = vec![others[0]];
-    g.players[2].songs = vec![others[1]];
-    g.players[3].songs = vec![others[2]];
-    give(&mut g, 0, owned);
+    g.players[Seat::new(1)].songs = vec![others[0]];
+    g.players[Seat::new(2)].songs = vec![others[1]];
+    g.players[Seat::new(3)].songs = vec![others[2]];
+    give(&mut g, Seat::new(0), owned);
     reveal(&mut g, reveal_ids);
     for seat in [1, 2, 3, 0] {
-        act(&mut g, seat, Action::Pass);
+        act(&mut g, Seat::new(seat), Action::Pass);
     }
-    assert_eq!(g.ranking, [0, 3]);
+    assert_eq!(g.ranking, [Seat::new(0), Seat::new(3)]);
     g
 }
 
@@ -758,27 +831,30 @@ fn signing_with_songs(owned: &[&str], reveal_ids: [&str; 2]) -> ShrewdProducer {
 fn g12_a_signer_who_completes_its_song_chooses_the_next_level_and_may_chain() {
     // Owned: Vo 6, Gt 6, Dr 6; signing Ba 6 completes Street Ballad and Power Quartet.
     let mut g = signing_with_songs(&["A03", "A08", "A17"], ["A13", "A20"]);
-    act(&mut g, 0, Action::ChooseArtist { artist: ar("A13") });
-    assert_eq!((g.stage, g.to_act()), (Stage::Songs, vec![0]));
+    act(&mut g, Seat::new(0), Action::ChooseArtist { artist: ar("A13") });
+    assert_eq!((g.stage, g.to_act()), (Stage::Songs, vec![Seat::new(0)]));
     let level2: Vec<Action> = ["L2-1", "L2-2", "L2-3", "L2-4"]
         .iter()
         .map(|id| Action::TakeSong { song: so(id) })
         .chain([Action::DeclineSong])
         .collect();
-    assert_eq!(g.legal_actions(0), level2);
-    act(&mut g, 0, Action::TakeSong { song: so("L2-1") });
+    assert_eq!(g.legal_actions(Seat::new(0)), level2);
+    act(&mut g, Seat::new(0), Action::TakeSong { song: so("L2-1") });
     // Power Quartet is complete at once: pick again, from Lv.3.
-    assert_eq!(g.to_act(), vec![0]);
+    assert_eq!(g.to_act(), vec![Seat::new(0)]);
     assert!(
-        g.legal_actions(0)
+        g.legal_actions(Seat::new(0))
             .contains(&Action::TakeSong { song: so("L3-4") })
     );
     assert!(
-        !g.legal_actions(0)
+        !g.legal_actions(Seat::new(0))
             .contains(&Action::TakeSong { song: so("L2-2") })
     );
-    act(&mut g, 0, Action::TakeSong { song: so("L3-4") });
-    assert_eq!(g.players[0].songs, [so("L1-2"), so("L2-1"), so("L3-4")]);
+    act(&mut g, Seat::new(0), Action::TakeSong { song: so("L3-4") });
+    assert_eq!(
+        g.players[Seat::new(0)].songs,
+        [so("L1-2"), so("L2-1"), so("L3-4")]
+    );
     assert_eq!((g.stage, g.round), (Stage::Scout, 2));
     assert!(!g.open_songs.contains(&so("L2-1")));
 }
@@ -786,13 +862,13 @@ fn g12_a_signer_who_completes_its_song_chooses_the_next_level_and_may_chain() {
 #[test]
 fn g26_declining_ends_the_chain_and_the_song_is_offered_again_at_the_next_signing() {
     let mut g = signing_with_songs(&["A03", "A08"], ["A13", "A20"]);
-    act(&mut g, 0, Action::ChooseArtist { artist: ar("A13") });
-    act(&mut g, 0, Action::DeclineSong);
+    act(&mut g, Seat::new(0), Action::ChooseArtist { artist: ar("A13") });
+    act(&mut g, Seat::new(0), Action::DeclineSong);
     assert_eq!((g.stage, g.round), (Stage::Scout, 2));
-    assert_eq!(g.players[0].songs, [so("L1-2")]);
+    assert_eq!(g.players[Seat::new(0)].songs, [so("L1-2")]);
     // Next round seat 0 signs again (alone) and is asked again.
     let hands: [&[&str]; 4] = [&["R600a"], &["Y300b"], &["Y200b"], &["Y500b"]];
-    for (seat, ids) in hands.iter().enumerate() {
+    for (seat, ids) in Seat::all(hands.len()).zip(hands.iter()) {
         let hand = std::mem::take(&mut g.players[seat].hand);
         g.scout_discard.extend(hand);
         for id in *ids {
@@ -800,78 +876,79 @@ fn g26_declining_ends_the_chain_and_the_song_is_offered_again_at_the_next_signin
             g.players[seat].hand.push(sc(id));
         }
     }
-    act(&mut g, 0, play("R600a"));
-    act(&mut g, 1, play("Y300b"));
-    act(&mut g, 2, play("Y200b"));
-    act(&mut g, 3, play("Y500b"));
-    act(&mut g, 0, Action::Pass);
-    choose_first(&mut g, 0);
-    assert_eq!((g.stage, g.to_act()), (Stage::Songs, vec![0]));
+    act(&mut g, Seat::new(0), play("R600a"));
+    act(&mut g, Seat::new(1), play("Y300b"));
+    act(&mut g, Seat::new(2), play("Y200b"));
+    act(&mut g, Seat::new(3), play("Y500b"));
+    act(&mut g, Seat::new(0), Action::Pass);
+    choose_first(&mut g, Seat::new(0));
+    assert_eq!((g.stage, g.to_act()), (Stage::Songs, vec![Seat::new(0)]));
 }
 
 #[test]
 fn g26_simultaneous_completions_pick_in_order_of_distance_from_the_lead() {
     // Lead 2; seats 3 (distance 1) and 0 (distance 2) both complete Lv.1 songs.
-    let mut g = scout_round(4, 2, &[&["R600a"], &["R200a"], &["R400a"], &["R700a"]]);
+    let mut g = scout_round(4, Seat::new(2), &[&["R600a"], &["R200a"], &["R400a"], &["R700a"]]);
     for p in g.players.iter_mut() {
         p.songs.clear();
     }
-    g.players[0].songs = vec![so("L1-2")]; // Vo Gt Ba
-    g.players[1].songs = vec![so("L1-3")];
-    g.players[2].songs = vec![so("L1-4")];
-    g.players[3].songs = vec![so("L1-1")]; // Vo Gt Dr
-    give(&mut g, 0, &["A03", "A08"]);
-    give(&mut g, 3, &["A02", "A06"]);
+    g.players[Seat::new(0)].songs = vec![so("L1-2")]; // Vo Gt Ba
+    g.players[Seat::new(1)].songs = vec![so("L1-3")];
+    g.players[Seat::new(2)].songs = vec![so("L1-4")];
+    g.players[Seat::new(3)].songs = vec![so("L1-1")]; // Vo Gt Dr
+    give(&mut g, Seat::new(0), &["A03", "A08"]);
+    give(&mut g, Seat::new(3), &["A02", "A06"]);
     reveal(&mut g, ["A13", "A17"]);
-    act(&mut g, 2, play("R400a"));
-    act(&mut g, 3, play("R700a"));
-    act(&mut g, 0, play("R600a"));
-    act(&mut g, 1, play("R200a"));
+    act(&mut g, Seat::new(2), play("R400a"));
+    act(&mut g, Seat::new(3), play("R700a"));
+    act(&mut g, Seat::new(0), play("R600a"));
+    act(&mut g, Seat::new(1), play("R200a"));
     for seat in [1, 2, 0, 3] {
-        act(&mut g, seat, Action::Pass);
+        act(&mut g, Seat::new(seat), Action::Pass);
     }
-    assert_eq!(g.ranking, [3, 0]);
-    act(&mut g, 3, Action::ChooseArtist { artist: ar("A17") });
-    assert_eq!(g.song_queue, [3, 0]);
-    assert_eq!(g.to_act(), vec![3]);
-    act(&mut g, 3, Action::TakeSong { song: so("L2-4") });
-    assert_eq!(g.to_act(), vec![0]);
+    assert_eq!(g.ranking, [Seat::new(3), Seat::new(0)]);
+    act(&mut g, Seat::new(3), Action::ChooseArtist { artist: ar("A17") });
+    assert_eq!(g.song_queue, [Seat::new(3), Seat::new(0)]);
+    assert_eq!(g.to_act(), vec![Seat::new(3)]);
+    act(&mut g, Seat::new(3), Action::TakeSong { song: so("L2-4") });
+    assert_eq!(g.to_act(), vec![Seat::new(0)]);
     assert!(
-        !g.legal_actions(0)
+        !g.legal_actions(Seat::new(0))
             .contains(&Action::TakeSong { song: so("L2-4") })
     );
-    act(&mut g, 0, Action::TakeSong { song: so("L2-1") });
-    assert_eq!((g.stage, g.lead), (Stage::Scout, 3));
+    act(&mut g, Seat::new(0), Action::TakeSong { song: so("L2-1") });
+    assert_eq!((g.stage, g.lead), (Stage::Scout, Seat::new(3)));
 }
 
 #[test]
 fn only_this_rounds_signers_check_their_songs() {
     let mut g = all_red_raise();
     // Seat 1 holds a complete song but does not sign this round.
-    g.players[1].songs = vec![so("L1-2")];
-    g.players[0].songs = vec![];
+    g.players[Seat::new(1)].songs = vec![so("L1-2")];
+    g.players[Seat::new(0)].songs = vec![];
     for p in [0, 2, 3] {
-        g.players[p].songs.retain(|&s| s != so("L1-2"));
+        g.players[Seat::new(p)].songs.retain(|&s| s != so("L1-2"));
     }
-    give(&mut g, 1, &["A03", "A08", "A13"]);
+    give(&mut g, Seat::new(1), &["A03", "A08", "A13"]);
     for seat in [1, 2, 3, 0] {
-        act(&mut g, seat, Action::Pass);
+        act(&mut g, Seat::new(seat), Action::Pass);
     }
-    choose_first(&mut g, 0);
+    choose_first(&mut g, Seat::new(0));
     assert_eq!(g.stage, Stage::Scout);
-    assert_eq!(g.players[1].songs.len(), 1);
+    assert_eq!(g.players[Seat::new(1)].songs.len(), 1);
 }
 
 // ---------------------------------------------------------------- scoring
 
 #[test]
 fn scoring_example_vo_ky_3_gt_5_ba_5_with_street_ballad_6_is_19() {
-    let (mut g, _) = new_game(4, 0);
-    g.players[0].songs = vec![so("L1-2"), so("L2-2")];
-    give(&mut g, 0, &["A24", "A07", "A12"]);
-    let best = best_assignment(so("L1-2").card().requires, &g.players[0].artists, true).expect("complete");
+    let (mut g, _) = new_game(4, Seat::new(0));
+    g.players[Seat::new(0)].songs = vec![so("L1-2"), so("L2-2")];
+    give(&mut g, Seat::new(0), &["A24", "A07", "A12"]);
+    let best = best_assignment(so("L1-2").card().requires, &g.players[Seat::new(0)].artists, true)
+        .expect("complete");
     assert_eq!(best.artist_pt, 13);
-    let score = g.final_score(0);
+    let score = g.final_score(Seat::new(0));
     // The Lv.2 song is not completed, so the Lv.1 song scores: 13 + 6 = 19.
     assert_eq!(score.song, Some(so("L1-2")));
     assert_eq!(
@@ -882,38 +959,38 @@ fn scoring_example_vo_ky_3_gt_5_ba_5_with_street_ballad_6_is_19() {
 
 #[test]
 fn remaining_money_example_500_scores_2_pt() {
-    let (mut g, _) = new_game(4, 0);
-    g.players[0].bills = 5;
-    assert_eq!(g.final_score(0).money_pt, 2);
-    g.players[0].bills = 1;
-    assert_eq!(g.final_score(0).money_pt, 0);
+    let (mut g, _) = new_game(4, Seat::new(0));
+    g.players[Seat::new(0)].bills = 5;
+    assert_eq!(g.final_score(Seat::new(0)).money_pt, 2);
+    g.players[Seat::new(0)].bills = 1;
+    assert_eq!(g.final_score(Seat::new(0)).money_pt, 0);
 }
 
 #[test]
 fn debt_example_3_checkmarks_score_minus_18() {
-    let (mut g, _) = new_game(4, 0);
-    g.players[0].debts = 3;
-    assert_eq!(g.final_score(0).debt_pt, -18);
+    let (mut g, _) = new_game(4, Seat::new(0));
+    g.players[Seat::new(0)].debts = 3;
+    assert_eq!(g.final_score(Seat::new(0)).debt_pt, -18);
 }
 
 #[test]
 fn only_the_highest_level_completed_song_scores() {
-    let (mut g, _) = new_game(4, 0);
+    let (mut g, _) = new_game(4, Seat::new(0));
     // Street Ballad and Power Quartet both complete: the Lv.2 song scores.
-    g.players[0].songs = vec![so("L1-2"), so("L2-1")];
-    give(&mut g, 0, &["A03", "A08", "A13", "A14"]);
-    let score = g.final_score(0);
+    g.players[Seat::new(0)].songs = vec![so("L1-2"), so("L2-1")];
+    give(&mut g, Seat::new(0), &["A03", "A08", "A13", "A14"]);
+    let score = g.final_score(Seat::new(0));
     assert_eq!(score.song, Some(so("L2-1")));
     assert_eq!(score.song_pt + score.artist_pt, 8 + 6 + 6 + 6 + 2);
 }
 
 #[test]
 fn g17_final_score_is_best_song_plus_money_over_200_minus_6_per_debt_with_lines() {
-    let (mut g, _) = new_game(4, 0);
-    g.players[0].songs = vec![so("L1-2")];
-    give(&mut g, 0, &["A24", "A07", "A12"]);
-    g.players[0].bills = 5;
-    g.players[0].debts = 3;
+    let (mut g, _) = new_game(4, Seat::new(0));
+    g.players[Seat::new(0)].songs = vec![so("L1-2")];
+    give(&mut g, Seat::new(0), &["A24", "A07", "A12"]);
+    g.players[Seat::new(0)].bills = 5;
+    g.players[Seat::new(0)].debts = 3;
     g.stage = Stage::Over;
     let outcome = g.outcome().expect("over");
     let s0 = &outcome.scores[0];
@@ -927,32 +1004,32 @@ fn g17_final_score_is_best_song_plus_money_over_200_minus_6_per_debt_with_lines(
 
 #[test]
 fn a_tie_goes_to_the_most_artists_signed_and_then_is_shared() {
-    let (mut g, _) = new_game(3, 0);
+    let (mut g, _) = new_game(3, Seat::new(0));
     for p in g.players.iter_mut() {
         p.bills = 10;
     }
     g.supply = 10;
-    give(&mut g, 1, &["A01"]);
+    give(&mut g, Seat::new(1), &["A01"]);
     g.stage = Stage::Over;
     let outcome = g.outcome().expect("over");
-    assert_eq!(outcome.winners, [1]);
+    assert_eq!(outcome.winners, [Seat::new(1)]);
     assert_eq!(
         outcome.scores.iter().map(|s| s.rank).collect::<Vec<_>>(),
         [2, 1, 2]
     );
-    give(&mut g, 0, &["A04"]);
-    assert_eq!(g.outcome().expect("over").winners, [0, 1]);
+    give(&mut g, Seat::new(0), &["A04"]);
+    assert_eq!(g.outcome().expect("over").winners, [Seat::new(0), Seat::new(1)]);
 }
 
 // ---------------------------------------------------------------- setup rulings
 
 #[test]
 fn g13_with_3_players_the_leftover_lv1_song_is_removed_face_down() {
-    let (g, events) = new_game(3, 0);
+    let (g, events) = new_game(3, Seat::new(0));
     assert_eq!(g.removed_songs.len(), 1);
     let removed = g.removed_songs[0].id();
     assert!(bodies(&events).contains(&GameEvent::SongRemoved));
-    for viewer in [Viewer::Seat(0), Viewer::Spectator] {
+    for viewer in [Viewer::Seat(Seat::new(0)), Viewer::Spectator] {
         let text = serde_json::to_string(&g.view(viewer)).expect("view");
         assert!(!text.contains(&format!("\"{removed}\"")));
         assert!(g.secrets(viewer).contains(&removed.to_owned()));
@@ -969,37 +1046,40 @@ fn g14_g28_scout_money_is_redrafted_after_round_6_from_round_7s_lead() {
     }
     g.round = 6;
     g.check_invariants().expect("invariants");
-    act(&mut g, 1, raise(500));
+    act(&mut g, Seat::new(1), raise(500));
     for seat in [2, 3, 0, 1] {
-        act(&mut g, seat, Action::Pass);
+        act(&mut g, Seat::new(seat), Action::Pass);
     }
-    let events = choose_first(&mut g, 1);
+    let events = choose_first(&mut g, Seat::new(1));
     let bodies = bodies(&events);
     assert!(bodies.contains(&GameEvent::ScoutMoneyGathered));
-    assert_eq!((g.stage, g.lead), (Stage::Draft, 1));
+    assert_eq!((g.stage, g.lead), (Stage::Draft, Seat::new(1)));
     // All 24 cards are redealt, draws starting from the new lead (seat 1).
     let first_draw = bodies.iter().find_map(|b| match b {
         GameEvent::ScoutDrawn { seat, .. } => Some(*seat),
         _ => None,
     });
-    assert_eq!(first_draw, Some(1));
+    assert_eq!(first_draw, Some(Seat::new(1)));
     assert!(events.iter().any(|e| e.audience == Audience::Nobody
         && matches!(&e.body, GameEvent::ScoutMoneyShuffled { order } if order.len() == 24)));
     draft(&mut g);
-    assert_eq!((g.round, g.stage, g.to_act()), (7, Stage::Scout, vec![1]));
+    assert_eq!(
+        (g.round, g.stage, g.to_act()),
+        (7, Stage::Scout, vec![Seat::new(1)])
+    );
     assert!(g.players.iter().all(|p| p.hand.len() == 6));
     g.check_invariants().expect("invariants");
 }
 
 #[test]
 fn g15_scout_hands_and_face_down_piles_are_hidden_the_rest_is_public() {
-    let (mut g, _) = new_game(4, 0);
+    let (mut g, _) = new_game(4, Seat::new(0));
     draft(&mut g);
-    let seat0_card = g.players[0].hand[0].id();
+    let seat0_card = g.players[Seat::new(0)].hand[0].id();
     let pile_artist = g.artist_deck[0].id();
-    let mine = serde_json::to_string(&g.view(Viewer::Seat(0))).expect("view");
+    let mine = serde_json::to_string(&g.view(Viewer::Seat(Seat::new(0)))).expect("view");
     assert!(mine.contains(&format!("\"{seat0_card}\"")));
-    for viewer in [Viewer::Seat(1), Viewer::Spectator] {
+    for viewer in [Viewer::Seat(Seat::new(1)), Viewer::Spectator] {
         let text = serde_json::to_string(&g.view(viewer)).expect("view");
         assert!(!text.contains(&format!("\"{seat0_card}\"")));
         assert!(!text.contains(&format!("\"{pile_artist}\"")));
@@ -1022,15 +1102,15 @@ fn g15_scout_hands_and_face_down_piles_are_hidden_the_rest_is_public() {
 
 #[test]
 fn g16_the_starting_lead_is_an_option_or_drawn_from_the_seed() {
-    let (g, events) = new_game(4, 3);
-    assert_eq!(g.lead, 3);
-    assert!(bodies(&events).contains(&GameEvent::StartingLead { seat: 3 }));
+    let (g, events) = new_game(4, Seat::new(3));
+    assert_eq!(g.lead, Seat::new(3));
+    assert!(bodies(&events).contains(&GameEvent::StartingLead { seat: Seat::new(3) }));
     assert!(
         !events
             .iter()
             .any(|e| matches!(e.body, GameEvent::LeadDrawn { .. }))
     );
-    let leads: Vec<usize> =
+    let leads: Vec<Seat> =
         (0..40u64)
             .map(|seed| {
                 let (g, events) = ShrewdProducer::setup(Options::default(), 4, seed).expect("setup");
@@ -1040,14 +1120,14 @@ fn g16_the_starting_lead_is_an_option_or_drawn_from_the_seed() {
                 g.lead
             })
             .collect();
-    assert!((0..4).all(|s| leads.contains(&s)));
+    assert!(Seat::all(4).all(|s| leads.contains(&s)));
     let again = ShrewdProducer::setup(Options::default(), 4, 7)
         .expect("setup")
         .0
         .lead;
     assert_eq!(again, leads[7]);
     let bad = Options {
-        starting_lead: Some(3),
+        starting_lead: Some(Seat::new(3)),
         ..Options::default()
     };
     assert!(matches!(
@@ -1058,22 +1138,22 @@ fn g16_the_starting_lead_is_an_option_or_drawn_from_the_seed() {
 
 #[test]
 fn g20_a_passed_card_goes_to_the_next_seat_clockwise() {
-    let (mut g, _) = new_game(4, 0);
+    let (mut g, _) = new_game(4, Seat::new(0));
     let pairs: Vec<[ScoutId; 2]> = g.players.iter().map(|p| p.pair.expect("pair")).collect();
-    for (seat, pair) in pairs.iter().enumerate() {
+    for (seat, pair) in Seat::all(pairs.len()).zip(&pairs) {
         act(&mut g, seat, Action::Keep { card: pair[0] });
     }
-    for seat in 0..4 {
-        let from = (seat + 3) % 4;
-        assert!(g.players[seat].hand.contains(&pairs[from][1]));
-        assert!(g.players[seat].hand.contains(&pairs[seat][0]));
-        assert!(!g.players[seat].hand.contains(&pairs[seat][1]));
+    for seat in Seat::all(4) {
+        let from = seat.clockwise(3, 4);
+        assert!(g.players[seat].hand.contains(&pairs[from.index()][1]));
+        assert!(g.players[seat].hand.contains(&pairs[seat.index()][0]));
+        assert!(!g.players[seat].hand.contains(&pairs[seat.index()][1]));
     }
 }
 
 #[test]
 fn g21_lv1_songs_are_dealt_one_each_from_the_lead_clockwise() {
-    let (g, events) = new_game(4, 2);
+    let (g, events) = new_game(4, Seat::new(2));
     let order = events
         .iter()
         .find_map(|e| match &e.body {
@@ -1082,35 +1162,39 @@ fn g21_lv1_songs_are_dealt_one_each_from_the_lead_clockwise() {
         })
         .expect("shuffle event");
     for (k, song) in order.iter().enumerate() {
-        assert_eq!(g.players[(2 + k) % 4].songs, [*song]);
+        assert_eq!(g.players[Seat::new(2).clockwise(k, 4)].songs, [*song]);
     }
 }
 
 #[test]
 fn g22_draft_keep_choices_are_simultaneous_and_passed_cards_move_when_all_have_chosen() {
-    let (mut g, _) = new_game(4, 1);
-    assert_eq!(g.to_act(), vec![0, 1, 2, 3]);
-    let pair3 = g.players[3].pair.expect("pair");
-    let events = act(&mut g, 3, Action::Keep { card: pair3[1] });
-    assert_eq!(g.to_act(), vec![0, 1, 2]);
+    let (mut g, _) = new_game(4, Seat::new(1));
+    assert_eq!(
+        g.to_act(),
+        vec![Seat::new(0), Seat::new(1), Seat::new(2), Seat::new(3)]
+    );
+    let pair3 = g.players[Seat::new(3)].pair.expect("pair");
+    let events = act(&mut g, Seat::new(3), Action::Keep { card: pair3[1] });
+    assert_eq!(g.to_act(), vec![Seat::new(0), Seat::new(1), Seat::new(2)]);
     // Only seat 3 learns which card it kept; nothing has moved to seat 0 yet.
     assert!(
         events
             .iter()
-            .any(|e| e.audience == Audience::seat(3) && matches!(e.body, GameEvent::KeptCard { .. }))
+            .any(|e| e.audience == Audience::seat(Seat::new(3))
+                && matches!(e.body, GameEvent::KeptCard { .. }))
     );
-    assert_eq!(g.players[0].hand.len(), 2);
+    assert_eq!(g.players[Seat::new(0)].hand.len(), 2);
     assert_eq!(
-        g.apply(3, &Action::Keep { card: pair3[0] })
+        g.apply(Seat::new(3), &Action::Keep { card: pair3[0] })
             .expect_err("chose")
             .code,
         RejectionCode::NotYourTurn
     );
-    for seat in [2, 0, 1] {
+    for seat in [2, 0, 1].map(Seat::new) {
         let card = g.players[seat].pair.expect("pair")[0];
         act(&mut g, seat, Action::Keep { card });
     }
-    assert!(g.players[0].hand.contains(&pair3[0]));
+    assert!(g.players[Seat::new(0)].hand.contains(&pair3[0]));
     assert!(g.players.iter().all(|p| p.hand.len() == 4 && p.pair.is_some()));
 }
 
@@ -1153,7 +1237,7 @@ fn the_game_ends_after_round_12_with_every_artist_revealed() {
         assert_eq!(g.round, ROUNDS);
         assert!(g.artist_deck.is_empty() && g.revealed.is_empty());
         assert_eq!(
-            g.apply(0, &Action::Pass).expect_err("over").code,
+            g.apply(Seat::new(0), &Action::Pass).expect_err("over").code,
             RejectionCode::GameOver
         );
         assert!(g.to_act().is_empty());
@@ -1192,9 +1276,9 @@ fn the_phase_machine_lists_every_action_type_each_phase_allows() {
 fn scout_bids_go_back_to_none_and_every_played_card_is_discarded_after_the_round() {
     let mut g = all_red_raise();
     for seat in [1, 2, 3, 0] {
-        act(&mut g, seat, Action::Pass);
+        act(&mut g, Seat::new(seat), Action::Pass);
     }
-    choose_first(&mut g, 0);
+    choose_first(&mut g, Seat::new(0));
     assert!(
         g.players
             .iter()
@@ -1203,7 +1287,7 @@ fn scout_bids_go_back_to_none_and_every_played_card_is_discarded_after_the_round
     for id in ["R700a", "R300a", "R400a", "R500a"] {
         assert!(g.scout_discard.contains(&sc(id)));
     }
-    assert!(!matches!(g.players[0].bid, Some(ScoutBid::Substitute)));
+    assert!(!matches!(g.players[Seat::new(0)].bid, Some(ScoutBid::Substitute)));
 }
 
 // ---------------------------------------------------------------- conformance
@@ -1212,7 +1296,7 @@ fn options_for(i: usize) -> Options {
     Options {
         dual_fills_both: i % 4 < 2,
         substitute_counts_200: i % 8 < 6,
-        starting_lead: (i % 5 == 4).then_some(i % 3),
+        starting_lead: (i % 5 == 4).then_some(Seat::new(i % 3)),
     }
 }
 
