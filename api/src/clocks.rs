@@ -50,12 +50,23 @@ pub fn now_ms() -> u64 {
 pub struct TimeControl {
     /// Seconds each decision may take before the bank is drawn on: 1 to 86400.
     #[schema(minimum = 1, maximum = 86400)]
+    #[serde(deserialize_with = "per_decision_secs")]
     pub per_decision_secs: u64,
     /// Seconds each seat may spend beyond its decisions' time over the whole game: 0 (the
     /// default) to 604800.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "bank_secs")]
     #[schema(minimum = 0, maximum = 604800)]
     pub bank_secs: u64,
+}
+
+/// `per_decision_secs` as JSON Schema's `integer` allows it: `30` or `30.0`.
+fn per_decision_secs<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    crate::model::whole_number(d, "per_decision_secs", u64::MAX)
+}
+
+/// `bank_secs` as JSON Schema's `integer` allows it: `300` or `300.0`.
+fn bank_secs<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    crate::model::whole_number(d, "bank_secs", u64::MAX)
 }
 
 impl TimeControl {
@@ -480,6 +491,26 @@ mod tests {
         assert!(control(MAX_DECISION_SECS + 1, 0).check().is_err());
         assert!(control(1, MAX_BANK_SECS + 1).check().is_err());
         assert!(control(MAX_DECISION_SECS, MAX_BANK_SECS).check().is_ok());
+    }
+
+    #[test]
+    fn a_clock_is_read_from_integers_written_as_whole_floats() {
+        let read = |text: &str| serde_json::from_str::<TimeControl>(text);
+        assert_eq!(
+            read(r#"{"per_decision_secs": 281.0, "bank_secs": 45896.0}"#).expect("whole floats"),
+            control(281, 45896)
+        );
+        assert_eq!(
+            read(r#"{"per_decision_secs": 30}"#).expect("no bank"),
+            control(30, 0)
+        );
+        for bad in [
+            r#"{"per_decision_secs": 1.5}"#,
+            r#"{"per_decision_secs": "30"}"#,
+            r#"{"bank_secs": 3}"#,
+        ] {
+            assert!(read(bad).is_err(), "{bad}");
+        }
     }
 
     fn clocked_game(now: u64) -> StoredGame {

@@ -17,7 +17,11 @@ pub const MAX_SAFE_INTEGER: u64 = 9_007_199_254_740_991;
 
 /// A whole number from 0 to `max`, written as JSON's integer or as a float with no fraction
 /// (`3.0`): JSON Schema's `integer` allows both. The error names the field.
-fn whole_number<'de, D: serde::Deserializer<'de>>(d: D, field: &str, max: u64) -> Result<u64, D::Error> {
+pub(crate) fn whole_number<'de, D: serde::Deserializer<'de>>(
+    d: D,
+    field: &str,
+    max: u64,
+) -> Result<u64, D::Error> {
     let value = serde_json::Value::deserialize(d)?;
     let whole = match &value {
         serde_json::Value::Number(n) => n.as_u64().or_else(|| {
