@@ -333,19 +333,7 @@ pub fn apply_timeouts(stored: &StoredGame, now: u64) -> Option<(StoredGame, Vec<
         events.extend(bots_played);
         clock = clock.after(None, &game.to_act(), now);
     }
-    let mut next = StoredGame {
-        id: stored.id.clone(),
-        revision: stored.revision.next(),
-        events: stored.events + events.len() as u64,
-        seed: stored.seed,
-        salt: stored.salt.clone(),
-        clock: Some(clock),
-        game,
-        seats: stored.seats.clone(),
-        webhook: stored.webhook.clone(),
-        notices: Vec::new(),
-    };
-    next.notices = crate::webhooks::notices(Some(&stored.game), &next);
+    let next = stored.succeeded_by(game, events.len() as u64, Some(clock));
     Some((next, events))
 }
 

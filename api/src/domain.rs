@@ -747,22 +747,11 @@ impl Games {
         };
         let mut events: Vec<StoredEvent> = events.into_iter().map(StoredEvent::from).collect();
         events.extend(crate::seats::play_bots(&mut game, &stored.seats));
-        let mut next = StoredGame {
-            id: stored.id.clone(),
-            revision: stored.revision.next(),
-            events: stored.events + events.len() as u64,
-            seed: stored.seed,
-            salt: stored.salt.clone(),
-            clock: stored
-                .clock
-                .as_ref()
-                .map(|clock| clock.after(Some(command.seat), &game.to_act(), now_ms())),
-            game,
-            seats: stored.seats.clone(),
-            webhook: stored.webhook.clone(),
-            notices: Vec::new(),
-        };
-        next.notices = webhooks::notices(Some(&stored.game), &next);
+        let clock = stored
+            .clock
+            .as_ref()
+            .map(|clock| clock.after(Some(command.seat), &game.to_act(), now_ms()));
+        let next = stored.succeeded_by(game, events.len() as u64, clock);
         Ok(Applied {
             first_seq: stored.events + 1,
             next,

@@ -53,6 +53,32 @@ pub struct StoredGame {
     pub notices: Vec<OutboxNotice>,
 }
 
+impl StoredGame {
+    /// The write after this one: `game` with `events` more entries in its log and `clock`, the
+    /// seat table and webhook carried over, and the webhook notices the change calls for.
+    pub fn succeeded_by(
+        &self,
+        game: AnyGame,
+        events: u64,
+        clock: Option<crate::clocks::Clock>,
+    ) -> StoredGame {
+        let mut next = StoredGame {
+            id: self.id.clone(),
+            revision: self.revision.next(),
+            events: self.events + events,
+            seed: self.seed,
+            salt: self.salt.clone(),
+            clock,
+            game,
+            seats: self.seats.clone(),
+            webhook: self.webhook.clone(),
+            notices: Vec::new(),
+        };
+        next.notices = crate::webhooks::notices(Some(&self.game), &next);
+        next
+    }
+}
+
 /// One entry of a game's event log.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct StoredEvent {
