@@ -489,20 +489,25 @@ impl ResponseError for ApiError {
 }
 
 /// The whole-number query parameters and their bounds, for errors that name them.
-const QUERY_NUMBERS: [(&str, u64, u64); 3] = [
-    ("wait", 0, 30),
-    ("limit", 1, 5000),
-    ("after", 0, crate::model::MAX_SAFE_INTEGER),
-];
+/// The whole-number query parameters and their bounds, by the path they are read on.
+fn query_bounds(path: &str, name: &str) -> Option<(u64, u64)> {
+    match name {
+        "wait" => Some((0, 30)),
+        "limit" if path == "/v1/games" => Some((1, crate::lobby::MAX_LISTED as u64)),
+        "limit" => Some((1, 5000)),
+        "after" => Some((0, crate::model::MAX_SAFE_INTEGER)),
+        _ => None,
+    }
+}
 
 /// actix's query-string extractor errors, as problems naming the parameter at fault.
-pub fn query_error(err: error::QueryPayloadError, query: &str) -> ApiError {
+pub fn query_error(err: error::QueryPayloadError, path: &str, query: &str) -> ApiError {
     let pairs = actix_web::web::Query::<Vec<(String, String)>>::from_query(query)
         .map(|q| q.into_inner())
         .unwrap_or_default();
     let bad = pairs.into_iter().find_map(|(name, value)| {
-        let (name, min, max) = QUERY_NUMBERS.iter().find(|(n, _, _)| *n == name)?;
-        let fits = value.parse::<u64>().is_ok_and(|v| (*min..=*max).contains(&v));
+        let (min, max) = query_bounds(path, &name)?;
+        let fits = value.parse::<u64>().is_ok_and(|v| (min..=max).contains(&v));
         (!fits).then(|| format!("{name} is a whole number from {min} to {max}; it was {value:?}"))
     });
     match bad {
@@ -607,15 +612,25 @@ mod tests {
             "expected an object with a `type`; expected a whole number from 0 to 255"
         );
         assert_eq!(plain_types("expected a string"), "expected a string");
-        let problem = query_error(
-            error::QueryPayloadError::Deserialize(serde::de::Error::custom("invalid digit")),
-            "_=1&limit=abc",
-        );
-        assert_eq!(problem.code(), Code::MalformedQuery);
+        let problem = |path| {
+            query_error(
+                error::QueryPayloadError::Deserialize(serde::de::Error::custom("invalid digit")),
+                path,
+                "_=1&limit=abc",
+            )
+        };
+        let events = problem("/v1/games/0123456789abcdef01234567/events");
+        assert_eq!(events.code(), Code::MalformedQuery);
         assert!(
-            problem.detail.contains("limit is a whole number from 1 to 5000"),
+            events.detail.contains("limit is a whole number from 1 to 5000"),
             "{}",
-            problem.detail
+            events.detail
+        );
+        let lobby = problem("/v1/games");
+        assert!(
+            lobby.detail.contains("limit is a whole number from 1 to 100;"),
+            "{}",
+            lobby.detail
         );
     }
 
@@ -632,6 +647,7 @@ mod tests {
         );
         let query = query_error(
             error::QueryPayloadError::Deserialize(serde::de::Error::custom("expected u8")),
+            "/v1/games",
             "",
         );
         assert!(query.detail.contains("from 0 to 255"), "{}", query.detail);

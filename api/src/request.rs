@@ -8,6 +8,8 @@ use actix_web::dev::Payload;
 use actix_web::http::header::{self, Header};
 use actix_web::{FromRequest, HttpRequest};
 
+use roadie_engine::Seat;
+
 use crate::domain::Precondition;
 use crate::error::{ApiError, Code};
 use crate::store::Revision;
@@ -64,6 +66,26 @@ impl FromRequest for GameId {
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         ready(GameId::parse(req.match_info().get("id").unwrap_or_default()))
+    }
+}
+
+/// The seat in the path (`{seat}`): a number from 0, or `404 seat_not_found`. Whether the game
+/// has that seat is the domain's to say, against the stored game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeatInPath(pub Seat);
+
+impl FromRequest for SeatInPath {
+    type Error = ApiError;
+    type Future = Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let raw = req.match_info().get("seat").unwrap_or_default();
+        ready(raw.parse::<u16>().map(|n| Self(Seat::new(n.into()))).map_err(|_| {
+            ApiError::new(
+                Code::SeatNotFound,
+                format!("a seat is a number from 0; {raw:?} is not one"),
+            )
+        }))
     }
 }
 

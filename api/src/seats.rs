@@ -360,6 +360,12 @@ pub enum SeatEvent {
         /// The bot that sits there now.
         level: BotLevel,
     },
+    /// The host issued the seat a new token: every earlier token of the seat is refused from now
+    /// on.
+    TokenReissued {
+        /// The seat.
+        seat: Seat,
+    },
 }
 
 impl SeatEvent {
@@ -492,7 +498,7 @@ pub enum Wanted {
 }
 
 /// A change of the seat table, checked against the game as it is.
-type Change = dyn Fn(&StoredGame) -> Result<(Seat, Occupant, Option<SeatEvent>), ApiError> + Send + Sync;
+type Change = dyn Fn(&StoredGame) -> Result<(Seat, Occupant, SeatEvent), ApiError> + Send + Sync;
 
 fn seat_of(game: &StoredGame, seat: Seat) -> Result<Seat, ApiError> {
     if seat.index() < game.game.seat_count() {
@@ -521,30 +527,25 @@ impl Games {
         loop {
             let stored = self.fresh(id).await?;
             let (seat, occupant, event) = change(&stored)?;
-            let mut next = StoredGame {
-                revision: stored.revision.next(),
-                ..(*stored).clone()
-            };
-            let seats = next.game.seat_count();
-            let entry = next.seats.entry_mut(seat, seats);
+            let mut seats = stored.seats.clone();
+            let entry = seats.entry_mut(seat, stored.game.seat_count());
             entry.occupant = occupant;
             if bump {
                 entry.generation = entry.generation.wrapping_add(1);
             }
-            let mut events = event
-                .iter()
-                .map(SeatEvent::stored)
-                .collect::<Result<Vec<_>, _>>()?;
-            if !next.game.is_over() {
-                let table = next.seats.clone();
-                events.extend(play_bots(&mut next.game, &table));
+            let mut events = vec![event.stored()?];
+            let mut game = stored.game.clone();
+            if !game.is_over() {
+                events.extend(play_bots(&mut game, &seats));
             }
-            next.events = stored.events + events.len() as u64;
-            next.clock = stored
+            let clock = stored
                 .clock
                 .as_ref()
-                .map(|clock| clock.after(None, &next.game.to_act(), crate::clocks::now_ms()));
-            next.notices = crate::webhooks::notices(Some(&stored.game), &next);
+                .map(|clock| clock.after(None, &game.to_act(), crate::clocks::now_ms()));
+            let next = StoredGame {
+                seats,
+                ..stored.succeeded_by(game, events.len() as u64, clock)
+            };
             match self.save_seats(&stored, &next, &events).await? {
                 Saved::Written => {
                     self.remember(&next);
@@ -594,10 +595,10 @@ impl Games {
                 Occupant::Player {
                     name: Some(chosen.clone()),
                 },
-                Some(SeatEvent::SeatTaken {
+                SeatEvent::SeatTaken {
                     seat,
                     name: chosen.clone(),
-                }),
+                },
             ))
         };
         let (next, seat) = self.change_seat(id, false, &change).await?;
@@ -610,7 +611,7 @@ impl Games {
         let change = move |stored: &StoredGame| {
             let seat = seat_of(stored, seat)?;
             match stored.seats.entry(seat).occupant {
-                occupant @ Occupant::Player { .. } => Ok((seat, occupant, None)),
+                occupant @ Occupant::Player { .. } => Ok((seat, occupant, SeatEvent::TokenReissued { seat })),
                 _ => Err(ApiError::new(
                     Code::SeatNotPlayed,
                     format!("seat {seat} has no player to hold a token: join it, or it is a bot's"),
@@ -669,7 +670,7 @@ impl Games {
             } else {
                 SeatEvent::SeatReplaced { seat, level }
             };
-            Ok((seat, Occupant::Bot { level }, Some(event)))
+            Ok((seat, Occupant::Bot { level }, event))
         };
         let (next, seat) = self.change_seat(id, true, &change).await?;
         tracing::info!(game = %id, seat = seat.index(), level = level.as_str(), resigned, "seat given to a bot");

@@ -223,7 +223,7 @@ impl Application {
                 .app_data(body_limits.clone())
                 .app_data(
                     web::QueryConfig::default()
-                        .error_handler(|err, req| error::query_error(err, req.query_string()).into()),
+                        .error_handler(|err, req| error::query_error(err, req.path(), req.query_string()).into()),
                 )
                 .app_data(web::PathConfig::default().error_handler(|err, _| error::path_error(err).into()))
                 .wrap_fn(move |req, srv| {

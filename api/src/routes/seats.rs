@@ -1,27 +1,15 @@
 //! `/v1/games/{id}/seats`: join an open seat, resign, give a seat to a bot, reissue a token.
 
 use actix_web::http::header::{self, HeaderValue};
-use actix_web::{HttpRequest, HttpResponse, web};
-use roadie_engine::Seat;
+use actix_web::{HttpResponse, web};
 use roadie_engine::bots::BotLevel;
 
 use crate::auth::{HostCaller, SeatCaller};
 use crate::body::JsonBody;
 use crate::domain::Games;
 use crate::error::{ApiError, Code};
-use crate::request::GameId;
+use crate::request::{GameId, SeatInPath};
 use crate::seats::{JoinSeat, ReplaceSeat, SeatChanged, SeatGrant, Wanted};
-
-/// The `{seat}` of the path, or `404 seat_not_found`.
-fn path_seat(req: &HttpRequest) -> Result<Seat, ApiError> {
-    let raw = req.match_info().get("seat").unwrap_or_default();
-    raw.parse::<u16>().map(|n| Seat::new(n.into())).map_err(|_| {
-        ApiError::new(
-            Code::SeatNotFound,
-            format!("a seat is a number from 0; {raw:?} is not one"),
-        )
-    })
-}
 
 fn etag(revision: &str) -> (header::HeaderName, HeaderValue) {
     (
@@ -87,10 +75,9 @@ pub async fn join_first_open(
 pub async fn join_seat(
     games: web::Data<Games>,
     id: GameId,
-    req: HttpRequest,
+    SeatInPath(seat): SeatInPath,
     body: JsonBody<JoinSeat>,
 ) -> Result<HttpResponse, ApiError> {
-    let seat = path_seat(&req)?;
     Ok(granted(games.join(&id, Wanted::Seat(seat), &body.0.name).await?))
 }
 
@@ -120,10 +107,9 @@ pub async fn replace_seat(
     games: web::Data<Games>,
     id: GameId,
     _host: HostCaller,
-    req: HttpRequest,
+    SeatInPath(seat): SeatInPath,
     body: JsonBody<ReplaceSeat>,
 ) -> Result<HttpResponse, ApiError> {
-    let seat = path_seat(&req)?;
     let changed: SeatChanged = games.give_to_bot(&id, seat, body.0.bot).await?;
     Ok(HttpResponse::Ok()
         .insert_header(etag(&changed.revision))
@@ -152,9 +138,8 @@ pub async fn resign_seat(
     games: web::Data<Games>,
     id: GameId,
     caller: SeatCaller,
-    req: HttpRequest,
+    SeatInPath(seat): SeatInPath,
 ) -> Result<HttpResponse, ApiError> {
-    let seat = path_seat(&req)?;
     if seat != caller.0 {
         return Err(ApiError::new(
             Code::NotYourSeat,
@@ -189,8 +174,7 @@ pub async fn reissue_token(
     games: web::Data<Games>,
     id: GameId,
     _host: HostCaller,
-    req: HttpRequest,
+    SeatInPath(seat): SeatInPath,
 ) -> Result<HttpResponse, ApiError> {
-    let seat = path_seat(&req)?;
     Ok(granted(games.reissue(&id, seat).await?))
 }

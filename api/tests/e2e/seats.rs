@@ -46,7 +46,11 @@ fn seat_events(roadie: &Roadie, id: &str) -> Vec<Value> {
         .expect("events")
         .iter()
         .map(|e| e["body"].clone())
-        .filter(|b| b["type"].as_str().is_some_and(|t| t.starts_with("seat_")))
+        .filter(|b| {
+            b["type"]
+                .as_str()
+                .is_some_and(|t| t.starts_with("seat_") || t == "token_reissued")
+        })
         .collect()
 }
 
@@ -285,6 +289,10 @@ fn a_reissued_token_refuses_the_old_one_at_once_on_both_processes() {
     assert_eq!(reissued.status, 201, "{}", reissued.body);
     assert_eq!(reissued.json["seat"], 1);
     let new = reissued.json["token"].as_str().expect("token");
+    assert_eq!(
+        seat_events(&a, id),
+        vec![json!({"type": "token_reissued", "seat": 1})]
+    );
     for roadie in [&a, &b] {
         roadie
             .get(&format!("/v1/games/{id}"), Some(old))
