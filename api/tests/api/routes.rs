@@ -124,6 +124,16 @@ async fn unknown_query_parameters_are_ignored_and_bounds_are_the_documented_ones
         assert_eq!(reply.code(), "malformed_query", "{query}");
         assert!(!reply.body.contains("u64"), "a Rust type name in {}", reply.body);
     }
+    for (query, range) in [
+        ("/v1/games?limit=abc", "from 1 to 100;"),
+        ("/v1/games?limit=101", "from 1 to 100;"),
+        (&format!("{path}/events?limit=abc"), "from 1 to 5000;"),
+    ] {
+        let reply = app.get(query, None).await;
+        assert_eq!(reply.status, 400, "{query}: {}", reply.body);
+        assert_eq!(reply.code(), "malformed_query", "{query}");
+        assert!(reply.body.contains(range), "{query}: {}", reply.body);
+    }
 }
 
 #[actix_web::test]
