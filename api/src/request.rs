@@ -80,12 +80,16 @@ impl FromRequest for SeatInPath {
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let raw = req.match_info().get("seat").unwrap_or_default();
-        ready(raw.parse::<u16>().map(|n| Self(Seat::new(n.into()))).map_err(|_| {
-            ApiError::new(
-                Code::SeatNotFound,
-                format!("a seat is a number from 0; {raw:?} is not one"),
-            )
-        }))
+        ready(
+            raw.parse::<u16>()
+                .map(|n| Self(Seat::new(n.into())))
+                .map_err(|_| {
+                    ApiError::new(
+                        Code::SeatNotFound,
+                        format!("a seat is a number from 0; {raw:?} is not one"),
+                    )
+                }),
+        )
     }
 }
 

@@ -222,8 +222,9 @@ impl Application {
                 .app_data(limits.clone())
                 .app_data(body_limits.clone())
                 .app_data(
-                    web::QueryConfig::default()
-                        .error_handler(|err, req| error::query_error(err, req.path(), req.query_string()).into()),
+                    web::QueryConfig::default().error_handler(|err, req| {
+                        error::query_error(err, req.path(), req.query_string()).into()
+                    }),
                 )
                 .app_data(web::PathConfig::default().error_handler(|err, _| error::path_error(err).into()))
                 .wrap_fn(move |req, srv| {
