@@ -1,6 +1,7 @@
 //! OpenAPI `links` between the game operations, so that a client (or schemathesis's stateful
-//! phase) can chain them: create -> list actions -> post one -> read the events. Each link
-//! carries the game's id and the bearer token the next call needs.
+//! phase) can chain them: create -> list actions -> post one -> read the events, and list open
+//! games -> join a seat -> play it. Each link carries the game's id and the bearer token the next
+//! call needs, if it needs one.
 
 use utoipa::Modify;
 use utoipa::openapi::link::Link;
@@ -24,7 +25,20 @@ enum Carry {
     CreatedHost,
     /// The id and the `Authorization` header of the request that got this response.
     SameSeat,
+    /// The game's id and the seat's token that a join or a reissue answered.
+    Granted,
+    /// The created game's id only: joining needs no token.
+    CreatedGame,
+    /// The first listed open game's id only.
+    ListedGame,
 }
+
+/// Where a seat's new token leads: its game, as that seat.
+const GRANTED: &[(&str, &str, Carry)] = &[
+    ("GetGame", "get_game", Carry::Granted),
+    ("ListActions", "list_actions", Carry::Granted),
+    ("ListEvents", "list_events", Carry::Granted),
+];
 
 const CHAINS: &[Chain] = &[
     Chain {
@@ -36,7 +50,32 @@ const CHAINS: &[Chain] = &[
             ("ListActions", "list_actions", Carry::CreatedSeat),
             ("ListEvents", "list_events", Carry::CreatedSeat),
             ("DeleteGame", "delete_game", Carry::CreatedHost),
+            ("JoinOpenSeat", "join_first_open", Carry::CreatedGame),
         ],
+    },
+    Chain {
+        path: "/v1/games",
+        method: |item| item.get.as_mut(),
+        status: "200",
+        links: &[("JoinListedGame", "join_first_open", Carry::ListedGame)],
+    },
+    Chain {
+        path: "/v1/games/{id}/seats",
+        method: |item| item.post.as_mut(),
+        status: "201",
+        links: GRANTED,
+    },
+    Chain {
+        path: "/v1/games/{id}/seats/{seat}",
+        method: |item| item.post.as_mut(),
+        status: "201",
+        links: GRANTED,
+    },
+    Chain {
+        path: "/v1/games/{id}/seats/{seat}/token",
+        method: |item| item.post.as_mut(),
+        status: "201",
+        links: GRANTED,
     },
     Chain {
         path: "/v1/games/{id}/actions",
@@ -89,18 +128,33 @@ fn link(target: &str, carry: Carry) -> Link {
     let (id, token, mut description) = match carry {
         Carry::CreatedSeat => (
             "$response.body#/id",
-            "Bearer {$response.body#/seats/0/token}",
+            Some("Bearer {$response.body#/seats/0/token}"),
             "The created game, as its first seat (`seats[0].token`).",
         ),
         Carry::CreatedHost => (
             "$response.body#/id",
-            "Bearer {$response.body#/host_token}",
+            Some("Bearer {$response.body#/host_token}"),
             "The created game, with its host token.",
         ),
         Carry::SameSeat => (
             "$request.path.id",
-            "$request.header.Authorization",
+            Some("$request.header.Authorization"),
             "The same game, with the same seat's token.",
+        ),
+        Carry::Granted => (
+            "$response.body#/id",
+            Some("Bearer {$response.body#/token}"),
+            "The game, as the seat whose token this answer carries.",
+        ),
+        Carry::CreatedGame => (
+            "$response.body#/id",
+            None,
+            "Join the created game's first open seat (a game created with open seats).",
+        ),
+        Carry::ListedGame => (
+            "$response.body#/games/0/id",
+            None,
+            "Join the first listed game's first open seat.",
         ),
     };
     let mut body = None;
@@ -108,11 +162,50 @@ fn link(target: &str, carry: Carry) -> Link {
         description = "Post the first of the listed actions, as the same seat.";
         body = Some(serde_json::json!({"action": "$response.body#/actions/0"}));
     }
-    Link::builder()
+    let mut builder = Link::builder()
         .operation_id(target)
         .description(description)
         .parameter("path.id", id)
-        .parameter("header.Authorization", token)
-        .request_body(body)
-        .build()
+        .request_body(body);
+    if let Some(token) = token {
+        builder = builder.parameter("header.Authorization", token);
+    }
+    builder.build()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_chain_is_in_the_document_and_every_link_names_an_operation() {
+        let doc = serde_json::to_value(crate::openapi::document()).expect("the document is JSON");
+        let operations: Vec<&str> = doc["paths"]
+            .as_object()
+            .expect("paths")
+            .values()
+            .flat_map(|item| item.as_object().into_iter().flat_map(|ops| ops.values()))
+            .filter_map(|op| op["operationId"].as_str())
+            .collect();
+        let mut checked = 0;
+        for (path, item) in doc["paths"].as_object().expect("paths") {
+            for op in item.as_object().expect("a path item").values() {
+                let Some(responses) = op["responses"].as_object() else {
+                    continue;
+                };
+                for response in responses.values() {
+                    for (name, link) in response["links"].as_object().into_iter().flatten() {
+                        let target = link["operationId"].as_str().expect("operationId");
+                        assert!(operations.contains(&target), "{path} {name} -> {target}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        let declared: usize = CHAINS.iter().map(|chain| chain.links.len()).sum();
+        assert_eq!(
+            checked, declared,
+            "a chain's path, method or status is not in the document"
+        );
+    }
 }
