@@ -20,7 +20,7 @@ function artist(a, names) {
 }
 
 /** Draws a Show Business view. */
-export function render(view, { names, game }) {
+export function render(view, { names, game, who = (seat) => `Seat ${seat}` }) {
   const acting = arr(game?.to_act);
   const cities = new Map();
   for (const t of arr(view?.map_tokens)) {
@@ -53,7 +53,7 @@ export function render(view, { names, game }) {
     h("h4", {}, "Band boards"),
     h("div", { class: "players" }, arr(view?.players).map((p) =>
       h("div", { class: `player${acting.includes(p.seat) ? " acting" : ""}${p.seat === view?.me ? " me" : ""}` },
-        h("h3", {}, `Seat ${p.seat} · ${p.colour ?? ""}${p.bankrupt !== null && p.bankrupt !== undefined ? " · bankrupt" : ""}`),
+        h("h3", {}, `${who(p.seat)} · ${p.colour ?? ""}${p.bankrupt !== null && p.bankrupt !== undefined ? " · bankrupt" : ""}`),
         h("div", { class: "track" },
           h("span", {}, "Cash ", h("b", {}, p.cash)),
           h("span", {}, "Popularity ", h("b", {}, p.popularity)),
