@@ -173,7 +173,7 @@ function renderSeats(game) {
   const occupants = Array.isArray(game.occupants) ? game.occupants : [];
   const toAct = Array.isArray(game.to_act) ? game.to_act : [];
   fill(document.getElementById("seat-list"), occupants.map((o) =>
-    h("li", { class: `seat-entry ${o.occupant ?? ""}`, dataset: { seat: o.seat, occupant: o.occupant ?? "" } },
+    h("li", { class: `seat-entry occupant-${o.occupant ?? ""}`, dataset: { seat: o.seat, occupant: o.occupant ?? "" } },
       h("b", {}, `Seat ${o.seat}`), " ",
       h("span", { class: "occupant" }, occupantText(o)),
       o.occupant === "bot" ? h("span", { class: "tag" }, "bot") : null,

@@ -604,7 +604,10 @@ fn a_second_browser_joins_an_open_seat_from_the_lobby() {
         ]),
         "the rows' choices reach the creation"
     );
-    assert!(created.json.get("clock").is_none_or(Value::is_null), "no clock unless asked for");
+    assert!(
+        created.json.get("clock").is_none_or(Value::is_null),
+        "no clock unless asked for"
+    );
     assert_eq!(
         host.read("[...document.querySelectorAll('#created a.seat-link')].map((a) => a.textContent)"),
         json!(["Seat 0 · Ann"]),
@@ -633,9 +636,15 @@ fn a_second_browser_joins_an_open_seat_from_the_lobby() {
         assert_eq!(browser.console_errors(), Vec::<String>::new(), "console errors");
     }
     let button = guest.text("button.viewer[data-seat=\"1\"]");
-    assert!(button.contains("Bea"), "the seat's button names its player: {button}");
+    assert!(
+        button.contains("Bea"),
+        "the seat's button names its player: {button}"
+    );
     let occupants = roadie.get(&format!("/v1/games/{id}"), None).json["occupants"].clone();
-    assert_eq!(occupants[1], json!({"seat": 1, "occupant": "player", "name": "Bea"}));
+    assert_eq!(
+        occupants[1],
+        json!({"seat": 1, "occupant": "player", "name": "Bea"})
+    );
     save_screenshot(&guest.screenshot(), "table-seats", false);
 }
 
@@ -698,13 +707,19 @@ fn a_resignation_from_the_table_hands_the_seat_to_a_bot() {
         &host,
         &roadie,
         "rock-the-world",
-        &[SeatChoice::Player(Some("Ann")), SeatChoice::Open, SeatChoice::Open],
+        &[
+            SeatChoice::Player(Some("Ann")),
+            SeatChoice::Open,
+            SeatChoice::Open,
+        ],
         None,
     );
     host.click("a.seat-link[data-seat=\"0\"]");
     host.wait_settled("the host's table", |b| b.body_data("viewer") == "0");
     open_lobby(&guest, &roadie, "rock-the-world");
-    guest.find(&format!("li.open-game[data-id=\"{id}\"] form.join[data-seat=\"2\"]"));
+    guest.find(&format!(
+        "li.open-game[data-id=\"{id}\"] form.join[data-seat=\"2\"]"
+    ));
 
     let taken = roadie.post(&format!("/v1/games/{id}/seats/2"), None, &json!({"name": "Cy"}));
     assert_eq!(taken.status, 201, "{taken:?}");
@@ -721,7 +736,9 @@ fn a_resignation_from_the_table_hands_the_seat_to_a_bot() {
     );
     let errors = guest.console_errors();
     assert!(
-        errors.iter().all(|e| e.contains("/seats/2 - Failed to load resource") && e.contains("409")),
+        errors
+            .iter()
+            .all(|e| e.contains("/seats/2 - Failed to load resource") && e.contains("409")),
         "console errors besides the refused join: {errors:?}"
     );
 
