@@ -626,7 +626,7 @@ fn a_second_browser_joins_an_open_seat_from_the_lobby() {
         text.contains("Seat 0 · Ann") && text.contains("Seat 2 · greedy bot"),
         "the open game says who sits where: {text}"
     );
-    save_screenshot(&guest.screenshot(), "lobby-open-games", false);
+    save_screenshot(&guest.screenshot(), "lobby-open-games", true);
     join_from_lobby(&guest, &id, 1, "Bea");
     guest.wait_settled("the guest's table", |b| b.body_data("viewer") == "1");
 
@@ -691,7 +691,7 @@ fn a_clocked_game_counts_down_on_the_table() {
         "only a seat with a decision to make has a countdown"
     );
     assert_eq!(browser.console_errors(), Vec::<String>::new(), "console errors");
-    save_screenshot(&browser.screenshot(), "table-clock", false);
+    save_screenshot(&browser.screenshot(), "table-clock", true);
 }
 
 /// A join that lost the seat to someone else shows the problem's detail; a player who resigns
