@@ -236,6 +236,7 @@ async function join(id, seat, name) {
     location.assign(`/play/${encodeURIComponent(id)}`);
   } catch (e) {
     showError(e.message);
+    if (e.status === 409) await refreshOpen();
   }
 }
 

@@ -734,6 +734,18 @@ fn a_resignation_from_the_table_hands_the_seat_to_a_bot() {
         again.json["detail"].as_str(),
         "the lobby shows the problem's detail"
     );
+    wait_for(
+        "the open games without the taken seat",
+        Duration::from_secs(10),
+        || {
+            guest
+            .read(&format!(
+                "document.querySelector('li.open-game[data-id=\"{id}\"] li[data-seat=\"2\"]')?.textContent"
+            ))
+            .as_str()
+            == Some("Seat 2 · Cy")
+        },
+    );
     let errors = guest.console_errors();
     assert!(
         errors
