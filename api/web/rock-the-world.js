@@ -41,7 +41,7 @@ export function render(view, { names, game, who = (seat) => `Seat ${seat}` }) {
       h("span", {}, "Deck ", h("b", {}, view?.deck_count ?? "?")),
       h("span", {}, "Supply ", h("b", {}, tokens(view?.supply)))),
     view?.last_card ? h("div", {}, "Last card: ", names.name(typeof view.last_card === "object" ? view.last_card.id ?? JSON.stringify(view.last_card) : view.last_card)) : null,
-    h("div", {}, "Star chip: ", view?.rocker === null || view?.rocker === undefined ? "unclaimed" : h("span", {}, h("span", { class: "star" }, "★"), ` seat ${view.rocker}`)),
+    h("div", {}, "Star chip: ", view?.rocker === null || view?.rocker === undefined ? "unclaimed" : h("span", {}, h("span", { class: "star" }, "★"), ` ${who(view.rocker)}`)),
   );
   centre.style.gridRow = "2 / span 4";
   centre.style.gridColumn = "2 / span 4";

@@ -42,7 +42,7 @@ export function render(view, { names, game, who = (seat) => `Seat ${seat}` }) {
   return h("div", { class: "sb" },
     h("div", { class: "stats" },
       h("span", {}, "Rondel ", h("b", {}, names.name(view?.rondel ?? "?", "event_rondel_fields"))),
-      h("span", {}, "Active ", h("b", {}, `seat ${view?.active ?? "?"}`)),
+      h("span", {}, "Active ", h("b", {}, Number.isInteger(view?.active) ? who(view.active) : "?")),
       h("span", {}, "Order ", h("b", {}, arr(view?.order).join(" → "))),
       h("span", {}, "Quarters ended ", h("b", {}, arr(view?.quarter_ends).filter(Boolean).length)),
       view?.last_turn ? h("span", {}, h("b", {}, "last turn")) : null),

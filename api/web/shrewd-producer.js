@@ -34,7 +34,7 @@ export function render(view, { names, game, who = (seat) => `Seat ${seat}` }) {
   return h("div", { class: "sp" },
     h("div", { class: "stats" },
       h("span", {}, "Round ", h("b", {}, view?.round ?? "?")),
-      h("span", {}, "Lead ", h("b", {}, `seat ${view?.lead ?? "?"}`)),
+      h("span", {}, "Lead ", h("b", {}, Number.isInteger(view?.lead) ? who(view.lead) : "?")),
       h("span", {}, "Lead suit ", h("b", {}, view?.lead_suit ?? "—")),
       h("span", {}, "Supply ", h("b", {}, `$${view?.supply ?? "?"}`)),
       h("span", {}, "Artist deck ", h("b", {}, view?.artist_deck ?? "?")),
