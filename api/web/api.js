@@ -70,6 +70,28 @@ export function holdToken(id, token) {
   return seat;
 }
 
+/** Forgets this tab's token for `seat` of game `id` (a resigned seat's token no longer works). */
+export function dropToken(id, seat) {
+  const held = heldTokens(id);
+  delete held[seat];
+  sessionStorage.setItem(`roadie:${id}`, JSON.stringify(held));
+}
+
+/** Who sits in a seat, from one of the game's `occupants`: a name, `open`, or `greedy bot`. */
+export function occupantText(info) {
+  if (!info || typeof info !== "object") return "";
+  if (info.occupant === "bot") return `${info.level ?? "a"} bot`;
+  if (info.occupant === "open") return "open";
+  return typeof info.name === "string" && info.name ? info.name : "player";
+}
+
+/** `Seat 1 · Ann`: the seat and who sits in it, when `occupants` says. */
+export function seatName(seat, occupants) {
+  const info = Array.isArray(occupants) ? occupants.find((o) => o?.seat === seat) : null;
+  const who = occupantText(info);
+  return who ? `Seat ${seat} · ${who}` : `Seat ${seat}`;
+}
+
 /**
  * The ruleset's component catalogue (`GET /v1/rulesets/{slug}/components`) as a lookup by id;
  * ids the catalogue does not hold show as they are.

@@ -1,6 +1,7 @@
-// The lobby: pick a ruleset, its options and seats, create a game and share each seat's link.
+// The lobby: pick a ruleset, its options, who sits in each seat and a clock, create a game and
+// share each player's link; or join an open seat of someone else's game.
 
-import { api, fill, h, holdToken, showError } from "./api.js";
+import { api, fill, h, holdToken, occupantText, showError } from "./api.js";
 import { machineList } from "./machine.js";
 
 const select = document.getElementById("ruleset");
@@ -8,6 +9,8 @@ const seats = document.getElementById("seats");
 const optionsBox = document.getElementById("options");
 const rules = document.getElementById("rules");
 const created = document.getElementById("created");
+const seatRows = document.getElementById("seat-rows");
+const openList = document.getElementById("open-list");
 let schemas = null;
 let current = null;
 
@@ -52,6 +55,7 @@ async function choose(slug) {
     seats.min = min;
     seats.max = max;
     if (!(Number(seats.value) >= min && Number(seats.value) <= max)) seats.value = min;
+    drawSeatRows();
     const all = await openapiSchemas();
     const optionSchema = all?.[json?.schemas?.options]?.properties ?? {};
     fill(optionsBox, 
@@ -64,6 +68,74 @@ async function choose(slug) {
   } catch (e) {
     showError(e.message);
   }
+  await refreshOpen();
+}
+
+/** Seat kinds a creation offers: a value of a row's select, and how it reads. */
+const SEAT_KINDS = [
+  ["player", "Player with a link"],
+  ["open", "Open: anyone may join from the lobby"],
+  ["random", "Bot: random"],
+  ["greedy", "Bot: greedy"],
+];
+
+function seatRow(seat, kept) {
+  const kind = h("select", { id: `seat-${seat}-kind`, class: "seat-kind", "aria-label": `Seat ${seat}` },
+    SEAT_KINDS.map(([value, text]) => h("option", { value }, text)));
+  kind.value = kept?.kind ?? "player";
+  const name = h("input", {
+    id: `seat-${seat}-name`, class: "seat-name", type: "text", maxlength: 32,
+    placeholder: `name (optional): Seat ${seat}`, "aria-label": `Seat ${seat}'s name`,
+  });
+  name.value = kept?.name ?? "";
+  name.hidden = kind.value !== "player";
+  kind.addEventListener("change", () => {
+    name.hidden = kind.value !== "player";
+  });
+  return h("div", { class: "seat-row", dataset: { seat } }, h("span", {}, `Seat ${seat}`), kind, name);
+}
+
+/** One row per seat, keeping what the rows already chosen say when the count changes. */
+function drawSeatRows() {
+  const count = Number(seats.value);
+  if (!Number.isInteger(count) || count < Number(seats.min) || count > Number(seats.max)) return;
+  const kept = [...seatRows.querySelectorAll(".seat-row")].map((row) => ({
+    kind: row.querySelector(".seat-kind").value,
+    name: row.querySelector(".seat-name").value,
+  }));
+  fill(seatRows, h("legend", {}, "Who sits where"), Array.from({ length: count }, (_, seat) => seatRow(seat, kept[seat])));
+}
+
+/**
+ * The creation's `seats`: the plain count when every seat is an unnamed player (a link each),
+ * else one spec per seat: `{"name"}` (an unnamed player is called "Seat N"), `{"open": true}`
+ * or `{"bot"}`.
+ */
+function readSeats() {
+  const rows = [...seatRows.querySelectorAll(".seat-row")];
+  if (rows.length !== Number(seats.value)) return Number(seats.value);
+  const specs = rows.map((row, seat) => {
+    const kind = row.querySelector(".seat-kind").value;
+    const name = row.querySelector(".seat-name").value.trim();
+    if (kind === "open") return { open: true };
+    if (kind === "random" || kind === "greedy") return { bot: kind };
+    return name ? { name } : null;
+  });
+  if (specs.every((s) => s === null)) return rows.length;
+  return specs.map((s, seat) => s ?? { name: `Seat ${seat}` });
+}
+
+/** The creation's `clock`, or `undefined` when no time per decision is set. */
+function readClock() {
+  const decision = document.getElementById("clock-decision").value;
+  const bank = document.getElementById("clock-bank").value;
+  if (decision === "") {
+    if (bank !== "") throw new Error("a clock needs its seconds per decision: set them, or clear the bank");
+    return undefined;
+  }
+  const clock = { per_decision_secs: Number(decision) };
+  if (bank !== "") clock.bank_secs = Number(bank);
+  return clock;
 }
 
 function readOptions() {
@@ -85,11 +157,21 @@ function readOptions() {
   return options;
 }
 
-function showCreated(game) {
+function showCreated(game, specs) {
   const base = `${location.origin}/play/${encodeURIComponent(game.id)}`;
-  const links = (Array.isArray(game.seats) ? game.seats : []).map((s) =>
-    h("li", {}, h("a", { class: "seat-link", href: `${base}#token=${encodeURIComponent(s.token)}`, dataset: { seat: s.seat } }, `Seat ${s.seat}`), " (send this link to that player only: it holds the seat's token)"),
-  );
+  const tokens = Array.isArray(game.seats) ? game.seats : [];
+  const count = Array.isArray(specs) ? specs.length : tokens.length;
+  const links = Array.from({ length: count }, (_, seat) => {
+    const spec = Array.isArray(specs) ? specs[seat] : {};
+    const token = tokens.find((s) => s.seat === seat);
+    if (token) {
+      const who = spec?.name ? `Seat ${seat} · ${spec.name}` : `Seat ${seat}`;
+      return h("li", {}, h("a", { class: "seat-link", href: `${base}#token=${encodeURIComponent(token.token)}`, dataset: { seat } }, who), " (send this link to that player only: it holds the seat's token)");
+    }
+    if (spec?.open) return h("li", { class: "seat-open", dataset: { seat } }, `Seat ${seat} · open: anyone may join it from the open games below`);
+    if (spec?.bot) return h("li", { class: "seat-bot", dataset: { seat } }, `Seat ${seat} · ${spec.bot} bot`);
+    return null;
+  });
   const all = h("button", {
     type: "button",
     id: "play-here",
@@ -97,30 +179,90 @@ function showCreated(game) {
       for (const s of game.seats ?? []) holdToken(game.id, s.token);
       location.assign(base);
     },
-  }, "Play every seat in this tab");
+  }, tokens.length === count ? "Play every seat in this tab" : "Play every player's seat in this tab");
   created.hidden = false;
   fill(created, 
     h("h2", {}, `Game ${game.id} created`),
     h("ul", { class: "links" }, links, h("li", {}, h("a", { class: "spectator-link", href: base }, "Spectator"))),
-    all,
+    tokens.length ? all : null,
   );
+}
+
+function joinForm(id, seat) {
+  const name = h("input", { class: "join-name", type: "text", maxlength: 32, required: true, placeholder: "your name", "aria-label": `Your name for seat ${seat}` });
+  return h("form", {
+    class: "join",
+    dataset: { seat },
+    onsubmit: (event) => {
+      event.preventDefault();
+      join(id, seat, name.value);
+    },
+  }, h("span", {}, `Seat ${seat} · open`), name, h("button", { type: "submit", class: "join-button" }, "Join"));
+}
+
+function openGame(game) {
+  const seatsOf = Array.isArray(game?.seats) ? game.seats : [];
+  const created = Number.isFinite(game?.created) ? new Date(game.created * 1000).toLocaleString() : "";
+  return h("li", { class: "open-game", dataset: { id: game.id } },
+    h("div", {}, h("b", {}, `Game ${game.id}`), created ? ` · created ${created}` : ""),
+    h("ul", { class: "occupants" }, seatsOf.map((s) =>
+      h("li", { dataset: { seat: s.seat, occupant: s.occupant } },
+        s.occupant === "open" ? joinForm(game.id, s.seat) : `Seat ${s.seat} · ${occupantText(s)}`))),
+  );
+}
+
+/** The selected ruleset's games with an open seat, newest first. */
+async function refreshOpen() {
+  const slug = select.value;
+  if (!slug) return;
+  try {
+    const { json } = await api(`/v1/games?ruleset=${encodeURIComponent(slug)}&status=open&limit=50`);
+    if (select.value !== slug) return;
+    const games = Array.isArray(json?.games) ? json.games : [];
+    fill(openList, games.length ? games.map(openGame) : h("li", { class: "nil" }, "No game of this ruleset has an open seat: create one above."));
+    document.body.dataset.openListed = slug;
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+/** Takes `seat` of game `id` as `name`, keeps its token in this tab and opens its table. */
+async function join(id, seat, name) {
+  showError(null);
+  try {
+    const { json } = await api(`/v1/games/${encodeURIComponent(id)}/seats/${encodeURIComponent(seat)}`, { method: "POST", body: { name } });
+    const held = holdToken(id, String(json?.token ?? ""));
+    if (held !== null) sessionStorage.setItem(`roadie:${id}:viewer`, String(held));
+    location.assign(`/play/${encodeURIComponent(id)}`);
+  } catch (e) {
+    showError(e.message);
+    if (e.status === 409) await refreshOpen();
+  }
 }
 
 document.getElementById("create").addEventListener("submit", async (event) => {
   event.preventDefault();
   showError(null);
-  const body = { ruleset: select.value, seats: Number(seats.value), options: readOptions() };
-  const seed = document.getElementById("seed").value;
-  if (seed !== "") body.seed = Number(seed);
   try {
+    const body = { ruleset: select.value, seats: readSeats(), options: readOptions() };
+    const seed = document.getElementById("seed").value;
+    if (seed !== "") body.seed = Number(seed);
+    const clock = readClock();
+    if (clock) body.clock = clock;
     const { json } = await api("/v1/games", { method: "POST", body });
-    showCreated(json);
+    showCreated(json, body.seats);
+    await refreshOpen();
   } catch (e) {
     showError(e.message);
   }
 });
 
 select.addEventListener("change", () => choose(select.value));
+seats.addEventListener("input", drawSeatRows);
+document.getElementById("refresh-open").addEventListener("click", () => {
+  showError(null);
+  refreshOpen();
+});
 
 try {
   const { json } = await api("/v1/rulesets");

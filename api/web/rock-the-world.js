@@ -17,7 +17,7 @@ function tokens(t) {
 }
 
 /** Draws a Rock the World view. */
-export function render(view, { names, game }) {
+export function render(view, { names, game, who = (seat) => `Seat ${seat}` }) {
   const players = arr(view?.players);
   const acting = arr(game?.to_act);
   const spaces = arr(view?.board).map((space) => {
@@ -41,7 +41,7 @@ export function render(view, { names, game }) {
       h("span", {}, "Deck ", h("b", {}, view?.deck_count ?? "?")),
       h("span", {}, "Supply ", h("b", {}, tokens(view?.supply)))),
     view?.last_card ? h("div", {}, "Last card: ", names.name(typeof view.last_card === "object" ? view.last_card.id ?? JSON.stringify(view.last_card) : view.last_card)) : null,
-    h("div", {}, "Star chip: ", view?.rocker === null || view?.rocker === undefined ? "unclaimed" : h("span", {}, h("span", { class: "star" }, "★"), ` seat ${view.rocker}`)),
+    h("div", {}, "Star chip: ", view?.rocker === null || view?.rocker === undefined ? "unclaimed" : h("span", {}, h("span", { class: "star" }, "★"), ` ${who(view.rocker)}`)),
   );
   centre.style.gridRow = "2 / span 4";
   centre.style.gridColumn = "2 / span 4";
@@ -50,7 +50,7 @@ export function render(view, { names, game }) {
     h("h4", {}, "Bands"),
     h("div", { class: "players" }, players.map((p) =>
       h("div", { class: `player colour-${p.colour ?? ""}${acting.includes(p.seat) ? " acting" : ""}${p.seat === view?.you ? " me" : ""}` },
-        h("h3", {}, h("span", { class: `pawn ${p.colour ?? ""}` }, p.seat), ` Seat ${p.seat} · ${names.name(p.lead ?? "?")}${p.rocker ? " ★" : ""}${p.eliminated ? " · out" : ""}`),
+        h("h3", {}, h("span", { class: `pawn ${p.colour ?? ""}` }, p.seat), ` ${who(p.seat)} · ${names.name(p.lead ?? "?")}${p.rocker ? " ★" : ""}${p.eliminated ? " · out" : ""}`),
         h("div", { class: "stats" },
           h("span", {}, "Space ", h("b", {}, p.space)),
           h("span", {}, "Cash ", h("b", {}, `$${p.cash}`)),

@@ -20,7 +20,7 @@ function artist(a, names) {
 }
 
 /** Draws a Show Business view. */
-export function render(view, { names, game }) {
+export function render(view, { names, game, who = (seat) => `Seat ${seat}` }) {
   const acting = arr(game?.to_act);
   const cities = new Map();
   for (const t of arr(view?.map_tokens)) {
@@ -42,7 +42,7 @@ export function render(view, { names, game }) {
   return h("div", { class: "sb" },
     h("div", { class: "stats" },
       h("span", {}, "Rondel ", h("b", {}, names.name(view?.rondel ?? "?", "event_rondel_fields"))),
-      h("span", {}, "Active ", h("b", {}, `seat ${view?.active ?? "?"}`)),
+      h("span", {}, "Active ", h("b", {}, Number.isInteger(view?.active) ? who(view.active) : "?")),
       h("span", {}, "Order ", h("b", {}, arr(view?.order).join(" → "))),
       h("span", {}, "Quarters ended ", h("b", {}, arr(view?.quarter_ends).filter(Boolean).length)),
       view?.last_turn ? h("span", {}, h("b", {}, "last turn")) : null),
@@ -53,7 +53,7 @@ export function render(view, { names, game }) {
     h("h4", {}, "Band boards"),
     h("div", { class: "players" }, arr(view?.players).map((p) =>
       h("div", { class: `player${acting.includes(p.seat) ? " acting" : ""}${p.seat === view?.me ? " me" : ""}` },
-        h("h3", {}, `Seat ${p.seat} · ${p.colour ?? ""}${p.bankrupt !== null && p.bankrupt !== undefined ? " · bankrupt" : ""}`),
+        h("h3", {}, `${who(p.seat)} · ${p.colour ?? ""}${p.bankrupt !== null && p.bankrupt !== undefined ? " · bankrupt" : ""}`),
         h("div", { class: "track" },
           h("span", {}, "Cash ", h("b", {}, p.cash)),
           h("span", {}, "Popularity ", h("b", {}, p.popularity)),

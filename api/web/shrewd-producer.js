@@ -28,13 +28,13 @@ function scoutPlay(play, names) {
 }
 
 /** Draws a Shrewd Producer view. */
-export function render(view, { names, game }) {
+export function render(view, { names, game, who = (seat) => `Seat ${seat}` }) {
   const toAct = arr(game?.to_act);
   const hand = view?.hand;
   return h("div", { class: "sp" },
     h("div", { class: "stats" },
       h("span", {}, "Round ", h("b", {}, view?.round ?? "?")),
-      h("span", {}, "Lead ", h("b", {}, `seat ${view?.lead ?? "?"}`)),
+      h("span", {}, "Lead ", h("b", {}, Number.isInteger(view?.lead) ? who(view.lead) : "?")),
       h("span", {}, "Lead suit ", h("b", {}, view?.lead_suit ?? "—")),
       h("span", {}, "Supply ", h("b", {}, `$${view?.supply ?? "?"}`)),
       h("span", {}, "Artist deck ", h("b", {}, view?.artist_deck ?? "?")),
@@ -52,7 +52,7 @@ export function render(view, { names, game }) {
     h("h4", {}, "Players"),
     h("div", { class: "players" }, arr(view?.players).map((p) =>
       h("div", { class: `player${toAct.includes(p.seat) ? " acting" : ""}${p.seat === view?.viewer ? " me" : ""}` },
-        h("h3", {}, `Seat ${p.seat}${p.seat === view?.lead ? " (lead)" : ""}${p.passed ? " · passed" : ""}`),
+        h("h3", {}, `${who(p.seat)}${p.seat === view?.lead ? " (lead)" : ""}${p.passed ? " · passed" : ""}`),
         h("div", { class: "stats" },
           h("span", {}, "Raise money ", h("b", {}, `$${p.raise_money ?? "?"}`)),
           h("span", {}, "Debts ", h("b", {}, p.debts ?? 0)),

@@ -1,8 +1,8 @@
 // A table: one game seen by one of the seats this tab holds, or by a spectator. Generic for every
-// ruleset (view tree, legal actions as buttons, event log, phase machine); a ruleset's renderer,
-// when there is one, draws the view above the tree.
+// ruleset (who sits where and their clocks, view tree, legal actions as buttons, event log, phase
+// machine); a ruleset's renderer, when there is one, draws the view above the tree.
 
-import { api, catalogue, fill, h, heldTokens, holdToken, seatOf, showError } from "./api.js";
+import { api, catalogue, dropToken, fill, h, heldTokens, holdToken, occupantText, seatName, seatOf, showError } from "./api.js";
 import { machineList } from "./machine.js";
 import { actionForm } from "./schema-form.js";
 import { label, tree } from "./tree.js";
@@ -27,7 +27,13 @@ const state = {
   logComplete: false,
   watch: null,
   busy: false,
+  confirmResign: false,
 };
+
+/** `Seat 1 · Ann`, by the occupants of the game shown. */
+function who(seat) {
+  return seatName(seat, state.game?.occupants);
+}
 
 function takeFragmentToken() {
   const fragment = new URLSearchParams(location.hash.slice(1));
@@ -62,7 +68,7 @@ function renderViewers() {
     }, text);
   fill(document.getElementById("viewers"), 
     h("span", {}, "View as "),
-    seats.map((s) => button(s, `Seat ${s}${toAct.includes(s) ? " ●" : ""}`)),
+    seats.map((s) => button(s, `${who(s)}${toAct.includes(s) ? " ●" : ""}`)),
     button(null, "Spectator"),
   );
 }
@@ -75,6 +81,7 @@ function switchViewer(viewer) {
   state.nextAfter = 0;
   state.logComplete = false;
   state.etag = null;
+  state.confirmResign = false;
   showError(null);
   restartWatch();
 }
@@ -82,14 +89,14 @@ function switchViewer(viewer) {
 function renderTurn(game) {
   const toAct = Array.isArray(game.to_act) ? game.to_act : [];
   const mine = state.viewer !== null && toAct.includes(state.viewer);
-  const who = game.status !== "active"
+  const heading = game.status !== "active"
     ? `Game ${game.status}`
     : toAct.length
-      ? `${mine ? "Your turn. " : ""}To act: ${toAct.map((s) => `seat ${s}`).join(", ")}`
+      ? `${mine ? "Your turn. " : ""}To act: ${toAct.map(who).join(", ")}`
       : "Nobody to act";
   fill(document.getElementById("turn"), 
-    h("h2", {}, who),
-    h("p", {}, `Phase: ${String(game.phase ?? "?").replace(/_/g, " ")} · version ${game.version} · you are ${state.viewer === null ? "a spectator" : `seat ${state.viewer}`} of ${game.seats ?? "?"}`),
+    h("h2", {}, heading),
+    h("p", {}, `Phase: ${String(game.phase ?? "?").replace(/_/g, " ")} · version ${game.version} · you are ${state.viewer === null ? "a spectator" : who(state.viewer)} of ${game.seats ?? "?"} seats`),
   );
   document.getElementById("status").textContent = game.status ?? "";
 }
@@ -105,13 +112,13 @@ function renderOutcome(game) {
   const winners = Array.isArray(game.outcome.winners) ? game.outcome.winners : [];
   fill(box, 
     h("h2", {}, "Final scores"),
-    winners.length ? h("p", { class: "winners" }, `Winner: ${winners.map((s) => `seat ${s}`).join(", ")}`) : null,
+    winners.length ? h("p", { class: "winners" }, `Winner: ${winners.map(who).join(", ")}`) : null,
     scores
       ? h("table", { class: "scores" },
           h("thead", {}, h("tr", {}, h("th", {}, "rank"), h("th", {}, "seat"), h("th", {}, "total"), h("th", {}, "details"))),
           h("tbody", {}, [...scores].sort((a, b) => (a.rank ?? 0) - (b.rank ?? 0)).map((s) =>
             h("tr", { class: winners.includes(s.seat) ? "winner" : null },
-              h("td", {}, s.rank ?? ""), h("td", {}, `seat ${s.seat}`), h("td", {}, s.total ?? ""),
+              h("td", {}, s.rank ?? ""), h("td", {}, who(s.seat)), h("td", {}, s.total ?? ""),
               h("td", {}, (Array.isArray(s.lines) ? s.lines : []).map((l) => `${l.label}: ${l.points}`).join("; "))))))
       : tree(game.outcome, state.names),
   );
@@ -122,7 +129,7 @@ function renderBoard(game) {
   const parts = [h("h2", {}, "Table")];
   if (state.renderer) {
     try {
-      parts.push(state.renderer(game.view, { game, names: state.names, viewer: state.viewer, h }));
+      parts.push(state.renderer(game.view, { game, names: state.names, viewer: state.viewer, h, who }));
     } catch (e) {
       parts.push(h("p", { class: "error" }, `could not draw this view: ${e.message}`));
     }
@@ -131,6 +138,87 @@ function renderBoard(game) {
     parts.push(tree(game.view, state.names));
   }
   fill(board, ...parts);
+}
+
+/** `m:ss` (or `h:mm:ss`) of a duration in milliseconds; never below zero. */
+function duration(ms) {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const [hours, minutes, seconds] = [Math.floor(total / 3600), Math.floor(total / 60) % 60, total % 60];
+  const pad = (n) => String(n).padStart(2, "0");
+  return hours ? `${hours}:${pad(minutes)}:${pad(seconds)}` : `${minutes}:${pad(seconds)}`;
+}
+
+/** Redraws every running countdown: the time left to each deadline shown. */
+function tick() {
+  const now = Date.now();
+  for (const el of document.querySelectorAll(".clock-left[data-deadline]")) {
+    const left = Number(el.dataset.deadline) - now;
+    el.textContent = duration(left);
+    el.classList.toggle("short", left < 10000);
+  }
+}
+
+/** A seat's clock (`ClockView`): a countdown to its deadline while it decides, and its bank. */
+function clockOf(seat, clock) {
+  const mine = Array.isArray(clock?.seats) ? clock.seats.find((c) => c?.seat === seat) : null;
+  if (!mine) return null;
+  const bank = h("span", { class: "clock-bank" }, `bank ${duration(mine.bank_ms ?? 0)}`);
+  if (!Number.isFinite(mine.deadline_ms)) return h("span", { class: "clock", dataset: { seat } }, bank);
+  return h("span", { class: "clock running", dataset: { seat }, title: `deadline ${new Date(mine.deadline_ms).toLocaleTimeString()}` },
+    h("span", { class: "clock-left", dataset: { deadline: mine.deadline_ms } }, duration(mine.deadline_ms - Date.now())), " left · ", bank);
+}
+
+/** Who sits in each seat, each seat's clock, and the viewer's resignation. */
+function renderSeats(game) {
+  const occupants = Array.isArray(game.occupants) ? game.occupants : [];
+  const toAct = Array.isArray(game.to_act) ? game.to_act : [];
+  fill(document.getElementById("seat-list"), occupants.map((o) =>
+    h("li", { class: `seat-entry occupant-${o.occupant ?? ""}`, dataset: { seat: o.seat, occupant: o.occupant ?? "" } },
+      h("b", {}, `Seat ${o.seat}`), " ",
+      h("span", { class: "occupant" }, occupantText(o)),
+      o.occupant === "bot" ? h("span", { class: "tag" }, "bot") : null,
+      o.occupant === "open" ? h("span", { class: "tag" }, "waiting for a player") : null,
+      o.seat === state.viewer ? h("span", { class: "tag" }, "you") : null,
+      toAct.includes(o.seat) ? h("span", { class: "tag now" }, "to act") : null,
+      game.clock ? clockOf(o.seat, game.clock) : null)));
+  tick();
+  const mine = occupants.find((o) => o.seat === state.viewer);
+  const box = document.getElementById("resign");
+  if (state.viewer === null || game.status !== "active" || mine?.occupant !== "player" || !tokenOf(state.viewer)) {
+    fill(box);
+    return;
+  }
+  if (!state.confirmResign) {
+    fill(box, h("button", { type: "button", id: "resign-button", onclick: () => askResign(true) }, `Resign seat ${state.viewer}…`));
+    return;
+  }
+  fill(box, h("div", { class: "confirm", role: "group", "aria-label": "Confirm the resignation" },
+    h("p", {}, `Resign seat ${state.viewer}? A random bot plays it for the rest of the game, and this tab can no longer play it.`),
+    h("button", { type: "button", id: "resign-yes", class: "danger", onclick: resign }, "Resign"),
+    h("button", { type: "button", id: "resign-no", onclick: () => askResign(false) }, "Keep playing")));
+}
+
+function askResign(asking) {
+  state.confirmResign = asking;
+  if (state.game) renderSeats(state.game);
+}
+
+/** Gives the viewer's seat to a random bot (`POST .../resign`), then forgets its token. */
+async function resign() {
+  const seat = state.viewer;
+  const token = tokenOf(seat);
+  if (seat === null || !token) return;
+  state.confirmResign = false;
+  showError(null);
+  try {
+    await api(`/v1/games/${encodeURIComponent(id)}/seats/${seat}/resign`, { method: "POST", token });
+    dropToken(id, seat);
+    const rest = heldSeats();
+    switchViewer(rest.length ? rest[0] : null);
+  } catch (e) {
+    showError(e.message);
+    if (state.game) renderSeats(state.game);
+  }
 }
 
 /** Above this many actions of one type, they are offered as a list to pick from and one button. */
@@ -192,6 +280,7 @@ async function show(game, etag) {
   document.body.dataset.status = game.status ?? "";
   renderViewers();
   renderTurn(game);
+  renderSeats(game);
   renderOutcome(game);
   renderBoard(game);
   const machine = fill(document.getElementById("machine"), machineList(state.ruleset?.machine, game.phase));
@@ -416,4 +505,5 @@ async function start() {
   watch(state.watch);
 }
 
+setInterval(tick, 250);
 start();

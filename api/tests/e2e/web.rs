@@ -497,3 +497,296 @@ fn rock_the_world_is_played_by_two_browsers_that_see_each_other() {
     save_screenshot(&first.screenshot(), "rock-the-world-phone", false);
     assert_no_token_logged(&roadie);
 }
+
+/// How the lobby's creation form seats one seat.
+enum SeatChoice<'a> {
+    /// A player with a link, named when `Some`.
+    Player(Option<&'a str>),
+    /// Open: anyone may join it from the lobby.
+    Open,
+    /// A bot of this level.
+    Bot(&'a str),
+}
+
+/// Opens the lobby with `ruleset` chosen and its open games listed.
+fn open_lobby(browser: &Browser, roadie: &Roadie, ruleset: &str) {
+    browser.open(&roadie.url("/play/"));
+    browser.wait_settled("the lobby", |b| b.body_data("ready") == "true");
+    browser.click(&format!("#ruleset option[value=\"{ruleset}\"]"));
+    browser.wait_settled("the ruleset's open games", |b| {
+        b.body_data("openListed") == ruleset
+    });
+}
+
+/// Creates a game in the lobby with each seat chosen in its row, and a clock of
+/// `(per_decision_secs, bank_secs)` when given; answers the game's id.
+fn create_seated_in_lobby(
+    browser: &Browser,
+    roadie: &Roadie,
+    ruleset: &str,
+    seats: &[SeatChoice],
+    clock: Option<(u64, u64)>,
+) -> String {
+    open_lobby(browser, roadie, ruleset);
+    browser.type_into("#seats", &seats.len().to_string());
+    browser.wait_settled("a row per seat", |b| {
+        b.read("document.querySelectorAll('.seat-row').length") == json!(seats.len())
+    });
+    for (seat, choice) in seats.iter().enumerate() {
+        let kind = match choice {
+            SeatChoice::Player(_) => "player",
+            SeatChoice::Open => "open",
+            SeatChoice::Bot(level) => level,
+        };
+        browser.click(&format!("#seat-{seat}-kind option[value=\"{kind}\"]"));
+        if let SeatChoice::Player(Some(name)) = choice {
+            browser.type_into(&format!("#seat-{seat}-name"), name);
+        }
+    }
+    if let Some((decision, bank)) = clock {
+        browser.type_into("#clock-decision", &decision.to_string());
+        browser.type_into("#clock-bank", &bank.to_string());
+    }
+    browser.click("#create-button");
+    browser.wait_settled("the created game", |b| {
+        b.read("document.querySelector('#created a.spectator-link') !== null") == json!(true)
+    });
+    let spectator = browser.read("document.querySelector('#created a.spectator-link').href");
+    spectator
+        .as_str()
+        .and_then(|href| href.rsplit('/').next())
+        .expect("the spectator link names the game")
+        .to_owned()
+}
+
+/// The table's seat list: each seat's occupant kind and how it is named.
+fn seat_list(browser: &Browser) -> Value {
+    browser.read(
+        "[...document.querySelectorAll('#seat-list li')].map((li) => [li.dataset.occupant, li.querySelector('.occupant').textContent])",
+    )
+}
+
+/// In the lobby, types `name` into the open seat's field of game `id` and clicks Join.
+fn join_from_lobby(browser: &Browser, id: &str, seat: usize, name: &str) {
+    let form = format!("li.open-game[data-id=\"{id}\"] form.join[data-seat=\"{seat}\"]");
+    browser.type_into(&format!("{form} input.join-name"), name);
+    browser.click(&format!("{form} button.join-button"));
+}
+
+/// One browser creates a game with a named player, an open seat and a greedy bot; a second finds
+/// it in the lobby's open games, joins the open seat by name and reaches its table; both tables
+/// then name every occupant.
+#[test]
+fn a_second_browser_joins_an_open_seat_from_the_lobby() {
+    let redis = Redis::start();
+    let roadie = Roadie::start("web_join", Some(&redis), &[]);
+    let driver = Driver::start();
+    let host = driver.browser("web_join_host", WINDOW);
+    let guest = driver.browser("web_join_guest", WINDOW);
+    let id = create_seated_in_lobby(
+        &host,
+        &roadie,
+        "shrewd-producer",
+        &[
+            SeatChoice::Player(Some("Ann")),
+            SeatChoice::Open,
+            SeatChoice::Bot("greedy"),
+        ],
+        None,
+    );
+    let created = roadie.get(&format!("/v1/games/{id}"), None);
+    assert_eq!(
+        created.json["occupants"],
+        json!([
+            {"seat": 0, "occupant": "player", "name": "Ann"},
+            {"seat": 1, "occupant": "open"},
+            {"seat": 2, "occupant": "bot", "level": "greedy"},
+        ]),
+        "the rows' choices reach the creation"
+    );
+    assert!(
+        created.json.get("clock").is_none_or(Value::is_null),
+        "no clock unless asked for"
+    );
+    assert_eq!(
+        host.read("[...document.querySelectorAll('#created a.seat-link')].map((a) => a.textContent)"),
+        json!(["Seat 0 · Ann"]),
+        "only the player's seat has a link"
+    );
+    host.find("#created li.seat-open[data-seat=\"1\"]");
+    host.find("#created li.seat-bot[data-seat=\"2\"]");
+    host.find(&format!("li.open-game[data-id=\"{id}\"]"));
+    host.click("a.seat-link[data-seat=\"0\"]");
+    host.wait_settled("the host's table", |b| b.body_data("viewer") == "0");
+
+    open_lobby(&guest, &roadie, "shrewd-producer");
+    let listed = format!("li.open-game[data-id=\"{id}\"]");
+    let text = guest.text(&listed);
+    assert!(
+        text.contains("Seat 0 · Ann") && text.contains("Seat 2 · greedy bot"),
+        "the open game says who sits where: {text}"
+    );
+    save_screenshot(&guest.screenshot(), "lobby-open-games", true);
+    join_from_lobby(&guest, &id, 1, "Bea");
+    guest.wait_settled("the guest's table", |b| b.body_data("viewer") == "1");
+
+    let seated = json!([["player", "Ann"], ["player", "Bea"], ["bot", "greedy bot"]]);
+    for browser in [&host, &guest] {
+        browser.wait_settled("the table to name every occupant", |b| seat_list(b) == seated);
+        assert_eq!(browser.console_errors(), Vec::<String>::new(), "console errors");
+    }
+    let button = guest.text("button.viewer[data-seat=\"1\"]");
+    assert!(
+        button.contains("Bea"),
+        "the seat's button names its player: {button}"
+    );
+    let occupants = roadie.get(&format!("/v1/games/{id}"), None).json["occupants"].clone();
+    assert_eq!(
+        occupants[1],
+        json!({"seat": 1, "occupant": "player", "name": "Bea"})
+    );
+    save_screenshot(&guest.screenshot(), "table-seats", false);
+}
+
+/// A game created with a clock shows the acting seat's time left, counting down by itself.
+#[test]
+fn a_clocked_game_counts_down_on_the_table() {
+    let redis = Redis::start();
+    let roadie = Roadie::start("web_clock", Some(&redis), &[]);
+    let driver = Driver::start();
+    let browser = driver.browser("web_clock", WINDOW);
+    let id = create_seated_in_lobby(
+        &browser,
+        &roadie,
+        "rock-the-world",
+        &[SeatChoice::Player(None), SeatChoice::Player(None)],
+        Some((600, 60)),
+    );
+    let game = roadie.get(&format!("/v1/games/{id}"), None);
+    assert_eq!(game.json["clock"]["per_decision_secs"], 600);
+    assert_eq!(game.json["clock"]["bank_secs"], 60);
+    browser.click("#play-here");
+    browser.wait_settled("the table", |b| !b.body_data("settled").is_empty());
+    let acting = game.json["to_act"][0].as_u64().expect("a seat to act");
+    let left = format!("#seat-list li[data-seat=\"{acting}\"] .clock-left");
+    let seconds = |text: &str| -> u64 {
+        let (minutes, seconds) = text.split_once(':').expect("m:ss");
+        minutes.parse::<u64>().expect("minutes") * 60 + seconds.parse::<u64>().expect("seconds")
+    };
+    let first = browser.text(&left);
+    std::thread::sleep(Duration::from_millis(2500));
+    let second = browser.text(&left);
+    assert_ne!(first, second, "the countdown did not move");
+    assert!(
+        seconds(&second) < seconds(&first) && seconds(&first) <= 660,
+        "a countdown from at most 11:00 runs down: {first} then {second}"
+    );
+    for seat in 0..2 {
+        let bank = browser.text(&format!("#seat-list li[data-seat=\"{seat}\"] .clock-bank"));
+        assert_eq!(bank, "bank 1:00", "seat {seat}'s bank");
+    }
+    assert_eq!(
+        browser.read("document.querySelectorAll('#seat-list .clock-left').length"),
+        json!(game.json["to_act"].as_array().map_or(0, Vec::len)),
+        "only a seat with a decision to make has a countdown"
+    );
+    assert_eq!(browser.console_errors(), Vec::<String>::new(), "console errors");
+    save_screenshot(&browser.screenshot(), "table-clock", true);
+}
+
+/// A join that lost the seat to someone else shows the problem's detail; a player who resigns
+/// from the table, after confirming, leaves the seat to a bot in the other browser's view.
+#[test]
+fn a_resignation_from_the_table_hands_the_seat_to_a_bot() {
+    let redis = Redis::start();
+    let roadie = Roadie::start("web_resign", Some(&redis), &[]);
+    let driver = Driver::start();
+    let host = driver.browser("web_resign_host", WINDOW);
+    let guest = driver.browser("web_resign_guest", WINDOW);
+    let id = create_seated_in_lobby(
+        &host,
+        &roadie,
+        "rock-the-world",
+        &[
+            SeatChoice::Player(Some("Ann")),
+            SeatChoice::Open,
+            SeatChoice::Open,
+        ],
+        None,
+    );
+    host.click("a.seat-link[data-seat=\"0\"]");
+    host.wait_settled("the host's table", |b| b.body_data("viewer") == "0");
+    open_lobby(&guest, &roadie, "rock-the-world");
+    guest.find(&format!(
+        "li.open-game[data-id=\"{id}\"] form.join[data-seat=\"2\"]"
+    ));
+
+    let taken = roadie.post(&format!("/v1/games/{id}/seats/2"), None, &json!({"name": "Cy"}));
+    assert_eq!(taken.status, 201, "{taken:?}");
+    join_from_lobby(&guest, &id, 2, "Bea");
+    wait_for("the refused join's detail", Duration::from_secs(10), || {
+        guest.error_line().is_some()
+    });
+    let again = roadie.post(&format!("/v1/games/{id}/seats/2"), None, &json!({"name": "Bea"}));
+    again.assert_problem(409, "seat_taken");
+    assert_eq!(
+        guest.error_line().as_deref(),
+        again.json["detail"].as_str(),
+        "the lobby shows the problem's detail"
+    );
+    wait_for(
+        "the open games without the taken seat",
+        Duration::from_secs(10),
+        || {
+            guest
+            .read(&format!(
+                "document.querySelector('li.open-game[data-id=\"{id}\"] li[data-seat=\"2\"]')?.textContent"
+            ))
+            .as_str()
+            == Some("Seat 2 · Cy")
+        },
+    );
+    let errors = guest.console_errors();
+    assert!(
+        errors
+            .iter()
+            .all(|e| e.contains("/seats/2 - Failed to load resource") && e.contains("409")),
+        "console errors besides the refused join: {errors:?}"
+    );
+
+    join_from_lobby(&guest, &id, 1, "Bea");
+    guest.wait_settled("the guest's table", |b| b.body_data("viewer") == "1");
+    host.wait_settled("the host to see the guest", |b| {
+        seat_list(b)[1] == json!(["player", "Bea"])
+    });
+
+    guest.click("#resign-button");
+    guest.find("#resign-yes");
+    guest.click("#resign-no");
+    guest.find("#resign-button");
+    assert_eq!(
+        roadie.get(&format!("/v1/games/{id}"), None).json["occupants"][1]["occupant"],
+        "player",
+        "keeping on changes nothing"
+    );
+    guest.click("#resign-button");
+    guest.click("#resign-yes");
+    guest.wait_settled("the guest's table as a spectator", |b| {
+        b.body_data("viewer") == "spectator"
+    });
+    assert_eq!(
+        roadie.get(&format!("/v1/games/{id}"), None).json["occupants"][1],
+        json!({"seat": 1, "occupant": "bot", "level": "random"})
+    );
+    let resigned = json!([["player", "Ann"], ["bot", "random bot"], ["player", "Cy"]]);
+    for browser in [&host, &guest] {
+        browser.wait_settled("the resigned seat to show its bot", |b| seat_list(b) == resigned);
+        assert_eq!(browser.console_errors(), Vec::<String>::new(), "console errors");
+    }
+    assert_eq!(
+        guest.read("document.querySelectorAll('button.viewer[data-seat=\"1\"], #resign-button').length"),
+        json!(0),
+        "the resigned seat can no longer be played from this tab"
+    );
+    save_screenshot(&host.screenshot(), "table-resigned", false);
+}
