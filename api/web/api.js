@@ -12,6 +12,22 @@ export class Problem extends Error {
   }
 }
 
+/** How far the server's clock is ahead of this browser's, in ms, from answers' `Date` headers. */
+let serverAhead = 0;
+
+/** Unix ms by the server's clock (within a second): deadlines are set by it, not by this browser. */
+export function serverNow() {
+  return Date.now() + serverAhead;
+}
+
+function learnServerClock(response) {
+  const date = Date.parse(response.headers.get("Date") ?? "");
+  if (!Number.isFinite(date)) return;
+  // A `Date` header is whole seconds: its mid-second is the best guess of the server's time.
+  const ahead = date + 500 - Date.now();
+  serverAhead = Math.abs(ahead) > 1000 ? ahead : 0;
+}
+
 /** One call: `{status, etag, json}`; a 4xx or 5xx throws a Problem. */
 export async function api(path, { method = "GET", token, body, headers = {}, signal } = {}) {
   const sent = { Accept: "application/json", ...headers };
@@ -24,6 +40,7 @@ export async function api(path, { method = "GET", token, body, headers = {}, sig
     cache: "no-store",
     signal,
   });
+  learnServerClock(response);
   let json = null;
   if (response.status !== 204 && response.status !== 304) {
     const text = await response.text();

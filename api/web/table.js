@@ -2,7 +2,7 @@
 // ruleset (who sits where and their clocks, view tree, legal actions as buttons, event log, phase
 // machine); a ruleset's renderer, when there is one, draws the view above the tree.
 
-import { api, catalogue, dropToken, fill, h, heldTokens, holdToken, occupantText, seatName, seatOf, showError } from "./api.js";
+import { api, catalogue, dropToken, fill, h, heldTokens, holdToken, occupantText, seatName, seatOf, serverNow, showError } from "./api.js";
 import { machineList } from "./machine.js";
 import { actionForm } from "./schema-form.js";
 import { label, tree } from "./tree.js";
@@ -150,7 +150,7 @@ function duration(ms) {
 
 /** Redraws every running countdown: the time left to each deadline shown. */
 function tick() {
-  const now = Date.now();
+  const now = serverNow();
   for (const el of document.querySelectorAll(".clock-left[data-deadline]")) {
     const left = Number(el.dataset.deadline) - now;
     el.textContent = duration(left);
@@ -165,7 +165,7 @@ function clockOf(seat, clock) {
   const bank = h("span", { class: "clock-bank" }, `bank ${duration(mine.bank_ms ?? 0)}`);
   if (!Number.isFinite(mine.deadline_ms)) return h("span", { class: "clock", dataset: { seat } }, bank);
   return h("span", { class: "clock running", dataset: { seat }, title: `deadline ${new Date(mine.deadline_ms).toLocaleTimeString()}` },
-    h("span", { class: "clock-left", dataset: { deadline: mine.deadline_ms } }, duration(mine.deadline_ms - Date.now())), " left · ", bank);
+    h("span", { class: "clock-left", dataset: { deadline: mine.deadline_ms } }, duration(mine.deadline_ms - serverNow())), " left · ", bank);
 }
 
 /** Who sits in each seat, each seat's clock, and the viewer's resignation. */
