@@ -209,8 +209,8 @@ impl ShowBusiness {
             }
         } else if lap.seats.get(lap.at) == Some(&seat) {
             for &c in &self.players[seat].hand {
-                if components().influence[c as usize].character == Character::Sponsor {
-                    out.push(Action::SponsorTie { card: card_id(c) });
+                if c.character() == Character::Sponsor {
+                    out.push(Action::SponsorTie { card: c });
                 }
             }
             out.push(Action::Done);
@@ -220,21 +220,14 @@ impl ShowBusiness {
     pub(crate) fn charts_exec(&mut self, seat: Seat, a: &Action, ev: &mut Events) {
         match a {
             Action::SponsorTie { card } => {
-                let Some(c) = components()
-                    .influence
-                    .iter()
-                    .position(|x| &x.id == card)
-                    .map(|i| i as u8)
-                else {
-                    return;
-                };
+                let c = *card;
                 let hand = &mut self.players[seat].hand;
                 if let Some(i) = hand.iter().position(|&x| x == c) {
                     hand.remove(i);
                     self.known.retain(|&(k, _)| k != c);
                     self.players[seat].influence_field.push(c);
                 }
-                let power = components().influence[c as usize].power;
+                let power = c.power();
                 if let Some(lap) = self.charts_work.as_mut().and_then(|w| w.lap.as_mut()) {
                     lap.sums[lap.at] += power as u32;
                     let sum = lap.sums[lap.at];
@@ -242,7 +235,7 @@ impl ShowBusiness {
                         ev,
                         GameEvent::SponsorCard {
                             seat,
-                            card: card.clone(),
+                            card: c,
                             power,
                             sum,
                         },
