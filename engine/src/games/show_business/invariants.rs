@@ -155,7 +155,7 @@ impl ShowBusiness {
         if let Some(Task::Bid(b)) = self.queue.front() {
             for &s in &b.seats {
                 if Some(s) != me
-                    && let Some(amount) = b.bids[s.index()]
+                    && let Some(amount) = b.bids[s]
                 {
                     out.push(format!("bid {} of seat {s}: {amount}", b.round));
                 }

@@ -133,7 +133,7 @@ impl ShowBusiness {
         game.queue.push_back(Task::Bid(Bidding {
             setup: true,
             seats: Seat::all(seats).collect(),
-            bids: vec![None; seats],
+            bids: BySeat::from_fn(seats, |_| None),
             round: game.bid_rounds,
         }));
         (game, ev)

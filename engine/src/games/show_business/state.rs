@@ -78,7 +78,8 @@ pub struct PartialSong {
 pub struct Bidding {
     pub(crate) setup: bool,
     pub(crate) seats: Vec<Seat>,
-    pub(crate) bids: Vec<Option<u32>>,
+    /// Every seat's sealed bid, `None` until it is in (seats outside `seats` never bid).
+    pub(crate) bids: BySeat<Option<u32>>,
     pub(crate) round: u32,
 }
 
@@ -180,7 +181,7 @@ pub enum Task {
     // Decisions.
     Bid(Bidding),
     Poll {
-        answers: Vec<Option<bool>>,
+        answers: BySeat<Option<bool>>,
     },
     ChooseFirst {
         seat: Seat,
@@ -330,10 +331,11 @@ pub enum Task {
 /// A group of songs tied on the CHART SCORING TRACK, being ranked (S36).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Lap {
-    /// Owners taking part, in turn order.
-    pub(crate) seats: Vec<Seat>,
+    /// Owners taking part, in turn order, each with the POWER of the SPONSOR cards it has
+    /// discarded in this lap.
+    pub(crate) sums: Vec<(Seat, u32)>,
+    /// Index in `sums` of the owner whose turn it is.
     pub(crate) at: usize,
-    pub(crate) sums: Vec<u32>,
     /// The seat that won the lap and chooses the next song.
     pub(crate) chooser: Option<Seat>,
 }

@@ -361,7 +361,7 @@ impl ShowBusiness {
             })
             .collect();
         let my_bid = match (self.queue.front(), me) {
-            (Some(Task::Bid(b)), Some(s)) => b.bids.get(s.index()).copied().flatten(),
+            (Some(Task::Bid(b)), Some(s)) => b.bids.get(s).copied().flatten(),
             _ => None,
         };
         let power_left = match self.queue.front() {
@@ -484,13 +484,17 @@ impl ShowBusiness {
                             trend_points: self.trend_points(&s.song),
                         })
                         .collect(),
-                    lap_seats: lap.map(|l| l.seats.clone()).unwrap_or_default(),
-                    lap_sums: lap.map(|l| l.sums.clone()).unwrap_or_default(),
+                    lap_seats: lap
+                        .map(|l| l.sums.iter().map(|e| e.0).collect())
+                        .unwrap_or_default(),
+                    lap_sums: lap
+                        .map(|l| l.sums.iter().map(|e| e.1).collect())
+                        .unwrap_or_default(),
                     lap_turn: lap.and_then(|l| {
                         if l.chooser.is_some() {
                             None
                         } else {
-                            l.seats.get(l.at).copied()
+                            l.sums.get(l.at).map(|e| e.0)
                         }
                     }),
                     chooser: lap.and_then(|l| l.chooser),

@@ -14,7 +14,7 @@ use super::events::{
 use super::state::{
     Attack, BandArtist, Bidding, DrawPurpose, PartialSong, RONDEL, ShowBusiness, Song, Task, Then,
 };
-use crate::{Event, Seat};
+use crate::{BySeat, Event, Seat};
 
 mod bidding;
 mod charts;
@@ -328,10 +328,12 @@ impl ShowBusiness {
                 .seats
                 .iter()
                 .copied()
-                .filter(|&s| b.bids[s.index()].is_none())
+                .filter(|&s| b.bids[s].is_none())
                 .collect::<Vec<_>>(),
-            Task::Poll { answers } => Seat::all(self.n())
-                .filter(|&s| answers[s.index()].is_none())
+            Task::Poll { answers } => answers
+                .seats()
+                .filter(|(_, answer)| answer.is_none())
+                .map(|(s, _)| s)
                 .collect(),
             Task::Charts => self.charts_decider().into_iter().collect(),
             t => Self::task_seat(t).into_iter().collect(),
@@ -349,8 +351,8 @@ impl ShowBusiness {
         }
         match self.queue.front() {
             None => false,
-            Some(Task::Bid(b)) => b.seats.contains(&seat) && b.bids[seat.index()].is_none(),
-            Some(Task::Poll { answers }) => seat.index() < self.n() && answers[seat.index()].is_none(),
+            Some(Task::Bid(b)) => b.seats.contains(&seat) && b.bids[seat].is_none(),
+            Some(Task::Poll { answers }) => answers.get(seat).is_some_and(Option::is_none),
             Some(Task::Charts) => self.charts_decider() == Some(seat),
             Some(t) => Self::task_seat(t) == Some(seat),
         }
