@@ -13,7 +13,7 @@ use rand::Rng;
 use serde::Deserialize;
 
 use crate::Seat;
-use crate::games::show_business::Action;
+use crate::games::show_business::{Action, CityId, TokenId};
 
 /// The seat's view, as far as the heuristic reads it.
 #[derive(Debug, Deserialize)]
@@ -35,18 +35,18 @@ pub(super) fn greedy(view: &View, legal: &[Action], rng: &mut impl Rng) -> Optio
     super::best_by(legal, rng, |action| score(view, action))
 }
 
-fn token_value(view: &View, id: &str) -> f64 {
+fn token_value(view: &View, id: TokenId) -> f64 {
     view.map_tokens
         .iter()
-        .find(|t| t.id == id)
+        .find(|t| t.id == id.id())
         .map_or(0.0, |t| f64::from(t.value))
 }
 
 /// The best concert token waiting in `city`.
-fn city_value(view: &View, city: &str) -> f64 {
+fn city_value(view: &View, city: CityId) -> f64 {
     view.map_tokens
         .iter()
-        .filter(|t| t.city == city)
+        .filter(|t| t.city == city.id())
         .map(|t| f64::from(t.value))
         .fold(0.0, f64::max)
 }
@@ -58,8 +58,8 @@ fn score(view: &View, action: &Action) -> f64 {
         Action::GiveUpBid => 1.0,
         Action::JoinBid => 0.0,
         // A concert "pays at once".
-        Action::PickToken { token } | Action::PilotToken { token } => 20.0 + token_value(view, token),
-        Action::Move { city } | Action::CarTo { city } => city_value(view, city) / 2.0 - 1.0,
+        Action::PickToken { token } | Action::PilotToken { token } => 20.0 + token_value(view, *token),
+        Action::Move { city } | Action::CarTo { city } => city_value(view, *city) / 2.0 - 1.0,
         // Each token on an EXPERIENCE FIELD is a popularity point every QUARTER END.
         Action::PlaceToken { .. } => 10.0,
         Action::DiscardToken => -10.0,

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::components::{Lyrics, Style, Tempo, Volume};
+use super::components::{ArtistId, CardId, CityId, Lyrics, SongId, Style, Tempo, TokenId, Volume};
 use crate::Seat;
 
 /// RULINGS 3.2: whose octogon lying aside blocks PAPARAZZI.
@@ -118,7 +118,7 @@ pub enum Action {
     /// Step 3 TIME LAPSE: play an influence card from hand.
     Play {
         /// The card.
-        card: String,
+        card: CardId,
     },
     /// Step 3 (S13): give up the remaining time lapses and actions.
     GiveUp,
@@ -145,24 +145,24 @@ pub enum Action {
     /// TOURNEE (S19): drive to a neighbouring city (1 POWER).
     Move {
         /// City letter.
-        city: String,
+        city: CityId,
     },
     /// TOURNEE: play a concert (1 POWER); pays at once.
     PickToken {
         /// A token in the car's city.
-        token: String,
+        token: TokenId,
     },
     /// TOURNEE: pick up your blank song in this studio (1 POWER) and record it at once.
     PickSong {
         /// The studio's city letter.
-        studio: String,
+        studio: CityId,
     },
     /// End the current action; unspent POWER is lost.
     EndAction,
     /// CONCERT: place the token on an artist's free experience field of its colour.
     PlaceToken {
         /// The artist card.
-        artist: String,
+        artist: ArtistId,
     },
     /// CONCERT: discard the token to the used pool.
     DiscardToken,
@@ -189,7 +189,7 @@ pub enum Action {
     /// PROMOTION: place a recorded song on the first vacant CHARTS field.
     Promote {
         /// The song's number.
-        song: u32,
+        song: SongId,
     },
     /// A&R (hostile): swap time markers with the target.
     AAndR {
@@ -204,9 +204,9 @@ pub enum Action {
     /// SPONSOR (S24): exchange one of your cards with one of the target's.
     Swap {
         /// Your card.
-        give: String,
+        give: CardId,
         /// The target's card.
-        take: String,
+        take: CardId,
     },
     /// SPONSOR: stop exchanging.
     Stop,
@@ -218,12 +218,12 @@ pub enum Action {
     /// GROUPIE: the target's artist you take.
     GroupieTake {
         /// The artist card.
-        artist: String,
+        artist: ArtistId,
     },
     /// GROUPIE: your artist you give.
     GroupieGive {
         /// The artist card.
-        artist: String,
+        artist: ArtistId,
     },
     /// GROUPIE: where the taken artist goes on your board.
     GroupiePlaceMine {
@@ -255,22 +255,22 @@ pub enum Action {
     /// PILOT (S27): pick up a concert token anywhere on the map.
     PilotToken {
         /// The token.
-        token: String,
+        token: TokenId,
     },
     /// PILOT: pick up your blank song in a studio.
     PilotSong {
         /// The studio's city letter.
-        studio: String,
+        studio: CityId,
     },
     /// PILOT: drive to one of the cities picked from.
     CarTo {
         /// City letter.
-        city: String,
+        city: CityId,
     },
     /// DJ (S28): discard a concert token from the map.
     DjRemove {
         /// The token.
-        token: String,
+        token: TokenId,
     },
     /// DJ: stop removing, or (S28) the first step with no removal.
     DjDone,
@@ -285,7 +285,7 @@ pub enum Action {
     /// attacking POWER, or any BODYGUARD.
     Defend {
         /// The card.
-        card: String,
+        card: CardId,
     },
     /// Hostile activity: do not defend.
     Decline,
@@ -301,7 +301,7 @@ pub enum Action {
     /// S11: discard a card down to the hand limit.
     Discard {
         /// The card.
-        card: String,
+        card: CardId,
     },
     /// PERFORM IN ADVERTISING (S33): move the popularity octogon down this many fields for
     /// 5 FONS each, then pay.
@@ -312,31 +312,31 @@ pub enum Action {
     /// CHARTS tie (S36): discard a SPONSOR card to the influence field.
     SponsorTie {
         /// The SPONSOR card.
-        card: String,
+        card: CardId,
     },
     /// CHARTS tie: done discarding SPONSOR cards.
     Done,
     /// CHARTS tie: the SPONSOR winner picks the song for the next field.
     ChooseSong {
         /// The song's number.
-        song: u32,
+        song: SongId,
     },
     /// DISMISSAL (anytime, S9): fire an artist (−1 satisfaction).
     Dismiss {
         /// The artist card.
-        artist: String,
+        artist: ArtistId,
     },
     /// REGROUPMENT (anytime, S9): move an artist to other field(s).
     Regroup {
         /// The artist card.
-        artist: String,
+        artist: ArtistId,
         /// The new field(s).
         fields: Vec<u8>,
     },
     /// STYLE CHANGE (anytime, S9): turn an artist card over.
     Flip {
         /// The artist card.
-        artist: String,
+        artist: ArtistId,
     },
 }
 

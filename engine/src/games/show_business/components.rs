@@ -6,6 +6,8 @@ use std::sync::LazyLock;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::ids::typed_id;
+
 /// A music style; also the colour of a player, an artist side and a concert token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
@@ -355,8 +357,8 @@ impl TokenColour {
 pub struct ConcertToken {
     /// `T01`..`T80`.
     pub id: String,
-    /// The city (index into [`Components::cities`]) it is played in.
-    pub city: u8,
+    /// The city it is played in.
+    pub city: CityId,
     /// Its colour.
     pub colour: TokenColour,
     /// FONS it pays.
@@ -396,20 +398,13 @@ pub struct Components {
     /// City letters, A..T.
     pub cities: Vec<String>,
     /// Neighbours of each city.
-    pub neighbours: Vec<Vec<u8>>,
+    pub neighbours: Vec<Vec<CityId>>,
     /// The start club F.
-    pub start: u8,
+    pub start: CityId,
     /// The recording studios B, M, P.
-    pub studios: Vec<u8>,
+    pub studios: Vec<CityId>,
     /// CHARTS fields 1-10.
     pub chart: Vec<ChartField>,
-}
-
-impl Components {
-    /// The city index of a letter.
-    pub fn city(&self, letter: &str) -> Option<u8> {
-        self.cities.iter().position(|c| c == letter).map(|i| i as u8)
-    }
 }
 
 #[derive(Deserialize)]
@@ -511,11 +506,11 @@ fn load() -> Components {
     let raw: RawFile = serde_json::from_str(include_str!("components.json"))
         .unwrap_or_else(|e| panic!("components.json is part of the crate and parses: {e}"));
     let cities = raw.map.cities.clone();
-    let idx = |l: &str| cities.iter().position(|c| c == l).unwrap_or(0) as u8;
+    let idx = |l: &str| CityId(cities.iter().position(|c| c == l).unwrap_or(0) as u8);
     let mut neighbours = vec![Vec::new(); cities.len()];
     for (a, b) in &raw.map.routes {
-        neighbours[idx(a) as usize].push(idx(b));
-        neighbours[idx(b) as usize].push(idx(a));
+        neighbours[idx(a).0 as usize].push(idx(b));
+        neighbours[idx(b).0 as usize].push(idx(a));
     }
     for n in &mut neighbours {
         n.sort_unstable();
@@ -594,6 +589,78 @@ pub fn components() -> &'static Components {
     &COMPONENTS
 }
 
+typed_id!(
+    /// An influence card, by id (`I07`).
+    CardId, components().influence, c => c.id.as_str(), "ShowBusinessCardId", "an influence card"
+);
+typed_id!(
+    /// An artist card, by id (`AR12`).
+    ArtistId, components().artists, c => c.id.as_str(), "ShowBusinessArtistId", "an artist card"
+);
+typed_id!(
+    /// A concert token, by id (`T33`).
+    TokenId, components().tokens, c => c.id.as_str(), "ShowBusinessTokenId", "a concert token"
+);
+typed_id!(
+    /// A city of the map, by letter (`F`).
+    CityId, components().cities, c => c.as_str(), "ShowBusinessCityId", "a city"
+);
+
+impl CardId {
+    /// The card.
+    pub fn card(self) -> &'static InfluenceCard {
+        &components().influence[self.0 as usize]
+    }
+
+    /// The card's POWER.
+    pub fn power(self) -> u8 {
+        self.card().power
+    }
+
+    /// The card's character.
+    pub fn character(self) -> Character {
+        self.card().character
+    }
+}
+
+impl ArtistId {
+    /// The card.
+    pub fn card(self) -> &'static ArtistCard {
+        &components().artists[self.0 as usize]
+    }
+}
+
+impl TokenId {
+    /// The token.
+    pub fn token(self) -> &'static ConcertToken {
+        &components().tokens[self.0 as usize]
+    }
+}
+
+impl CityId {
+    /// The cities one route away.
+    pub fn neighbours(self) -> &'static [CityId] {
+        &components().neighbours[self.0 as usize]
+    }
+
+    /// The city's place among the recording studios B, M, P, if it is one.
+    pub fn studio(self) -> Option<usize> {
+        components().studios.iter().position(|&s| s == self)
+    }
+}
+
+/// A recorded song, by number: songs are made in play, not printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(transparent)]
+#[schema(as = ShowBusinessSongId)]
+pub struct SongId(pub u32);
+
+impl std::fmt::Display for SongId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
 /// Every printed component, keyed by the ids the wire uses: influence cards, artists, concert
 /// tokens, the map's cities, chart fields, and the characters, styles, dice, die faces,
 /// instruments and token colours that views, actions and events name.
@@ -636,7 +703,7 @@ pub fn catalogue() -> crate::Catalogue {
         .iter()
         .map(|t| {
             json!({"id": t.id, "name": format!("{} {}", id_to_printed(&id(t.colour)), t.value),
-                "city": c.cities[t.city as usize], "colour": t.colour, "value": t.value})
+                "city": t.city, "colour": t.colour, "value": t.value})
         })
         .collect();
     let cities = c
@@ -644,9 +711,9 @@ pub fn catalogue() -> crate::Catalogue {
         .iter()
         .enumerate()
         .map(|(i, letter)| {
-            let neighbours: Vec<&String> = c.neighbours[i].iter().map(|&n| &c.cities[n as usize]).collect();
-            json!({"id": letter, "name": letter, "start_club": i == c.start as usize,
-                "studio": c.studios.contains(&(i as u8)), "neighbours": neighbours})
+            let city = CityId(i as u8);
+            json!({"id": letter, "name": letter, "start_club": city == c.start,
+                "studio": city.studio().is_some(), "neighbours": city.neighbours()})
         })
         .collect();
     let chart = c

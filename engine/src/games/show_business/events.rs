@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::actions::{Market, SongContent};
-use super::components::Die;
+use super::components::{ArtistId, CardId, CityId, Die, SongId, TokenId};
 use super::state::ShowBusiness;
 use crate::{Announcements, Announces, Seat};
 
@@ -15,7 +15,7 @@ use crate::{Announcements, Announces, Seat};
 #[schema(as = ShowBusinessStartingArtist)]
 pub struct StartingArtist {
     /// The artist card's id.
-    pub artist: String,
+    pub artist: ArtistId,
     /// The band board fields it occupies.
     pub fields: Vec<u8>,
 }
@@ -50,7 +50,7 @@ pub struct DisclosedSong {
     /// Its owner.
     pub owner: Seat,
     /// Its number.
-    pub id: u32,
+    pub id: SongId,
     /// Its fields.
     pub content: SongContent,
 }
@@ -110,7 +110,7 @@ pub enum Payment {
     /// PROMOTION onto the CHARTS.
     Promotion {
         /// The song.
-        song: u32,
+        song: SongId,
     },
     /// SALARIES: 5 per artist, 1 per concert token.
     Salaries,
@@ -128,7 +128,7 @@ pub enum Income {
     /// A concert's token value.
     Concert {
         /// The token.
-        token: String,
+        token: TokenId,
     },
     /// ROYALTIES: the popularity.
     Royalties,
@@ -173,7 +173,7 @@ pub enum PopularityCause {
     /// CHARTS: a song on fields 1-5.
     Charts {
         /// The song.
-        song: u32,
+        song: SongId,
         /// Field 1-10.
         field: u8,
     },
@@ -259,9 +259,9 @@ pub enum Hostile {
     /// GROUPIE: exchange two artists.
     Groupie {
         /// Taken from the target.
-        take: String,
+        take: ArtistId,
         /// Given to the target.
-        give: String,
+        give: ArtistId,
         /// Fields of the taken artist on the attacker's board.
         mine: Vec<u8>,
         /// Fields of the given artist on the target's board.
@@ -292,7 +292,7 @@ pub struct ChartScore {
     /// The owner.
     pub seat: Seat,
     /// The song.
-    pub song: u32,
+    pub song: SongId,
     /// 4/3/2/1 for the dice hit.
     pub trend_points: u32,
     /// Field 5.
@@ -345,7 +345,7 @@ pub enum GameEvent {
     /// the one at `index` was drawn and the bag's last token took its place.
     BagDraw {
         /// The token.
-        token: String,
+        token: TokenId,
         /// The position drawn, uniform below `of` (see the README's "Randomness").
         index: usize,
         /// How many tokens the bag held.
@@ -392,7 +392,7 @@ pub enum GameEvent {
         /// The seat.
         seat: Seat,
         /// The card.
-        card: String,
+        card: CardId,
     },
     /// A market closed up and was refilled: its fields now.
     MarketRefilled {
@@ -429,9 +429,9 @@ pub enum GameEvent {
     /// A concert token came to the map.
     TokenToMap {
         /// The token.
-        token: String,
+        token: TokenId,
         /// Its city.
-        city: String,
+        city: CityId,
         /// How.
         cause: ToMap,
         /// The seat whose round or DJ moved it, if any.
@@ -442,7 +442,7 @@ pub enum GameEvent {
         /// The seat.
         seat: Seat,
         /// The token.
-        token: String,
+        token: TokenId,
     },
     /// A seat paid the bank.
     Paid {
@@ -505,7 +505,7 @@ pub enum GameEvent {
         /// The seat concerned.
         seat: Seat,
         /// The card.
-        card: String,
+        card: CardId,
         /// Its POWER.
         power: u8,
         /// Why.
@@ -514,21 +514,21 @@ pub enum GameEvent {
     /// The shown cards go to the discard pile.
     ShownDiscarded {
         /// The cards.
-        cards: Vec<String>,
+        cards: Vec<CardId>,
     },
     /// A hand card went to the discard pile (the hand limit).
     Discarded {
         /// The seat.
         seat: Seat,
         /// The card.
-        card: String,
+        card: CardId,
     },
     /// CLEARING: the influence field goes to the discard pile.
     FieldDiscarded {
         /// The seat.
         seat: Seat,
         /// The cards.
-        cards: Vec<String>,
+        cards: Vec<CardId>,
     },
     /// S34: a seat is bankrupt; its hand, influence field, band and songs are discarded.
     Bankrupt {
@@ -537,7 +537,7 @@ pub enum GameEvent {
         /// 1 for the first bankruptcy.
         order: u32,
         /// The hand, now face up on the discard pile.
-        hand: Vec<String>,
+        hand: Vec<CardId>,
     },
     /// A seat's round begins (step 1).
     RoundBegins {
@@ -554,7 +554,7 @@ pub enum GameEvent {
         /// The seat.
         seat: Seat,
         /// The card.
-        card: String,
+        card: CardId,
         /// Week before.
         from: u8,
         /// Week after.
@@ -581,7 +581,7 @@ pub enum GameEvent {
         /// Field 1-4.
         field: u8,
         /// The card.
-        card: String,
+        card: CardId,
     },
     /// Step 4b: the seat passes its action.
     Passed {
@@ -595,14 +595,14 @@ pub enum GameEvent {
         /// Field 1-4.
         field: u8,
         /// The card.
-        card: String,
+        card: CardId,
     },
     /// RECRUITMENT: an artist hired from the artist market.
     Recruited {
         /// The seat.
         seat: Seat,
         /// The artist.
-        artist: String,
+        artist: ArtistId,
         /// Market field 1-4.
         market_field: u8,
         /// Side B up.
@@ -615,53 +615,53 @@ pub enum GameEvent {
         /// The seat.
         seat: Seat,
         /// The city.
-        city: String,
+        city: CityId,
     },
     /// A concert played: the token leaves the map.
     Concert {
         /// The seat.
         seat: Seat,
         /// The token.
-        token: String,
+        token: TokenId,
         /// Its city.
-        city: String,
+        city: CityId,
     },
     /// A concert token placed on an artist's experience field.
     TokenOnArtist {
         /// The seat.
         seat: Seat,
         /// The token.
-        token: String,
+        token: TokenId,
         /// The artist.
-        artist: String,
+        artist: ArtistId,
     },
     /// A concert token goes to the used pool (white, or not placed).
     TokenDiscarded {
         /// The seat.
         seat: Seat,
         /// The token.
-        token: String,
+        token: TokenId,
     },
     /// RECORDING starts in a studio: the seat's blank song there is used.
     StudioUsed {
         /// The seat.
         seat: Seat,
         /// The studio's city.
-        studio: String,
+        studio: CityId,
     },
     /// A song is recorded onto the band board (its fields are told only to the owner).
     SongRecorded {
         /// The owner.
         seat: Seat,
         /// The song number.
-        song: u32,
+        song: SongId,
     },
     /// A recorded song's fields, told to its owner.
     Recorded {
         /// The owner.
         seat: Seat,
         /// The song number.
-        song: u32,
+        song: SongId,
         /// Its fields.
         content: SongContent,
     },
@@ -670,7 +670,7 @@ pub enum GameEvent {
         /// The owner.
         seat: Seat,
         /// The song.
-        song: u32,
+        song: SongId,
         /// Field 1-10.
         field: u8,
     },
@@ -681,7 +681,7 @@ pub enum GameEvent {
         /// The target.
         target: Seat,
         /// The card used.
-        card: String,
+        card: CardId,
         /// What it does.
         attack: Hostile,
     },
@@ -692,7 +692,7 @@ pub enum GameEvent {
         /// The attacker.
         attacker: Seat,
         /// The defending card, or `None` when the target does not defend.
-        card: Option<String>,
+        card: Option<CardId>,
     },
     /// A&R: the two time markers swap.
     TimeSwapped {
@@ -708,7 +708,7 @@ pub enum GameEvent {
         /// The target.
         target: Seat,
         /// The cards, for the two seats only.
-        cards: Option<Vec<String>>,
+        cards: Option<Vec<CardId>>,
     },
     /// SPONSOR: one card exchanged (the cards only to the two seats).
     Swapped {
@@ -717,9 +717,9 @@ pub enum GameEvent {
         /// The target.
         target: Seat,
         /// Given by the attacker, for the two seats only.
-        give: Option<String>,
+        give: Option<CardId>,
         /// Taken from the target, for the two seats only.
-        take: Option<String>,
+        take: Option<CardId>,
     },
     /// GROUPIE: two artists change bands.
     ArtistsExchanged {
@@ -728,41 +728,41 @@ pub enum GameEvent {
         /// The target.
         target: Seat,
         /// Taken from the target.
-        take: String,
+        take: ArtistId,
         /// Given to the target.
-        give: String,
+        give: ArtistId,
     },
     /// DISMISSAL: an artist is fired; its tokens go to the used pool.
     Dismissed {
         /// The seat.
         seat: Seat,
         /// The artist.
-        artist: String,
+        artist: ArtistId,
     },
     /// INTEGRATION CONTROL: an artist more independent than the satisfaction leaves.
     ArtistLeft {
         /// The seat.
         seat: Seat,
         /// The artist.
-        artist: String,
+        artist: ArtistId,
     },
     /// STYLE CHANGE: an artist is turned over; its tokens but F go to the used pool.
     StyleChanged {
         /// The seat.
         seat: Seat,
         /// The artist.
-        artist: String,
+        artist: ArtistId,
         /// Side B up now.
         side_b: bool,
         /// The tokens discarded.
-        discarded: Vec<String>,
+        discarded: Vec<TokenId>,
     },
     /// REGROUPMENT: an artist moves on the band board.
     Regrouped {
         /// The seat.
         seat: Seat,
         /// The artist.
-        artist: String,
+        artist: ArtistId,
         /// Its fields now.
         fields: Vec<u8>,
     },
@@ -778,7 +778,7 @@ pub enum GameEvent {
         /// The placer.
         seat: Seat,
         /// The card.
-        card: String,
+        card: CardId,
     },
     /// TREND EXPERT leaves the dice: to its placer's influence field, or to the discard pile
     /// when the placer is bankrupt.
@@ -786,7 +786,7 @@ pub enum GameEvent {
         /// The placer.
         seat: Seat,
         /// The card.
-        card: String,
+        card: CardId,
         /// Discarded (bankrupt placer).
         discarded: bool,
     },
@@ -850,21 +850,21 @@ pub enum GameEvent {
         /// The owner.
         seat: Seat,
         /// The song.
-        song: u32,
+        song: SongId,
     },
     /// S36: a SPONSOR lap starts for tied songs of several owners.
     SponsorLap {
         /// Owners taking part, in turn order.
         seats: Vec<Seat>,
         /// The tied songs.
-        songs: Vec<u32>,
+        songs: Vec<SongId>,
     },
     /// S36: a SPONSOR card discarded in the lap.
     SponsorCard {
         /// The seat.
         seat: Seat,
         /// The card.
-        card: String,
+        card: CardId,
         /// Its POWER.
         power: u8,
         /// The seat's sum in this lap.
@@ -882,14 +882,14 @@ pub enum GameEvent {
         /// Field 1-10.
         field: u8,
         /// The songs (several when tied).
-        songs: Vec<u32>,
+        songs: Vec<SongId>,
         /// How the field was decided.
         tie_break: TieBreak,
     },
     /// CHARTS: the ranking is complete; songs below field 5 leave the game.
     ChartsDone {
         /// Songs leaving.
-        leaving: Vec<u32>,
+        leaving: Vec<SongId>,
     },
     /// The game ends.
     GameEnds {

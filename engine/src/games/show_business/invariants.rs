@@ -2,8 +2,8 @@
 
 use std::collections::BTreeSet;
 
-use super::components::components;
-use super::rules::{self, artist_id, card_id, token_id};
+use super::components::{ArtistId, CardId, TokenId, components};
+use super::rules;
 use super::state::{ShowBusiness, Task};
 use super::view::content;
 use crate::{Seat, Viewer};
@@ -37,7 +37,7 @@ impl ShowBusiness {
                         return Err(format!("seat {seat}: field {f} holds two artists"));
                     }
                 }
-                if a.tokens.len() > components().artists[a.card as usize].experience_fields as usize {
+                if a.tokens.len() > a.card.card().experience_fields as usize {
                     return Err(format!("seat {seat}: too many tokens on an artist"));
                 }
             }
@@ -50,7 +50,7 @@ impl ShowBusiness {
 
     pub(crate) fn card_count(&self) -> Result<(), String> {
         let c = components();
-        let mut cards: Vec<u8> = Vec::new();
+        let mut cards: Vec<CardId> = Vec::new();
         for p in self.players.iter() {
             cards.extend(&p.hand);
             cards.extend(&p.influence_field);
@@ -60,7 +60,7 @@ impl ShowBusiness {
         cards.extend(self.influence_market.iter().flatten());
         cards.extend(&self.revealed);
         cards.extend(self.trend_expert.map(|t| t.0));
-        let set: BTreeSet<u8> = cards.iter().copied().collect();
+        let set: BTreeSet<CardId> = cards.iter().copied().collect();
         if cards.len() != c.influence.len() || set.len() != cards.len() {
             return Err(format!(
                 "{} influence cards in play, {} distinct",
@@ -68,8 +68,8 @@ impl ShowBusiness {
                 set.len()
             ));
         }
-        let mut artists: Vec<u8> = Vec::new();
-        let mut tokens: Vec<u8> = Vec::new();
+        let mut artists: Vec<ArtistId> = Vec::new();
+        let mut tokens: Vec<TokenId> = Vec::new();
         for p in self.players.iter() {
             for a in &p.band {
                 artists.push(a.card);
@@ -79,7 +79,7 @@ impl ShowBusiness {
         artists.extend(&self.artist_pile);
         artists.extend(&self.artist_discard);
         artists.extend(self.artist_market.iter().flatten());
-        let set: BTreeSet<u8> = artists.iter().copied().collect();
+        let set: BTreeSet<ArtistId> = artists.iter().copied().collect();
         if artists.len() != c.artists.len() || set.len() != artists.len() {
             return Err(format!(
                 "{} artist cards in play, {} distinct",
@@ -96,7 +96,7 @@ impl ShowBusiness {
                 tokens.push(*token);
             }
         }
-        let set: BTreeSet<u8> = tokens.iter().copied().collect();
+        let set: BTreeSet<TokenId> = tokens.iter().copied().collect();
         if tokens.len() != c.tokens.len() || set.len() != tokens.len() {
             return Err(format!(
                 "{} concert tokens in play, {} distinct",
@@ -109,7 +109,7 @@ impl ShowBusiness {
 
     /// Whether `viewer` knows this hand card of `owner`: a seat told of it, or, for a
     /// spectator, a card every other seat knows (bought from the market in view of all).
-    pub(crate) fn knows(&self, viewer: Viewer, owner: Seat, card: u8) -> bool {
+    pub(crate) fn knows(&self, viewer: Viewer, owner: Seat, card: CardId) -> bool {
         match viewer.seat() {
             Some(v) => self.known.contains(&(card, v)),
             None => Seat::all(self.players.len())
@@ -131,7 +131,7 @@ impl ShowBusiness {
             }
             for &card in &p.hand {
                 if !self.knows(viewer, seat, card) {
-                    out.push(card_id(card));
+                    out.push(card.id().to_owned());
                 }
             }
             out.extend(p.songs.iter().map(|s| content(s).label));
@@ -144,18 +144,18 @@ impl ShowBusiness {
             }
         }
         if !self.reformed[0] {
-            out.extend(self.influence_pile.iter().map(|&c| card_id(c)));
+            out.extend(self.influence_pile.iter().map(|c| c.id().to_owned()));
         }
         if !self.reformed[1] {
-            out.extend(self.artist_pile.iter().map(|&a| artist_id(a)));
+            out.extend(self.artist_pile.iter().map(|a| a.id().to_owned()));
         }
         if !self.reformed[2] {
-            out.extend(self.bag.iter().map(|&t| token_id(t)));
+            out.extend(self.bag.iter().map(|t| t.id().to_owned()));
         }
         if let Some(Task::Bid(b)) = self.queue.front() {
             for &s in &b.seats {
                 if Some(s) != me
-                    && let Some(amount) = b.bids[s.index()]
+                    && let Some(amount) = b.bids[s]
                 {
                     out.push(format!("bid {} of seat {s}: {amount}", b.round));
                 }

@@ -32,7 +32,10 @@ mod tests;
 use std::ops::RangeInclusive;
 
 pub use actions::{Action, ChartFields, Market, Options, PaparazziBlock, Restock, RoyaltyBasis, SongContent};
-pub use components::{Character, Die, Instrument, Lyrics, Style, Tempo, TokenColour, Volume};
+pub use components::{
+    ArtistId, CardId, Character, CityId, Die, Instrument, Lyrics, SongId, Style, Tempo, TokenColour, TokenId,
+    Volume,
+};
 pub use events::{
     ChartScore, Ending, FinalScore, GameEvent, Hostile, Income, MarketRow, Payment, Pile, PopularityCause,
     RondelCause, SatisfactionCause, ShownFor, TieBreak, ToMap,

@@ -3,7 +3,7 @@
 //! test states the position it needs without writing the game's private fields.
 
 use super::actions::Options;
-use super::components::{Character, Style, components};
+use super::components::{ArtistId, CardId, Character, CityId, SongId, Style, TokenId};
 use super::events::{GameEvent, Payment};
 use super::state::{BandArtist, ChartSong, PartialSong, RONDEL, ShowBusiness, Song, Task, Then};
 use crate::{Event, Game, Seat, SetupError};
@@ -240,10 +240,6 @@ pub struct Scenario {
     error: Option<String>,
 }
 
-fn index_of(ids: impl Iterator<Item = String>, id: &str) -> Option<u8> {
-    ids.into_iter().position(|x| x == id).map(|i| i as u8)
-}
-
 impl Scenario {
     /// A game just set up, waiting for the opening bids.
     pub fn new(options: Options, seats: usize, seed: u64) -> Result<Self, SetupError> {
@@ -272,8 +268,8 @@ impl Scenario {
         ok
     }
 
-    fn card(&mut self, id: &str) -> Option<u8> {
-        let c = index_of(components().influence.iter().map(|c| c.id.clone()), id);
+    fn card(&mut self, id: &str) -> Option<CardId> {
+        let c = CardId::find(id);
         if c.is_none() {
             self.fail(format!("no influence card {id}"));
         }
@@ -281,7 +277,7 @@ impl Scenario {
     }
 
     /// Takes an influence card from wherever it lies.
-    fn lift_card(&mut self, c: u8) {
+    fn lift_card(&mut self, c: CardId) {
         let g = &mut self.game;
         g.influence_pile.retain(|&x| x != c);
         g.influence_discard.retain(|&x| x != c);
@@ -347,8 +343,8 @@ impl Scenario {
         self
     }
 
-    fn token(&mut self, id: &str) -> Option<u8> {
-        let t = index_of(components().tokens.iter().map(|t| t.id.clone()), id);
+    fn token(&mut self, id: &str) -> Option<TokenId> {
+        let t = TokenId::find(id);
         if t.is_none() {
             self.fail(format!("no concert token {id}"));
         }
@@ -356,7 +352,7 @@ impl Scenario {
     }
 
     /// Takes a concert token from wherever it lies.
-    fn lift_token(&mut self, t: u8) {
+    fn lift_token(&mut self, t: TokenId) {
         let g = &mut self.game;
         g.bag.retain(|&x| x != t);
         g.used_tokens.retain(|&x| x != t);
@@ -416,7 +412,7 @@ impl Scenario {
 
     /// Drives the seat's car to a city.
     pub fn car(mut self, seat: Seat, city: &str) -> Self {
-        match components().city(city) {
+        match CityId::find(city) {
             Some(c) if self.seat_ok(seat) => self.game.players[seat].car = c,
             Some(_) => {}
             None => self.fail(format!("no city {city}")),
@@ -448,14 +444,14 @@ impl Scenario {
     }
 
     /// Lays a song on CHARTS field `field` (1-10); returns the scenario and the song's number.
-    pub fn chart_song(mut self, field: usize, entry: ChartEntry) -> (Self, u32) {
+    pub fn chart_song(mut self, field: usize, entry: ChartEntry) -> (Self, SongId) {
         let id = self.game.next_song;
         if !(1..=self.game.chart.len()).contains(&field) {
             self.fail(format!("no CHARTS field {field}"));
             return (self, id);
         }
         if self.seat_ok(entry.owner) {
-            self.game.next_song += 1;
+            self.game.next_song = SongId(id.0 + 1);
             self.game.chart[field - 1].push(ChartSong {
                 song: Song {
                     id,
@@ -472,8 +468,8 @@ impl Scenario {
         (self, id)
     }
 
-    fn artist(&mut self, id: &str) -> Option<u8> {
-        let a = index_of(components().artists.iter().map(|a| a.id.clone()), id);
+    fn artist(&mut self, id: &str) -> Option<ArtistId> {
+        let a = ArtistId::find(id);
         if a.is_none() {
             self.fail(format!("no artist {id}"));
         }
@@ -481,7 +477,7 @@ impl Scenario {
     }
 
     /// Takes an artist card from wherever it lies; its concert tokens go to the used pool.
-    fn lift_artist(&mut self, a: u8) {
+    fn lift_artist(&mut self, a: ArtistId) {
         let g = &mut self.game;
         g.artist_pile.retain(|&x| x != a);
         g.artist_discard.retain(|&x| x != a);
@@ -537,10 +533,8 @@ impl Scenario {
     pub fn discard_characters(mut self, seat: Seat, characters: &[Character]) -> Self {
         if self.seat_ok(seat) {
             let p = &mut self.game.players[seat];
-            let (gone, keep): (Vec<u8>, Vec<u8>) = p
-                .hand
-                .iter()
-                .partition(|&&c| characters.contains(&components().influence[c as usize].character));
+            let (gone, keep): (Vec<CardId>, Vec<CardId>) =
+                p.hand.iter().partition(|&&c| characters.contains(&c.character()));
             p.hand = keep;
             self.game.influence_discard.extend(gone);
         }
@@ -593,10 +587,10 @@ impl Scenario {
     }
 
     /// A recorded song in its owner's hand; returns the scenario and the song's number.
-    pub fn song(mut self, entry: ChartEntry) -> (Self, u32) {
+    pub fn song(mut self, entry: ChartEntry) -> (Self, SongId) {
         let id = self.game.next_song;
         if self.seat_ok(entry.owner) {
-            self.game.next_song += 1;
+            self.game.next_song = SongId(id.0 + 1);
             self.game.players[entry.owner].songs.push(Song {
                 id,
                 owner: entry.owner,

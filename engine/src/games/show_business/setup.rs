@@ -3,11 +3,9 @@
 use std::collections::VecDeque;
 
 use super::actions::Options;
-use super::components::{Style, components};
+use super::components::{ArtistId, CardId, SongId, Style, TokenId, components};
 use super::events::{GameEvent, StartingArtist, ToMap};
-use super::rules::{
-    Events, MAP_TOKENS, MAX_SATISFACTION, START_CASH, START_HAND, artist_id, card_id, placements, tell,
-};
+use super::rules::{Events, MAP_TOKENS, MAX_SATISFACTION, START_CASH, START_HAND, placements, tell};
 use super::state::{BandArtist, Bidding, Player, ShowBusiness, Task};
 use crate::rng::GameRng;
 use crate::{BySeat, Event, Seat};
@@ -22,19 +20,19 @@ impl ShowBusiness {
         for seat in 0..seats {
             let colour = Style::ALL[seat];
             let mut band = Vec::new();
-            for (i, a) in c.artists.iter().enumerate() {
-                if a.start_board == Some(colour) {
-                    let fields = placements(i as u8, [false; 6])
+            for artist in ArtistId::all() {
+                if artist.card().start_board == Some(colour) {
+                    let fields = placements(artist, [false; 6])
                         .into_iter()
                         .max_by_key(Vec::len)
                         .unwrap_or_default();
                     band.push(BandArtist {
-                        card: i as u8,
+                        card: artist,
                         side_b: false,
                         fields,
                         tokens: vec![],
                     });
-                    in_bands.push(i as u8);
+                    in_bands.push(artist);
                 }
             }
             players.push(Player {
@@ -53,19 +51,17 @@ impl ShowBusiness {
                 bankrupt: None,
             });
         }
-        let mut influence_pile: Vec<u8> = (0..c.influence.len() as u8).collect();
+        let mut influence_pile: Vec<CardId> = CardId::all().collect();
         rng.shuffle(&mut influence_pile);
         ev.push(Event::sealed(GameEvent::Shuffled {
             pile: "influence".into(),
-            order: influence_pile.iter().rev().map(|&x| card_id(x)).collect(),
+            order: influence_pile.iter().rev().map(|x| x.id().to_owned()).collect(),
         }));
-        let mut artist_pile: Vec<u8> = (0..c.artists.len() as u8)
-            .filter(|a| !in_bands.contains(a))
-            .collect();
+        let mut artist_pile: Vec<ArtistId> = ArtistId::all().filter(|a| !in_bands.contains(a)).collect();
         rng.shuffle(&mut artist_pile);
         ev.push(Event::sealed(GameEvent::Shuffled {
             pile: "artist".into(),
-            order: artist_pile.iter().rev().map(|&x| artist_id(x)).collect(),
+            order: artist_pile.iter().rev().map(|x| x.id().to_owned()).collect(),
         }));
         let mut game = ShowBusiness {
             options,
@@ -76,7 +72,7 @@ impl ShowBusiness {
             artist_pile,
             artist_discard: vec![],
             artist_market: [None; 4],
-            bag: (0..c.tokens.len() as u8).collect(),
+            bag: TokenId::all().collect(),
             reformed: [false; 3],
             used_tokens: vec![],
             concert_market: [None; 5],
@@ -93,7 +89,7 @@ impl ShowBusiness {
             qe_pending: false,
             last_turn: false,
             triggered_this_round: false,
-            next_song: 1,
+            next_song: SongId(1),
             bankruptcies: 0,
             bid_rounds: 0,
             known: vec![],
@@ -110,7 +106,7 @@ impl ShowBusiness {
                         .band
                         .iter()
                         .map(|a| StartingArtist {
-                            artist: artist_id(a.card),
+                            artist: a.card,
                             fields: a.fields.clone(),
                         })
                         .collect(),
@@ -137,7 +133,7 @@ impl ShowBusiness {
         game.queue.push_back(Task::Bid(Bidding {
             setup: true,
             seats: Seat::all(seats).collect(),
-            bids: vec![None; seats],
+            bids: BySeat::from_fn(seats, |_| None),
             round: game.bid_rounds,
         }));
         (game, ev)

@@ -1,11 +1,11 @@
-//! The position: plain data. Cards, artists and tokens are indices into the component tables.
+//! The position: plain data. Cards, artists, tokens and cities are typed ids of components.
 
 use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
 use super::actions::{Market, Options};
-use super::components::Style;
+use super::components::{ArtistId, CardId, CityId, SongId, Style, TokenId};
 use super::events::{Hostile, Payment, ShownFor};
 use crate::rng::GameRng;
 use crate::{BySeat, Outcome, Seat};
@@ -13,18 +13,18 @@ use crate::{BySeat, Outcome, Seat};
 /// An artist on a band board.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BandArtist {
-    pub(crate) card: u8,
+    pub(crate) card: ArtistId,
     pub(crate) side_b: bool,
     /// One field, or two for a mic + mandatory-instrument card spanning both.
     pub(crate) fields: Vec<u8>,
     /// Concert tokens on its experience fields.
-    pub(crate) tokens: Vec<u8>,
+    pub(crate) tokens: Vec<TokenId>,
 }
 
 /// A recorded song.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Song {
-    pub(crate) id: u32,
+    pub(crate) id: SongId,
     pub(crate) owner: Seat,
     pub(crate) style: Style,
     pub(crate) lyrics: u8,
@@ -52,15 +52,15 @@ pub struct Player {
     pub(crate) satisfaction: u8,
     /// TIME TRACK week; `None` once bankrupt (S34: "the time marker leaves the track").
     pub(crate) time: Option<u8>,
-    pub(crate) hand: Vec<u8>,
+    pub(crate) hand: Vec<CardId>,
     /// Top of the pile last.
-    pub(crate) influence_field: Vec<u8>,
+    pub(crate) influence_field: Vec<CardId>,
     pub(crate) band: Vec<BandArtist>,
     /// Recorded songs on the band board's song fields.
     pub(crate) songs: Vec<Song>,
     /// Blank song in studio B, M, P.
     pub(crate) blanks: [bool; 3],
-    pub(crate) car: u8,
+    pub(crate) car: CityId,
     /// Order of bankruptcy (1 = first), if bankrupt.
     pub(crate) bankrupt: Option<u32>,
 }
@@ -78,7 +78,8 @@ pub struct PartialSong {
 pub struct Bidding {
     pub(crate) setup: bool,
     pub(crate) seats: Vec<Seat>,
-    pub(crate) bids: Vec<Option<u32>>,
+    /// Every seat's sealed bid, `None` until it is in (seats outside `seats` never bid).
+    pub(crate) bids: BySeat<Option<u32>>,
     pub(crate) round: u32,
 }
 
@@ -93,8 +94,8 @@ pub enum Attack {
         amount: u8,
     },
     Groupie {
-        take: u8,
-        give: u8,
+        take: ArtistId,
+        give: ArtistId,
         mine: Vec<u8>,
         theirs: Vec<u8>,
     },
@@ -103,7 +104,6 @@ pub enum Attack {
 impl Attack {
     /// The attack as events and views name it.
     pub(crate) fn announced(&self) -> Hostile {
-        let artist = |a: u8| super::components::components().artists[a as usize].id.clone();
         match self {
             Attack::AAndR => Hostile::AAndR,
             Attack::Sponsor { power } => Hostile::Sponsor { power: *power },
@@ -114,8 +114,8 @@ impl Attack {
                 mine,
                 theirs,
             } => Hostile::Groupie {
-                take: artist(*take),
-                give: artist(*give),
+                take: *take,
+                give: *give,
                 mine: mine.clone(),
                 theirs: theirs.clone(),
             },
@@ -149,7 +149,7 @@ pub enum Then {
     Mandatory(Payment),
     Review(Market, u8),
     Buy(u8),
-    Promote(u32),
+    Promote(SongId),
 }
 
 impl Then {
@@ -181,7 +181,7 @@ pub enum Task {
     // Decisions.
     Bid(Bidding),
     Poll {
-        answers: Vec<Option<bool>>,
+        answers: BySeat<Option<bool>>,
     },
     ChooseFirst {
         seat: Seat,
@@ -196,7 +196,7 @@ pub enum Task {
     },
     Activate {
         seat: Seat,
-        card: u8,
+        card: CardId,
     },
     ChooseAction {
         seat: Seat,
@@ -210,7 +210,7 @@ pub enum Task {
     },
     PlaceToken {
         seat: Seat,
-        token: u8,
+        token: TokenId,
     },
     Record {
         seat: Seat,
@@ -219,7 +219,7 @@ pub enum Task {
     Defend {
         target: Seat,
         attacker: Seat,
-        card: u8,
+        card: CardId,
         attack: Attack,
     },
     SponsorSwap {
@@ -230,8 +230,8 @@ pub enum Task {
     Groupie {
         seat: Seat,
         target: Seat,
-        take: Option<u8>,
-        give: Option<u8>,
+        take: Option<ArtistId>,
+        give: Option<ArtistId>,
         mine: Option<Vec<u8>>,
     },
     FemmeChoice {
@@ -240,7 +240,7 @@ pub enum Task {
     },
     Pilot {
         seat: Seat,
-        cities: Vec<u8>,
+        cities: Vec<CityId>,
         stopped: bool,
     },
     DjRemove {
@@ -331,10 +331,11 @@ pub enum Task {
 /// A group of songs tied on the CHART SCORING TRACK, being ranked (S36).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Lap {
-    /// Owners taking part, in turn order.
-    pub(crate) seats: Vec<Seat>,
+    /// Owners taking part, in turn order, each with the POWER of the SPONSOR cards it has
+    /// discarded in this lap.
+    pub(crate) sums: Vec<(Seat, u32)>,
+    /// Index in `sums` of the owner whose turn it is.
     pub(crate) at: usize,
-    pub(crate) sums: Vec<u32>,
     /// The seat that won the lap and chooses the next song.
     pub(crate) chooser: Option<Seat>,
 }
@@ -354,25 +355,25 @@ pub struct ChartsWork {
 pub struct ShowBusiness {
     pub(crate) options: Options,
     pub(crate) players: BySeat<Player>,
-    pub(crate) influence_pile: Vec<u8>,
-    pub(crate) influence_discard: Vec<u8>,
-    pub(crate) influence_market: [Option<u8>; 4],
-    pub(crate) artist_pile: Vec<u8>,
-    pub(crate) artist_discard: Vec<u8>,
-    pub(crate) artist_market: [Option<u8>; 4],
-    pub(crate) bag: Vec<u8>,
+    pub(crate) influence_pile: Vec<CardId>,
+    pub(crate) influence_discard: Vec<CardId>,
+    pub(crate) influence_market: [Option<CardId>; 4],
+    pub(crate) artist_pile: Vec<ArtistId>,
+    pub(crate) artist_discard: Vec<ArtistId>,
+    pub(crate) artist_market: [Option<ArtistId>; 4],
+    pub(crate) bag: Vec<TokenId>,
     /// The influence pile, the artist pile and the bag were formed again from face-up discards
     /// (RULINGS 9 / S32): which cards they hold is known, only their order is not.
     pub(crate) reformed: [bool; 3],
-    pub(crate) used_tokens: Vec<u8>,
-    pub(crate) concert_market: [Option<u8>; 5],
-    pub(crate) map_tokens: Vec<u8>,
+    pub(crate) used_tokens: Vec<TokenId>,
+    pub(crate) concert_market: [Option<TokenId>; 5],
+    pub(crate) map_tokens: Vec<TokenId>,
     /// Cards drawn face up and not yet discarded.
-    pub(crate) revealed: Vec<u8>,
+    pub(crate) revealed: Vec<CardId>,
     /// `None` = blank face.
     pub(crate) dice: [Option<u8>; 4],
     /// The standing TREND EXPERT and who placed it.
-    pub(crate) trend_expert: Option<(u8, Seat)>,
+    pub(crate) trend_expert: Option<(CardId, Seat)>,
     pub(crate) rondel: u8,
     /// CHARTS fields 1-10; a field may hold several tied songs.
     pub(crate) chart: Vec<Vec<ChartSong>>,
@@ -385,11 +386,11 @@ pub struct ShowBusiness {
     pub(crate) qe_pending: bool,
     pub(crate) last_turn: bool,
     pub(crate) triggered_this_round: bool,
-    pub(crate) next_song: u32,
+    pub(crate) next_song: SongId,
     pub(crate) bankruptcies: u32,
     pub(crate) bid_rounds: u32,
     /// Hand cards a given other seat has legitimately seen: `(card, viewer)`.
-    pub(crate) known: Vec<(u8, Seat)>,
+    pub(crate) known: Vec<(CardId, Seat)>,
     pub(crate) queue: VecDeque<Task>,
     pub(crate) result: Option<Outcome>,
     pub(crate) rng: GameRng,

@@ -4,9 +4,11 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::actions::SongContent;
-use super::components::{ChartField, Die, LYRICS, Style, TEMPI, TokenColour, VOLUMES, components};
+use super::components::{
+    ArtistId, CardId, ChartField, CityId, Die, LYRICS, SongId, Style, TEMPI, TokenColour, TokenId, VOLUMES,
+    components,
+};
 use super::events::{Hostile, Payment};
-use super::rules::{artist_id, card_id, city_name, token_id};
 use super::state::{RONDEL, ShowBusiness, Song, Task};
 use crate::{Seat, Viewer};
 
@@ -32,7 +34,7 @@ pub(crate) fn content(s: &Song) -> SongContent {
 #[schema(as = ShowBusinessTrendExpertView)]
 pub struct TrendExpertView {
     /// The influence card's id.
-    pub card: String,
+    pub card: CardId,
     /// The seat that placed it.
     pub placer: Seat,
 }
@@ -42,7 +44,7 @@ pub struct TrendExpertView {
 #[schema(as = ShowBusinessArtistView)]
 pub struct ArtistView {
     /// Card id.
-    pub id: String,
+    pub id: ArtistId,
     /// Name.
     pub name: String,
     /// Side B up.
@@ -58,7 +60,7 @@ pub struct ArtistView {
     /// Number of EXPERIENCE FIELDS.
     pub experience_fields: u8,
     /// Concert tokens on them.
-    pub tokens: Vec<String>,
+    pub tokens: Vec<TokenId>,
 }
 
 /// A song; its fields only for its owner until disclosed.
@@ -66,7 +68,7 @@ pub struct ArtistView {
 #[schema(as = ShowBusinessSongView)]
 pub struct SongView {
     /// Song number.
-    pub id: u32,
+    pub id: SongId,
     /// Owner.
     pub owner: Seat,
     /// The five fields, when the viewer may see them.
@@ -78,9 +80,9 @@ pub struct SongView {
 #[schema(as = ShowBusinessTokenView)]
 pub struct TokenView {
     /// Token id.
-    pub id: String,
+    pub id: TokenId,
     /// City letter.
-    pub city: String,
+    pub city: CityId,
     /// Colour.
     pub colour: TokenColour,
     /// FONS.
@@ -110,17 +112,17 @@ pub struct PlayerView {
     /// Hand size.
     pub hand_count: usize,
     /// The hand (own seat), or the cards of it the viewer has seen.
-    pub hand: Vec<String>,
+    pub hand: Vec<CardId>,
     /// INFLUENCE FIELD, top last.
-    pub influence_field: Vec<String>,
+    pub influence_field: Vec<CardId>,
     /// The band.
     pub band: Vec<ArtistView>,
     /// Recorded songs on the band board.
     pub songs: Vec<SongView>,
     /// Studios still holding this seat's blank song.
-    pub blanks: Vec<String>,
+    pub blanks: Vec<CityId>,
     /// City of the car.
-    pub car: String,
+    pub car: CityId,
     /// Order of bankruptcy, if bankrupt.
     pub bankrupt: Option<u32>,
 }
@@ -142,9 +144,9 @@ pub struct View {
     /// Every seat.
     pub players: Vec<PlayerView>,
     /// INFLUENCE MARKET fields 1-4.
-    pub influence_market: Vec<Option<String>>,
+    pub influence_market: Vec<Option<CardId>>,
     /// ARTIST MARKET fields 1-4.
-    pub artist_market: Vec<Option<String>>,
+    pub artist_market: Vec<Option<ArtistId>>,
     /// CONCERT MARKET fields 1-5.
     pub concert_market: Vec<Option<TokenView>>,
     /// Concert tokens in the music clubs.
@@ -154,7 +156,7 @@ pub struct View {
     /// Cards in the influence discard pile.
     pub influence_discard: usize,
     /// The top card of the influence discard pile.
-    pub influence_discard_top: Option<String>,
+    pub influence_discard_top: Option<CardId>,
     /// Cards in the artist pile.
     pub artist_pile: usize,
     /// Cards in the artist discard pile.
@@ -164,7 +166,7 @@ pub struct View {
     /// Tokens in the used pool.
     pub used_tokens: usize,
     /// Cards drawn face up and not yet discarded.
-    pub revealed: Vec<String>,
+    pub revealed: Vec<CardId>,
     /// Trend dice white, blue, yellow, red (`None` = blank).
     pub dice: Vec<Option<String>>,
     /// The standing TREND EXPERT and its placer.
@@ -195,7 +197,7 @@ pub struct View {
 #[schema(as = ShowBusinessTiedSong)]
 pub struct TiedSong {
     /// The song.
-    pub song: u32,
+    pub song: SongId,
     /// Its owner.
     pub owner: Seat,
     /// Charts b: the score.
@@ -232,7 +234,7 @@ pub enum Pending {
         /// The target.
         target: Seat,
         /// The attacking card.
-        card: String,
+        card: CardId,
         /// What it does.
         attack: Hostile,
     },
@@ -248,7 +250,7 @@ pub enum Pending {
         /// The seat.
         seat: Seat,
         /// Cities of the elements picked, in order.
-        cities: Vec<String>,
+        cities: Vec<CityId>,
         /// No further element will be picked.
         stopped: bool,
     },
@@ -259,16 +261,16 @@ pub enum Pending {
         /// The target.
         target: Seat,
         /// The artist to take.
-        take: Option<String>,
+        take: Option<ArtistId>,
         /// The artist to give.
-        give: Option<String>,
+        give: Option<ArtistId>,
         /// Fields of the taken artist on the attacker's board.
         mine: Option<Vec<u8>>,
     },
     /// S36: the CHARTS ranking while ties are settled.
     Charts {
         /// Songs placed so far, field 1 first.
-        placed: Vec<Vec<u32>>,
+        placed: Vec<Vec<SongId>>,
         /// The tied songs being ranked now.
         tied: Vec<TiedSong>,
         /// SPONSOR lap: the owners in turn order.
@@ -282,11 +284,11 @@ pub enum Pending {
     },
 }
 
-fn token_view(t: u8) -> TokenView {
-    let tk = &components().tokens[t as usize];
+fn token_view(t: TokenId) -> TokenView {
+    let tk = t.token();
     TokenView {
-        id: token_id(t),
-        city: city_name(tk.city),
+        id: t,
+        city: tk.city,
         colour: tk.colour,
         value: tk.value,
     }
@@ -313,7 +315,7 @@ impl ShowBusiness {
                     .hand
                     .iter()
                     .filter(|&&card| me == Some(seat) || me.is_some_and(|v| self.known.contains(&(card, v))))
-                    .map(|&x| card_id(x))
+                    .copied()
                     .collect();
                 PlayerView {
                     seat,
@@ -326,14 +328,14 @@ impl ShowBusiness {
                     last_in_turn: self.order.last() == Some(&seat) && p.time.is_some(),
                     hand_count: p.hand.len(),
                     hand,
-                    influence_field: p.influence_field.iter().map(|&x| card_id(x)).collect(),
+                    influence_field: p.influence_field.clone(),
                     band: p
                         .band
                         .iter()
                         .map(|a| {
-                            let card = &c.artists[a.card as usize];
+                            let card = a.card.card();
                             ArtistView {
-                                id: artist_id(a.card),
+                                id: a.card,
                                 name: card.name.clone(),
                                 side_b: a.side_b,
                                 style: card.style(a.side_b),
@@ -341,7 +343,7 @@ impl ShowBusiness {
                                 fields: a.fields.clone(),
                                 independence: card.independence,
                                 experience_fields: card.experience_fields,
-                                tokens: a.tokens.iter().map(|&t| token_id(t)).collect(),
+                                tokens: a.tokens.clone(),
                             }
                         })
                         .collect(),
@@ -351,15 +353,15 @@ impl ShowBusiness {
                         .iter()
                         .enumerate()
                         .filter(|(i, _)| p.blanks[*i])
-                        .map(|(_, &s)| city_name(s))
+                        .map(|(_, &s)| s)
                         .collect(),
-                    car: city_name(p.car),
+                    car: p.car,
                     bankrupt: p.bankrupt,
                 }
             })
             .collect();
         let my_bid = match (self.queue.front(), me) {
-            (Some(Task::Bid(b)), Some(s)) => b.bids.get(s.index()).copied().flatten(),
+            (Some(Task::Bid(b)), Some(s)) => b.bids.get(s).copied().flatten(),
             _ => None,
         };
         let power_left = match self.queue.front() {
@@ -373,27 +375,26 @@ impl ShowBusiness {
             order: self.order.clone(),
             active: self.active(),
             players,
-            influence_market: self.influence_market.iter().map(|x| x.map(card_id)).collect(),
-            artist_market: self.artist_market.iter().map(|x| x.map(artist_id)).collect(),
+            influence_market: self.influence_market.to_vec(),
+            artist_market: self.artist_market.to_vec(),
             concert_market: self.concert_market.iter().map(|x| x.map(token_view)).collect(),
             map_tokens: self.map_tokens.iter().map(|&t| token_view(t)).collect(),
             influence_pile: self.influence_pile.len(),
             influence_discard: self.influence_discard.len(),
-            influence_discard_top: self.influence_discard.last().map(|&x| card_id(x)),
+            influence_discard_top: self.influence_discard.last().copied(),
             artist_pile: self.artist_pile.len(),
             artist_discard: self.artist_discard.len(),
             bag: self.bag.len(),
             used_tokens: self.used_tokens.len(),
-            revealed: self.revealed.iter().map(|&x| card_id(x)).collect(),
+            revealed: self.revealed.clone(),
             dice: Die::ALL
                 .iter()
                 .enumerate()
                 .map(|(i, d)| self.dice[i].map(|v| d.face_name(v)))
                 .collect(),
-            trend_expert: self.trend_expert.map(|(card, placer)| TrendExpertView {
-                card: card_id(card),
-                placer,
-            }),
+            trend_expert: self
+                .trend_expert
+                .map(|(card, placer)| TrendExpertView { card, placer }),
             rondel: RONDEL[self.rondel as usize].into(),
             chart: self
                 .chart
@@ -433,7 +434,7 @@ impl ShowBusiness {
             } => Pending::Defend {
                 attacker: *attacker,
                 target: *target,
-                card: card_id(*card),
+                card: *card,
                 attack: attack.announced(),
             },
             Task::FemmeChoice { seat, best } => Pending::FemmeFatale {
@@ -446,7 +447,7 @@ impl ShowBusiness {
                 stopped,
             } => Pending::Pilot {
                 seat: *seat,
-                cities: cities.iter().map(|&c| city_name(c)).collect(),
+                cities: cities.clone(),
                 stopped: *stopped,
             },
             Task::Groupie {
@@ -458,8 +459,8 @@ impl ShowBusiness {
             } => Pending::Groupie {
                 seat: *seat,
                 target: *target,
-                take: take.map(artist_id),
-                give: give.map(artist_id),
+                take: *take,
+                give: *give,
                 mine: mine.clone(),
             },
             Task::Charts => {
@@ -483,13 +484,17 @@ impl ShowBusiness {
                             trend_points: self.trend_points(&s.song),
                         })
                         .collect(),
-                    lap_seats: lap.map(|l| l.seats.clone()).unwrap_or_default(),
-                    lap_sums: lap.map(|l| l.sums.clone()).unwrap_or_default(),
+                    lap_seats: lap
+                        .map(|l| l.sums.iter().map(|e| e.0).collect())
+                        .unwrap_or_default(),
+                    lap_sums: lap
+                        .map(|l| l.sums.iter().map(|e| e.1).collect())
+                        .unwrap_or_default(),
                     lap_turn: lap.and_then(|l| {
                         if l.chooser.is_some() {
                             None
                         } else {
-                            l.seats.get(l.at).copied()
+                            l.sums.get(l.at).map(|e| e.0)
                         }
                     }),
                     chooser: lap.and_then(|l| l.chooser),

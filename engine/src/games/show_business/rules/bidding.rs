@@ -4,11 +4,7 @@ use super::*;
 
 impl ShowBusiness {
     pub(crate) fn resolve_bids(&mut self, b: Bidding, ev: &mut Events) {
-        let bids: Vec<(Seat, u32)> = b
-            .seats
-            .iter()
-            .map(|&s| (s, b.bids[s.index()].unwrap_or(0)))
-            .collect();
+        let bids: Vec<(Seat, u32)> = b.seats.iter().map(|&s| (s, b.bids[s].unwrap_or(0))).collect();
         for &(s, amount) in &bids {
             self.players[s].cash -= amount as i64;
         }
@@ -37,7 +33,7 @@ impl ShowBusiness {
                 self.queue.push_front(Task::Bid(Bidding {
                     setup: b.setup,
                     seats: winners,
-                    bids: vec![None; self.n()],
+                    bids: BySeat::from_fn(self.n(), |_| None),
                     round: self.bid_rounds,
                 }));
             }
@@ -73,9 +69,7 @@ pub(super) fn step(game: &mut ShowBusiness, task: Task, _: &mut Events) -> Optio
     match task {
         Task::Bid(_) | Task::Poll { .. } => Some(task),
         Task::SequenceBid => {
-            let answers: Vec<Option<bool>> = Seat::all(game.n())
-                .map(|s| if game.solvent(s) { None } else { Some(true) })
-                .collect();
+            let answers = BySeat::from_fn(game.n(), |s| if game.solvent(s) { None } else { Some(true) });
             if answers.iter().any(Option::is_none) {
                 game.queue.push_front(Task::Poll { answers });
             }
@@ -107,7 +101,7 @@ pub(super) fn legal(game: &ShowBusiness, seat: Seat, task: &Task, out: &mut Vec<
 pub(super) fn exec(game: &mut ShowBusiness, seat: Seat, task: Task, action: &Action, ev: &mut Events) {
     match (task, action) {
         (Task::Bid(mut b), Action::Bid { amount }) => {
-            b.bids[seat.index()] = Some(*amount);
+            b.bids[seat] = Some(*amount);
             ev.push(Event::private(
                 seat,
                 GameEvent::BidIn {
@@ -116,7 +110,7 @@ pub(super) fn exec(game: &mut ShowBusiness, seat: Seat, task: Task, action: &Act
                 },
             ));
             ev.push(Event::public(GameEvent::BidIn { seat, amount: None }));
-            if b.seats.iter().all(|&s| b.bids[s.index()].is_some()) {
+            if b.seats.iter().all(|&s| b.bids[s].is_some()) {
                 game.resolve_bids(b, ev);
             } else {
                 game.queue.push_front(Task::Bid(b));
@@ -124,7 +118,7 @@ pub(super) fn exec(game: &mut ShowBusiness, seat: Seat, task: Task, action: &Act
         }
         (Task::Poll { mut answers }, a) => {
             let gives_up = matches!(a, Action::GiveUpBid);
-            answers[seat.index()] = Some(gives_up);
+            answers[seat] = Some(gives_up);
             // S2: the poll is sealed until every answer is in.
             ev.push(Event::private(
                 seat,
@@ -139,7 +133,7 @@ pub(super) fn exec(game: &mut ShowBusiness, seat: Seat, task: Task, action: &Act
                     .filter(|&s| game.solvent(s))
                     .map(|seat| PollAnswer {
                         seat,
-                        gives_up: answers[seat.index()] == Some(true),
+                        gives_up: answers[seat] == Some(true),
                     })
                     .collect();
                 tell(ev, GameEvent::PollRevealed { answers: revealed });
@@ -151,7 +145,7 @@ pub(super) fn exec(game: &mut ShowBusiness, seat: Seat, task: Task, action: &Act
                     game.queue.push_front(Task::Bid(Bidding {
                         setup: false,
                         seats,
-                        bids: vec![None; game.n()],
+                        bids: BySeat::from_fn(game.n(), |_| None),
                         round: game.bid_rounds,
                     }));
                 }

@@ -98,13 +98,13 @@ impl ShowBusiness {
                 return false;
             };
             if let Some(lap) = &mut work.lap {
-                if lap.chooser.is_some() || lap.at < lap.seats.len() {
+                if lap.chooser.is_some() || lap.at < lap.sums.len() {
                     return true;
                 }
-                let top = lap.sums.iter().copied().max().unwrap_or(0);
-                let winners: Vec<usize> = (0..lap.seats.len()).filter(|&i| lap.sums[i] == top).collect();
+                let top = lap.sums.iter().map(|&(_, sum)| sum).max().unwrap_or(0);
+                let winners: Vec<Seat> = lap.sums.iter().filter(|e| e.1 == top).map(|e| e.0).collect();
                 if top > 0 && winners.len() == 1 {
-                    lap.chooser = Some(lap.seats[winners[0]]);
+                    lap.chooser = Some(winners[0]);
                     return true;
                 }
                 work.lap = None;
@@ -149,11 +149,9 @@ impl ShowBusiness {
                                 songs: group.iter().map(|s| s.song.id).collect(),
                             },
                         );
-                        let sums = vec![0; seats.len()];
                         work.lap = Some(Lap {
-                            seats,
+                            sums: seats.iter().map(|&s| (s, 0)).collect(),
                             at: 0,
-                            sums,
                             chooser: None,
                         });
                         return true;
@@ -197,7 +195,7 @@ impl ShowBusiness {
 
     pub(crate) fn charts_decider(&self) -> Option<Seat> {
         let lap = self.charts_work.as_ref()?.lap.as_ref()?;
-        lap.chooser.or_else(|| lap.seats.get(lap.at).copied())
+        lap.chooser.or_else(|| lap.sums.get(lap.at).map(|e| e.0))
     }
 
     pub(crate) fn charts_actions(&self, seat: Seat, out: &mut Vec<Action>) {
@@ -207,10 +205,10 @@ impl ShowBusiness {
             if let Some(g) = work.groups.first() {
                 out.extend(g.iter().map(|s| Action::ChooseSong { song: s.song.id }));
             }
-        } else if lap.seats.get(lap.at) == Some(&seat) {
+        } else if lap.sums.get(lap.at).map(|e| e.0) == Some(seat) {
             for &c in &self.players[seat].hand {
-                if components().influence[c as usize].character == Character::Sponsor {
-                    out.push(Action::SponsorTie { card: card_id(c) });
+                if c.character() == Character::Sponsor {
+                    out.push(Action::SponsorTie { card: c });
                 }
             }
             out.push(Action::Done);
@@ -220,29 +218,22 @@ impl ShowBusiness {
     pub(crate) fn charts_exec(&mut self, seat: Seat, a: &Action, ev: &mut Events) {
         match a {
             Action::SponsorTie { card } => {
-                let Some(c) = components()
-                    .influence
-                    .iter()
-                    .position(|x| &x.id == card)
-                    .map(|i| i as u8)
-                else {
-                    return;
-                };
+                let c = *card;
                 let hand = &mut self.players[seat].hand;
                 if let Some(i) = hand.iter().position(|&x| x == c) {
                     hand.remove(i);
                     self.known.retain(|&(k, _)| k != c);
                     self.players[seat].influence_field.push(c);
                 }
-                let power = components().influence[c as usize].power;
+                let power = c.power();
                 if let Some(lap) = self.charts_work.as_mut().and_then(|w| w.lap.as_mut()) {
-                    lap.sums[lap.at] += power as u32;
-                    let sum = lap.sums[lap.at];
+                    lap.sums[lap.at].1 += power as u32;
+                    let sum = lap.sums[lap.at].1;
                     tell(
                         ev,
                         GameEvent::SponsorCard {
                             seat,
-                            card: card.clone(),
+                            card: c,
                             power,
                             sum,
                         },
@@ -251,7 +242,7 @@ impl ShowBusiness {
             }
             Action::Done => {
                 if let Some(lap) = self.charts_work.as_mut().and_then(|w| w.lap.as_mut()) {
-                    let sum = lap.sums[lap.at];
+                    let sum = lap.sums[lap.at].1;
                     lap.at += 1;
                     tell(ev, GameEvent::SponsorDone { seat, sum });
                 }

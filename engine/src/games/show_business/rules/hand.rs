@@ -38,7 +38,7 @@ pub(super) fn legal(game: &ShowBusiness, seat: Seat, task: &Task, out: &mut Vec<
                 }
             }
         }
-        Task::HandDiscard { .. } => out.extend(p.hand.iter().map(|&c| Action::Discard { card: card_id(c) })),
+        Task::HandDiscard { .. } => out.extend(p.hand.iter().map(|&c| Action::Discard { card: c })),
         _ => {}
     }
 }
@@ -61,17 +61,9 @@ pub(super) fn exec(game: &mut ShowBusiness, seat: Seat, task: Task, action: &Act
         }
         (t @ Task::HandDiscard { .. }, Action::Discard { card }) => {
             game.queue.push_front(t);
-            if let Some(card) = find_card(card) {
-                game.take_from_hand(seat, card);
-                game.influence_discard.push(card);
-                tell(
-                    ev,
-                    GameEvent::Discarded {
-                        seat,
-                        card: card_id(card),
-                    },
-                );
-            }
+            game.take_from_hand(seat, *card);
+            game.influence_discard.push(*card);
+            tell(ev, GameEvent::Discarded { seat, card: *card });
         }
         (t, _) => game.queue.push_front(t),
     }

@@ -10,7 +10,11 @@ impl ShowBusiness {
     }
 
     /// S25: every legal GROUPIE exchange `(take, give, mine, theirs)`.
-    pub(crate) fn groupie_combos(&self, seat: Seat, target: Seat) -> Vec<(u8, u8, Vec<u8>, Vec<u8>)> {
+    pub(crate) fn groupie_combos(
+        &self,
+        seat: Seat,
+        target: Seat,
+    ) -> Vec<(ArtistId, ArtistId, Vec<u8>, Vec<u8>)> {
         let mut out = Vec::new();
         let my_occ = self.occupied(seat);
         let their_occ = self.occupied(target);
@@ -52,14 +56,21 @@ impl ShowBusiness {
     }
 
     /// A hostile activity is declared; the target answers it (S21).
-    pub(crate) fn attack(&mut self, attacker: Seat, target: Seat, card: u8, attack: Attack, ev: &mut Events) {
+    pub(crate) fn attack(
+        &mut self,
+        attacker: Seat,
+        target: Seat,
+        card: CardId,
+        attack: Attack,
+        ev: &mut Events,
+    ) {
         let hostile = attack.announced();
         tell(
             ev,
             GameEvent::Attacked {
                 attacker,
                 target,
-                card: card_id(card),
+                card,
                 attack: hostile,
             },
         );
@@ -86,7 +97,7 @@ impl ShowBusiness {
                     body: GameEvent::HandShown {
                         attacker,
                         target,
-                        cards: Some(hand.iter().map(|&c| card_id(c)).collect()),
+                        cards: Some(hand.clone()),
                     },
                 });
                 tell(
@@ -135,8 +146,8 @@ impl ShowBusiness {
                     GameEvent::ArtistsExchanged {
                         attacker,
                         target,
-                        take: artist_id(take),
-                        give: artist_id(give),
+                        take,
+                        give,
                     },
                 );
             }
@@ -154,13 +165,13 @@ pub(super) fn legal(game: &ShowBusiness, seat: Seat, task: &Task, out: &mut Vec<
     let p = &game.players[seat];
     match task {
         Task::Defend { card, .. } => {
-            let attacking = &components().influence[*card as usize];
+            let attacking = card.card();
             for &c in &p.hand {
-                let def = &components().influence[c as usize];
+                let def = c.card();
                 if def.character == Character::Bodyguard
                     || (def.character == attacking.character && def.power >= attacking.power)
                 {
-                    out.push(Action::Defend { card: card_id(c) });
+                    out.push(Action::Defend { card: c });
                 }
             }
             out.push(Action::Decline);
@@ -168,10 +179,7 @@ pub(super) fn legal(game: &ShowBusiness, seat: Seat, task: &Task, out: &mut Vec<
         Task::SponsorSwap { target, .. } => {
             for &g in &p.hand {
                 for &t in &game.players[*target].hand {
-                    out.push(Action::Swap {
-                        give: card_id(g),
-                        take: card_id(t),
-                    });
+                    out.push(Action::Swap { give: g, take: t });
                 }
             }
             out.push(Action::Stop);
@@ -191,8 +199,8 @@ pub(super) fn legal(game: &ShowBusiness, seat: Seat, task: &Task, out: &mut Vec<
             };
             for (t, g, m, th) in combos {
                 match (take, give, mine) {
-                    (None, _, _) => push(Action::GroupieTake { artist: artist_id(t) }),
-                    (Some(tk), None, _) if *tk == t => push(Action::GroupieGive { artist: artist_id(g) }),
+                    (None, _, _) => push(Action::GroupieTake { artist: t }),
+                    (Some(tk), None, _) if *tk == t => push(Action::GroupieGive { artist: g }),
                     (Some(tk), Some(gv), None) if *tk == t && *gv == g => {
                         push(Action::GroupiePlaceMine { fields: m })
                     }
@@ -221,18 +229,16 @@ pub(super) fn legal(game: &ShowBusiness, seat: Seat, task: &Task, out: &mut Vec<
 pub(super) fn exec(game: &mut ShowBusiness, seat: Seat, task: Task, action: &Action, ev: &mut Events) {
     match (task, action) {
         (Task::Defend { target, attacker, .. }, Action::Defend { card }) => {
-            if let Some(card) = find_card(card) {
-                game.take_from_hand(target, card);
-                game.players[target].influence_field.push(card);
-                tell(
-                    ev,
-                    GameEvent::Defence {
-                        target,
-                        attacker,
-                        card: Some(card_id(card)),
-                    },
-                );
-            }
+            game.take_from_hand(target, *card);
+            game.players[target].influence_field.push(*card);
+            tell(
+                ev,
+                GameEvent::Defence {
+                    target,
+                    attacker,
+                    card: Some(*card),
+                },
+            );
         }
         (
             Task::Defend {
@@ -254,9 +260,7 @@ pub(super) fn exec(game: &mut ShowBusiness, seat: Seat, task: Task, action: &Act
             game.resolve_attack(attacker, target, attack, ev);
         }
         (Task::SponsorSwap { target, left, .. }, Action::Swap { give, take }) => {
-            let (Some(g), Some(t)) = (find_card(give), find_card(take)) else {
-                return;
-            };
+            let (g, t) = (*give, *take);
             game.take_from_hand(seat, g);
             game.take_from_hand(target, t);
             game.players[target].hand.push(g);
@@ -268,8 +272,8 @@ pub(super) fn exec(game: &mut ShowBusiness, seat: Seat, task: Task, action: &Act
                 body: GameEvent::Swapped {
                     attacker: seat,
                     target,
-                    give: Some(give.clone()),
-                    take: Some(take.clone()),
+                    give: Some(g),
+                    take: Some(t),
                 },
             });
             tell(
@@ -304,7 +308,7 @@ pub(super) fn exec(game: &mut ShowBusiness, seat: Seat, task: Task, action: &Act
                 game.queue.push_front(Task::Groupie {
                     seat,
                     target,
-                    take: find_artist(artist),
+                    take: Some(*artist),
                     give,
                     mine,
                 });
@@ -314,7 +318,7 @@ pub(super) fn exec(game: &mut ShowBusiness, seat: Seat, task: Task, action: &Act
                     seat,
                     target,
                     take,
-                    give: find_artist(artist),
+                    give: Some(*artist),
                     mine,
                 });
             }
@@ -331,7 +335,9 @@ pub(super) fn exec(game: &mut ShowBusiness, seat: Seat, task: Task, action: &Act
                 let (Some(take), Some(give), Some(mine)) = (take, give, mine) else {
                     return;
                 };
-                let card = game.active_card(seat).unwrap_or(0);
+                let Some(card) = game.active_card(seat) else {
+                    return;
+                };
                 game.attack(
                     seat,
                     target,
@@ -351,7 +357,9 @@ pub(super) fn exec(game: &mut ShowBusiness, seat: Seat, task: Task, action: &Act
             game.raise_satisfaction(seat, best, SatisfactionCause::Integration, ev);
         }
         (Task::FemmeChoice { best, .. }, Action::Disorder { target }) => {
-            let card = game.active_card(seat).unwrap_or(0);
+            let Some(card) = game.active_card(seat) else {
+                return;
+            };
             game.attack(seat, *target, card, Attack::Disorder { amount: best }, ev);
         }
         (t, _) => game.queue.push_front(t),

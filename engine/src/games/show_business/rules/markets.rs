@@ -5,14 +5,14 @@ use super::*;
 
 impl ShowBusiness {
     /// RULINGS 9 / S32: an empty influence pile is formed again from the shuffled discards.
-    pub(crate) fn draw_influence(&mut self, ev: &mut Events) -> Option<u8> {
+    pub(crate) fn draw_influence(&mut self, ev: &mut Events) -> Option<CardId> {
         if self.influence_pile.is_empty() && !self.influence_discard.is_empty() {
             let mut pile = std::mem::take(&mut self.influence_discard);
             pile.sort_unstable();
             self.rng.shuffle(&mut pile);
             ev.push(Event::sealed(GameEvent::Shuffled {
                 pile: "influence".into(),
-                order: pile.iter().rev().map(|&x| card_id(x)).collect(),
+                order: pile.iter().rev().map(|x| x.id().to_owned()).collect(),
             }));
             self.influence_pile = pile;
             self.reformed[0] = true;
@@ -27,14 +27,14 @@ impl ShowBusiness {
         self.influence_pile.pop()
     }
 
-    pub(crate) fn draw_artist(&mut self, ev: &mut Events) -> Option<u8> {
+    pub(crate) fn draw_artist(&mut self, ev: &mut Events) -> Option<ArtistId> {
         if self.artist_pile.is_empty() && !self.artist_discard.is_empty() {
             let mut pile = std::mem::take(&mut self.artist_discard);
             pile.sort_unstable();
             self.rng.shuffle(&mut pile);
             ev.push(Event::sealed(GameEvent::Shuffled {
                 pile: "artist".into(),
-                order: pile.iter().rev().map(|&x| artist_id(x)).collect(),
+                order: pile.iter().rev().map(|x| x.id().to_owned()).collect(),
             }));
             self.artist_pile = pile;
             self.reformed[1] = true;
@@ -50,7 +50,7 @@ impl ShowBusiness {
     }
 
     /// RULINGS 9: an empty bag is refilled from the used pool; each draw is random.
-    pub(crate) fn draw_token(&mut self, ev: &mut Events) -> Option<u8> {
+    pub(crate) fn draw_token(&mut self, ev: &mut Events) -> Option<TokenId> {
         if self.bag.is_empty() && !self.used_tokens.is_empty() {
             self.bag = std::mem::take(&mut self.used_tokens);
             self.reformed[2] = true;
@@ -68,11 +68,7 @@ impl ShowBusiness {
         let of = self.bag.len();
         let index = self.rng.below(of);
         let t = self.bag.swap_remove(index);
-        ev.push(Event::sealed(GameEvent::BagDraw {
-            token: token_id(t),
-            index,
-            of,
-        }));
+        ev.push(Event::sealed(GameEvent::BagDraw { token: t, index, of }));
         Some(t)
     }
 
@@ -80,13 +76,7 @@ impl ShowBusiness {
         match self.draw_influence(ev) {
             Some(card) => {
                 self.players[seat].hand.push(card);
-                ev.push(Event::private(
-                    seat,
-                    GameEvent::CardToHand {
-                        seat,
-                        card: card_id(card),
-                    },
-                ));
+                ev.push(Event::private(seat, GameEvent::CardToHand { seat, card }));
                 tell(ev, GameEvent::Drew { seat });
                 true
             }
@@ -94,8 +84,8 @@ impl ShowBusiness {
         }
     }
 
-    pub(crate) fn close_up<const N: usize>(market: &mut [Option<u8>; N]) {
-        let cards: Vec<u8> = market.iter().flatten().copied().collect();
+    pub(crate) fn close_up<T: Copy, const N: usize>(market: &mut [Option<T>; N]) {
+        let cards: Vec<T> = market.iter().flatten().copied().collect();
         *market = [None; N];
         for (i, c) in cards.into_iter().enumerate() {
             market[i] = Some(c);
@@ -123,7 +113,7 @@ impl ShowBusiness {
                 ev,
                 GameEvent::MarketRefilled {
                     market: MarketRow::Influence,
-                    fields: Self::market_fields(&self.influence_market, card_id),
+                    fields: Self::market_fields(&self.influence_market, CardId::id),
                 },
             );
         }
@@ -145,7 +135,7 @@ impl ShowBusiness {
                 ev,
                 GameEvent::MarketRefilled {
                     market: MarketRow::Artist,
-                    fields: Self::market_fields(&self.artist_market, artist_id),
+                    fields: Self::market_fields(&self.artist_market, ArtistId::id),
                 },
             );
         }
@@ -166,40 +156,34 @@ impl ShowBusiness {
                 ev,
                 GameEvent::MarketRefilled {
                     market: MarketRow::Concert,
-                    fields: Self::market_fields(&self.concert_market, token_id),
+                    fields: Self::market_fields(&self.concert_market, TokenId::id),
                 },
             );
         }
     }
 
-    pub(crate) fn market_fields<const N: usize>(
-        market: &[Option<u8>; N],
-        id: fn(u8) -> String,
+    pub(crate) fn market_fields<T: Copy, const N: usize>(
+        market: &[Option<T>; N],
+        id: fn(T) -> &'static str,
     ) -> Vec<Option<String>> {
-        market.iter().map(|x| x.map(id)).collect()
+        market.iter().map(|x| x.map(|x| id(x).to_owned())).collect()
     }
 
-    pub(crate) fn tell_to_map(&self, t: u8, cause: ToMap, seat: Option<Seat>, ev: &mut Events) {
+    pub(crate) fn tell_to_map(&self, t: TokenId, cause: ToMap, seat: Option<Seat>, ev: &mut Events) {
         tell(
             ev,
             GameEvent::TokenToMap {
-                token: token_id(t),
-                city: city_name(components().tokens[t as usize].city),
+                token: t,
+                city: t.token().city,
                 cause,
                 seat,
             },
         );
     }
 
-    pub(crate) fn discard_token(&mut self, seat: Seat, t: u8, ev: &mut Events) {
+    pub(crate) fn discard_token(&mut self, seat: Seat, t: TokenId, ev: &mut Events) {
         self.used_tokens.push(t);
-        tell(
-            ev,
-            GameEvent::TokenDiscarded {
-                seat,
-                token: token_id(t),
-            },
-        );
+        tell(ev, GameEvent::TokenDiscarded { seat, token: t });
     }
 }
 
@@ -231,7 +215,7 @@ pub(super) fn step(game: &mut ShowBusiness, task: Task, ev: &mut Events) -> Opti
                         seat: None,
                         market: Market::Influence,
                         field: 1,
-                        card: card_id(c),
+                        card: c.id().to_owned(),
                     },
                 );
             }
@@ -243,7 +227,7 @@ pub(super) fn step(game: &mut ShowBusiness, task: Task, ev: &mut Events) -> Opti
                         seat: None,
                         market: Market::Artist,
                         field: 1,
-                        card: artist_id(a),
+                        card: a.id().to_owned(),
                     },
                 );
             }
@@ -261,14 +245,14 @@ pub(super) fn step(game: &mut ShowBusiness, task: Task, ev: &mut Events) -> Opti
                 match game.draw_influence(ev) {
                     Some(c) => {
                         game.revealed.push(c);
-                        best = best.max(power(c));
+                        best = best.max(c.power());
                         left -= 1;
                         tell(
                             ev,
                             GameEvent::Shown {
                                 seat,
-                                card: card_id(c),
-                                power: power(c),
+                                card: c,
+                                power: c.power(),
                                 purpose: purpose.shown_for(),
                             },
                         );
@@ -290,12 +274,7 @@ pub(super) fn step(game: &mut ShowBusiness, task: Task, ev: &mut Events) -> Opti
             }
             let shown = std::mem::take(&mut game.revealed);
             if !shown.is_empty() {
-                tell(
-                    ev,
-                    GameEvent::ShownDiscarded {
-                        cards: shown.iter().map(|&c| card_id(c)).collect(),
-                    },
-                );
+                tell(ev, GameEvent::ShownDiscarded { cards: shown.clone() });
             }
             game.influence_discard.extend(shown);
             if !game.solvent(seat) {

@@ -4,7 +4,8 @@
 
 use super::actions::{Action, ChartFields, Market, PaparazziBlock, Restock, RoyaltyBasis};
 use super::components::{
-    Character, ChartField, Die, LYRICS, MANDATORY_FIELDS, Style, TEMPI, TokenColour, VOLUMES, components,
+    ArtistId, CardId, Character, ChartField, CityId, Die, LYRICS, MANDATORY_FIELDS, SongId, Style, TEMPI,
+    TokenColour, TokenId, VOLUMES, components,
 };
 use super::events::{
     DisclosedSong, Ending, FinalScore, GameEvent, Income, MarketRow, Payment, Pile, PollAnswer,
@@ -13,7 +14,7 @@ use super::events::{
 use super::state::{
     Attack, BandArtist, Bidding, DrawPurpose, PartialSong, RONDEL, ShowBusiness, Song, Task, Then,
 };
-use crate::{Event, Seat};
+use crate::{BySeat, Event, Seat};
 
 mod bidding;
 mod charts;
@@ -61,49 +62,9 @@ pub(crate) fn tell(ev: &mut Events, body: GameEvent) {
     ev.push(Event::public(body));
 }
 
-pub(crate) fn card_id(c: u8) -> String {
-    components().influence[c as usize].id.clone()
-}
-pub(crate) fn artist_id(a: u8) -> String {
-    components().artists[a as usize].id.clone()
-}
-pub(crate) fn token_id(t: u8) -> String {
-    components().tokens[t as usize].id.clone()
-}
-pub(crate) fn city_name(c: u8) -> String {
-    components().cities[c as usize].clone()
-}
-fn power(c: u8) -> u8 {
-    components().influence[c as usize].power
-}
-fn character(c: u8) -> Character {
-    components().influence[c as usize].character
-}
-fn find_card(id: &str) -> Option<u8> {
-    components()
-        .influence
-        .iter()
-        .position(|c| c.id == id)
-        .map(|i| i as u8)
-}
-fn find_artist(id: &str) -> Option<u8> {
-    components()
-        .artists
-        .iter()
-        .position(|c| c.id == id)
-        .map(|i| i as u8)
-}
-fn find_token(id: &str) -> Option<u8> {
-    components()
-        .tokens
-        .iter()
-        .position(|c| c.id == id)
-        .map(|i| i as u8)
-}
-
 /// Where a card can go, given which fields are taken (BAND: instruments).
-pub(crate) fn placements(card: u8, occupied: [bool; 6]) -> Vec<Vec<u8>> {
-    let artist = &components().artists[card as usize];
+pub(crate) fn placements(card: ArtistId, occupied: [bool; 6]) -> Vec<Vec<u8>> {
+    let artist = card.card();
     let mut out: Vec<Vec<u8>> = Vec::new();
     let mut add = |p: Vec<u8>| {
         if p.iter().all(|&f| !occupied[f as usize]) && !out.contains(&p) {
@@ -169,12 +130,12 @@ impl ShowBusiness {
             .all(|&x| x)
     }
 
-    fn active_card(&self, seat: Seat) -> Option<u8> {
+    fn active_card(&self, seat: Seat) -> Option<CardId> {
         self.players[seat].influence_field.last().copied()
     }
 
     fn active_power(&self, seat: Seat) -> u8 {
-        self.active_card(seat).map(power).unwrap_or(0)
+        self.active_card(seat).map(CardId::power).unwrap_or(0)
     }
 
     pub(crate) fn tokens_on_band(&self, seat: Seat) -> usize {
@@ -252,11 +213,11 @@ impl ShowBusiness {
         );
     }
 
-    fn forget(&mut self, card: u8) {
+    fn forget(&mut self, card: CardId) {
         self.known.retain(|&(c, _)| c != card);
     }
 
-    fn take_from_hand(&mut self, seat: Seat, card: u8) -> bool {
+    fn take_from_hand(&mut self, seat: Seat, card: CardId) -> bool {
         let hand = &mut self.players[seat].hand;
         match hand.iter().position(|&c| c == card) {
             Some(i) => {
@@ -367,10 +328,12 @@ impl ShowBusiness {
                 .seats
                 .iter()
                 .copied()
-                .filter(|&s| b.bids[s.index()].is_none())
+                .filter(|&s| b.bids[s].is_none())
                 .collect::<Vec<_>>(),
-            Task::Poll { answers } => Seat::all(self.n())
-                .filter(|&s| answers[s.index()].is_none())
+            Task::Poll { answers } => answers
+                .seats()
+                .filter(|(_, answer)| answer.is_none())
+                .map(|(s, _)| s)
                 .collect(),
             Task::Charts => self.charts_decider().into_iter().collect(),
             t => Self::task_seat(t).into_iter().collect(),
@@ -388,8 +351,8 @@ impl ShowBusiness {
         }
         match self.queue.front() {
             None => false,
-            Some(Task::Bid(b)) => b.seats.contains(&seat) && b.bids[seat.index()].is_none(),
-            Some(Task::Poll { answers }) => seat.index() < self.n() && answers[seat.index()].is_none(),
+            Some(Task::Bid(b)) => b.seats.contains(&seat) && b.bids[seat].is_none(),
+            Some(Task::Poll { answers }) => answers.get(seat).is_some_and(Option::is_none),
             Some(Task::Charts) => self.charts_decider() == Some(seat),
             Some(t) => Self::task_seat(t) == Some(seat),
         }

@@ -45,7 +45,7 @@ impl ShowBusiness {
                                     seat: Some(seat),
                                     market,
                                     field,
-                                    card: card_id(c),
+                                    card: c.id().to_owned(),
                                 },
                             );
                         }
@@ -59,7 +59,7 @@ impl ShowBusiness {
                                     seat: Some(seat),
                                     market,
                                     field,
-                                    card: artist_id(a),
+                                    card: a.id().to_owned(),
                                 },
                             );
                         }
@@ -74,14 +74,7 @@ impl ShowBusiness {
                             self.known.push((c, v));
                         }
                     }
-                    tell(
-                        ev,
-                        GameEvent::Bought {
-                            seat,
-                            field,
-                            card: card_id(c),
-                        },
-                    );
+                    tell(ev, GameEvent::Bought { seat, field, card: c });
                 }
             }
             Then::Promote(song) => {
@@ -133,7 +126,7 @@ impl ShowBusiness {
             GameEvent::Bankrupt {
                 seat,
                 order,
-                hand: hand.iter().map(|&c| card_id(c)).collect(),
+                hand: hand.clone(),
             },
         );
         for c in hand {

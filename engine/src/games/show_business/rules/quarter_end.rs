@@ -10,7 +10,7 @@ impl ShowBusiness {
         let band = &self.players[seat].band;
         let off_style = |style: Style| {
             band.iter()
-                .filter(|a| components().artists[a.card as usize].style(a.side_b) != style)
+                .filter(|a| a.card.card().style(a.side_b) != style)
                 .count()
         };
         self.chart
@@ -61,7 +61,7 @@ pub(super) fn step(game: &mut ShowBusiness, task: Task, ev: &mut Events) -> Opti
                 let sum: i64 = game.players[seat]
                     .influence_field
                     .iter()
-                    .map(|&c| power(c) as i64)
+                    .map(|&c| c.power() as i64)
                     .sum();
                 game.push_front_all(vec![
                     Task::Pay {
@@ -81,7 +81,7 @@ pub(super) fn step(game: &mut ShowBusiness, task: Task, ev: &mut Events) -> Opti
                     ev,
                     GameEvent::FieldDiscarded {
                         seat,
-                        cards: field.iter().map(|&c| card_id(c)).collect(),
+                        cards: field.clone(),
                     },
                 );
             }

@@ -3,16 +3,10 @@
 use super::*;
 
 impl ShowBusiness {
-    pub(crate) fn pick_song(&mut self, seat: Seat, city: u8, ev: &mut Events) {
-        if let Some(i) = components().studios.iter().position(|&s| s == city) {
+    pub(crate) fn pick_song(&mut self, seat: Seat, city: CityId, ev: &mut Events) {
+        if let Some(i) = city.studio() {
             self.players[seat].blanks[i] = false;
-            tell(
-                ev,
-                GameEvent::StudioUsed {
-                    seat,
-                    studio: city_name(city),
-                },
-            );
+            tell(ev, GameEvent::StudioUsed { seat, studio: city });
             self.queue.push_front(Task::Record {
                 seat,
                 song: PartialSong {
@@ -29,7 +23,7 @@ impl ShowBusiness {
         self.players[seat]
             .band
             .iter()
-            .filter(|a| components().artists[a.card as usize].style(a.side_b) == style)
+            .filter(|a| a.card.card().style(a.side_b) == style)
             .map(|a| a.tokens.len() as u32)
             .sum()
     }
@@ -45,7 +39,7 @@ impl ShowBusiness {
             volume,
             experience: self.song_experience(seat, style),
         };
-        self.next_song += 1;
+        self.next_song = SongId(self.next_song.0 + 1);
         ev.push(Event::private(
             seat,
             GameEvent::Recorded {

@@ -61,7 +61,7 @@ pub(super) fn exec(game: &mut ShowBusiness, seat: Seat, task: Task, action: &Act
                     ev,
                     GameEvent::Recruited {
                         seat,
-                        artist: artist_id(a),
+                        artist: a,
                         market_field: *field,
                         side_b: *side_b,
                         fields: fields.clone(),

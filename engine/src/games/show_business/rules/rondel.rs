@@ -35,7 +35,7 @@ impl ShowBusiness {
                 ev,
                 GameEvent::TrendExpertReturned {
                     seat: placer,
-                    card: card_id(card),
+                    card,
                     discarded,
                 },
             );
@@ -137,18 +137,11 @@ pub(super) fn step(game: &mut ShowBusiness, task: Task, ev: &mut Events) -> Opti
             if game.solvent(seat) {
                 let sat = game.players[seat].satisfaction;
                 let band = std::mem::take(&mut game.players[seat].band);
-                let (leave, stay): (Vec<_>, Vec<_>) = band
-                    .into_iter()
-                    .partition(|a| components().artists[a.card as usize].independence > sat);
+                let (leave, stay): (Vec<_>, Vec<_>) =
+                    band.into_iter().partition(|a| a.card.card().independence > sat);
                 game.players[seat].band = stay;
                 for a in leave {
-                    tell(
-                        ev,
-                        GameEvent::ArtistLeft {
-                            seat,
-                            artist: artist_id(a.card),
-                        },
-                    );
+                    tell(ev, GameEvent::ArtistLeft { seat, artist: a.card });
                     game.artist_discard.push(a.card);
                     game.used_tokens.extend(a.tokens);
                 }

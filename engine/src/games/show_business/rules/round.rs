@@ -40,7 +40,7 @@ impl ShowBusiness {
         let Some(card) = self.active_card(seat) else {
             return;
         };
-        let pw = power(card);
+        let pw = card.power();
         if self.trend_expert.is_none() {
             out.push(Action::SetDie);
         }
@@ -56,7 +56,7 @@ impl ShowBusiness {
             }
         }
         let hostile_ok = !self.last_turn;
-        match character(card) {
+        match card.character() {
             Character::AAndR if hostile_ok => {
                 out.extend(
                     self.targets(seat)
@@ -79,11 +79,7 @@ impl ShowBusiness {
                 }
             }
             Character::Dj => {
-                out.extend(
-                    self.map_tokens
-                        .iter()
-                        .map(|&t| Action::DjRemove { token: token_id(t) }),
-                );
+                out.extend(self.map_tokens.iter().map(|&t| Action::DjRemove { token: t }));
                 out.push(Action::DjDone);
             }
             Character::FemmeFatale => out.push(Action::FemmeFatale),
@@ -105,7 +101,7 @@ impl ShowBusiness {
         let Some(card) = self.active_card(seat) else {
             return;
         };
-        let info = &components().influence[card as usize];
+        let info = card.card();
         match a {
             Action::Pass => tell(ev, GameEvent::Passed { seat }),
             Action::SetDie => {
@@ -195,13 +191,7 @@ impl ShowBusiness {
             Action::TrendExpertPlace => {
                 self.players[seat].influence_field.pop();
                 self.trend_expert = Some((card, seat));
-                tell(
-                    ev,
-                    GameEvent::TrendExpertPlaced {
-                        seat,
-                        card: card_id(card),
-                    },
-                );
+                tell(ev, GameEvent::TrendExpertPlaced { seat, card });
             }
             Action::TrendExpertRemove => {
                 self.return_trend_expert(ev);
@@ -233,9 +223,9 @@ impl ShowBusiness {
     pub(crate) fn anytime_actions(&self, seat: Seat, out: &mut Vec<Action>) {
         let occ = self.occupied(seat);
         for a in &self.players[seat].band {
-            let id = artist_id(a.card);
-            out.push(Action::Dismiss { artist: id.clone() });
-            out.push(Action::Flip { artist: id.clone() });
+            let id = a.card;
+            out.push(Action::Dismiss { artist: id });
+            out.push(Action::Flip { artist: id });
             let mut free = occ;
             for &f in &a.fields {
                 free[f as usize] = false;
@@ -243,7 +233,7 @@ impl ShowBusiness {
             for p in placements(a.card, free) {
                 if p != a.fields {
                     out.push(Action::Regroup {
-                        artist: id.clone(),
+                        artist: id,
                         fields: p,
                     });
                 }
@@ -358,12 +348,12 @@ pub(super) fn legal(game: &ShowBusiness, seat: Seat, task: &Task, out: &mut Vec<
             out.push(Action::EndReview);
         }
         Task::TimeLapse { .. } => {
-            out.extend(p.hand.iter().map(|&c| Action::Play { card: card_id(c) }));
+            out.extend(p.hand.iter().map(|&c| Action::Play { card: c }));
             out.push(Action::GiveUp);
         }
         Task::Activate { card, .. } => {
             out.push(Action::ActivateHand);
-            for f in 1..=power(*card).min(4) {
+            for f in 1..=card.power().min(4) {
                 if game.influence_market[f as usize - 1].is_some() {
                     out.push(Action::TakeMarket { field: f });
                 }
@@ -386,18 +376,18 @@ pub(super) fn exec(game: &mut ShowBusiness, seat: Seat, task: Task, action: &Act
             game.queue.push_front(Task::RefillMarkets { retried: false });
         }
         (Task::TimeLapse { nth, .. }, Action::Play { card }) => {
-            let (Some(card), Some(old)) = (find_card(card), game.players[seat].time) else {
+            let (card, Some(old)) = (*card, game.players[seat].time) else {
                 return;
             };
             game.take_from_hand(seat, card);
             game.players[seat].influence_field.push(card);
-            let new = (old + power(card)).min(LAST_WEEK);
+            let new = (old + card.power()).min(LAST_WEEK);
             game.players[seat].time = Some(new);
             tell(
                 ev,
                 GameEvent::TimeLapse {
                     seat,
-                    card: card_id(card),
+                    card,
                     from: old,
                     to: new,
                 },
@@ -441,7 +431,7 @@ pub(super) fn exec(game: &mut ShowBusiness, seat: Seat, task: Task, action: &Act
                     GameEvent::ActivatedFromMarket {
                         seat,
                         field: *field,
-                        card: card_id(card),
+                        card,
                     },
                 );
             }
@@ -457,57 +447,50 @@ pub(super) fn exec(game: &mut ShowBusiness, seat: Seat, task: Task, action: &Act
 
 /// The anytime actions (S10): dismiss, flip or regroup an artist.
 pub(super) fn anytime(game: &mut ShowBusiness, seat: Seat, action: &Action, ev: &mut Events) {
-    let c = components();
     match action {
         Action::Dismiss { artist } => {
-            let Some(card) = find_artist(artist) else { return };
+            let card = *artist;
             let band = &mut game.players[seat].band;
             if let Some(i) = band.iter().position(|a| a.card == card) {
                 let a = band.remove(i);
                 game.artist_discard.push(a.card);
                 game.used_tokens.extend(a.tokens);
-                tell(
-                    ev,
-                    GameEvent::Dismissed {
-                        seat,
-                        artist: artist.clone(),
-                    },
-                );
+                tell(ev, GameEvent::Dismissed { seat, artist: card });
                 game.lower_satisfaction(seat, 1, SatisfactionCause::Dismissal, ev);
                 game.queue.push_front(Task::HandDiscard { seat });
             }
         }
         Action::Flip { artist } => {
-            let Some(card) = find_artist(artist) else { return };
+            let card = *artist;
             if let Some(a) = game.players[seat].band.iter_mut().find(|a| a.card == card) {
                 a.side_b = !a.side_b;
-                let (keep, drop): (Vec<u8>, Vec<u8>) = a
+                let (keep, drop): (Vec<TokenId>, Vec<TokenId>) = a
                     .tokens
                     .iter()
-                    .partition(|&&t| c.tokens[t as usize].colour == TokenColour::Multicolour);
+                    .partition(|&&t| t.token().colour == TokenColour::Multicolour);
                 a.tokens = keep;
                 let side_b = a.side_b;
                 tell(
                     ev,
                     GameEvent::StyleChanged {
                         seat,
-                        artist: artist.clone(),
+                        artist: card,
                         side_b,
-                        discarded: drop.iter().map(|&t| token_id(t)).collect(),
+                        discarded: drop.clone(),
                     },
                 );
                 game.used_tokens.extend(drop);
             }
         }
         Action::Regroup { artist, fields } => {
-            let Some(card) = find_artist(artist) else { return };
+            let card = *artist;
             if let Some(a) = game.players[seat].band.iter_mut().find(|a| a.card == card) {
                 a.fields = fields.clone();
                 tell(
                     ev,
                     GameEvent::Regrouped {
                         seat,
-                        artist: artist.clone(),
+                        artist: card,
                         fields: fields.clone(),
                     },
                 );

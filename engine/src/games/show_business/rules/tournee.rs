@@ -6,36 +6,36 @@ impl ShowBusiness {
     pub(crate) fn tournee_actions(&self, seat: Seat, out: &mut Vec<Action>) {
         let c = components();
         let p = &self.players[seat];
-        for &n in &c.neighbours[p.car as usize] {
-            out.push(Action::Move { city: city_name(n) });
+        for &n in p.car.neighbours() {
+            out.push(Action::Move { city: n });
         }
         if !self.band_complete(seat) {
             return;
         }
         for &t in &self.map_tokens {
-            if c.tokens[t as usize].city == p.car {
-                out.push(Action::PickToken { token: token_id(t) });
+            if t.token().city == p.car {
+                out.push(Action::PickToken { token: t });
             }
         }
         if p.songs.len() < SONG_FIELDS {
             for (i, &s) in c.studios.iter().enumerate() {
                 if s == p.car && p.blanks[i] {
-                    out.push(Action::PickSong { studio: city_name(s) });
+                    out.push(Action::PickSong { studio: s });
                 }
             }
         }
     }
 
-    pub(crate) fn concert(&mut self, seat: Seat, t: u8, ev: &mut Events) {
-        let tok = &components().tokens[t as usize];
+    pub(crate) fn concert(&mut self, seat: Seat, t: TokenId, ev: &mut Events) {
+        let tok = t.token();
         self.map_tokens.retain(|&x| x != t);
         self.players[seat].cash += tok.value as i64;
         tell(
             ev,
             GameEvent::Concert {
                 seat,
-                token: tok.id.clone(),
-                city: city_name(tok.city),
+                token: t,
+                city: tok.city,
             },
         );
         tell(
@@ -43,9 +43,7 @@ impl ShowBusiness {
             GameEvent::Earned {
                 seat,
                 amount: tok.value as i64,
-                reason: Income::Concert {
-                    token: tok.id.clone(),
-                },
+                reason: Income::Concert { token: t },
             },
         );
         if tok.colour == TokenColour::White {
@@ -61,24 +59,23 @@ impl ShowBusiness {
         }
         let c = components();
         for &t in &self.map_tokens {
-            out.push(Action::PilotToken { token: token_id(t) });
+            out.push(Action::PilotToken { token: t });
         }
         let p = &self.players[seat];
         if p.songs.len() < SONG_FIELDS {
             for (i, &s) in c.studios.iter().enumerate() {
                 if p.blanks[i] {
-                    out.push(Action::PilotSong { studio: city_name(s) });
+                    out.push(Action::PilotSong { studio: s });
                 }
             }
         }
     }
 
-    pub(crate) fn pilot_pick(&mut self, seat: Seat, mut cities: Vec<u8>, a: &Action, ev: &mut Events) {
-        let c = components();
+    pub(crate) fn pilot_pick(&mut self, seat: Seat, mut cities: Vec<CityId>, a: &Action, ev: &mut Events) {
         match a {
             Action::PilotToken { token } => {
-                let Some(t) = find_token(token) else { return };
-                cities.push(c.tokens[t as usize].city);
+                let t = *token;
+                cities.push(t.token().city);
                 self.queue.push_front(Task::Pilot {
                     seat,
                     cities,
@@ -87,7 +84,7 @@ impl ShowBusiness {
                 self.concert(seat, t, ev);
             }
             Action::PilotSong { studio } => {
-                let Some(cy) = c.city(studio) else { return };
+                let cy = *studio;
                 cities.push(cy);
                 self.queue.push_front(Task::Pilot {
                     seat,
@@ -103,17 +100,10 @@ impl ShowBusiness {
     pub(crate) fn dj_step(&mut self, seat: Seat, a: &Action, ev: &mut Events) {
         match a {
             Action::DjRemove { token } => {
-                if let Some(t) = find_token(token) {
-                    self.map_tokens.retain(|&x| x != t);
-                    self.used_tokens.push(t);
-                    tell(
-                        ev,
-                        GameEvent::TokenOffMap {
-                            seat,
-                            token: token.clone(),
-                        },
-                    );
-                }
+                let t = *token;
+                self.map_tokens.retain(|&x| x != t);
+                self.used_tokens.push(t);
+                tell(ev, GameEvent::TokenOffMap { seat, token: t });
                 self.queue.push_front(Task::DjRemove { seat });
             }
             Action::DjDone => self.queue.push_front(Task::DjAdd { seat }),
@@ -154,14 +144,12 @@ pub(super) fn legal(game: &ShowBusiness, seat: Seat, task: &Task, out: &mut Vec<
             out.push(Action::EndAction);
         }
         Task::PlaceToken { token, .. } => {
-            let colour = components().tokens[*token as usize].colour;
+            let colour = token.token().colour;
             for a in &p.band {
-                let card = &components().artists[a.card as usize];
+                let card = a.card.card();
                 let fits = colour == TokenColour::Multicolour || colour.style() == Some(card.style(a.side_b));
                 if fits && (a.tokens.len() as u8) < card.experience_fields {
-                    out.push(Action::PlaceToken {
-                        artist: artist_id(a.card),
-                    });
+                    out.push(Action::PlaceToken { artist: a.card });
                 }
             }
             out.push(Action::DiscardToken);
@@ -172,7 +160,7 @@ pub(super) fn legal(game: &ShowBusiness, seat: Seat, task: &Task, out: &mut Vec<
                 out.push(Action::Stop);
             } else {
                 for &c in cities {
-                    let a = Action::CarTo { city: city_name(c) };
+                    let a = Action::CarTo { city: c };
                     if !out.contains(&a) {
                         out.push(a);
                     }
@@ -180,11 +168,7 @@ pub(super) fn legal(game: &ShowBusiness, seat: Seat, task: &Task, out: &mut Vec<
             }
         }
         Task::DjRemove { .. } => {
-            out.extend(
-                game.map_tokens
-                    .iter()
-                    .map(|&t| Action::DjRemove { token: token_id(t) }),
-            );
+            out.extend(game.map_tokens.iter().map(|&t| Action::DjRemove { token: t }));
             out.push(Action::DjDone);
         }
         Task::DjAdd { .. } => {
@@ -203,7 +187,6 @@ pub(super) fn legal(game: &ShowBusiness, seat: Seat, task: &Task, out: &mut Vec<
 
 /// Applies `action`, legal at this module's decision `task` (already taken off the queue).
 pub(super) fn exec(game: &mut ShowBusiness, seat: Seat, task: Task, action: &Action, ev: &mut Events) {
-    let c = components();
     match (task, action) {
         (
             Task::Tournee { left, .. },
@@ -215,41 +198,24 @@ pub(super) fn exec(game: &mut ShowBusiness, seat: Seat, task: Task, action: &Act
             });
             match a {
                 Action::Move { city } => {
-                    if let Some(cy) = c.city(city) {
-                        game.players[seat].car = cy;
-                        tell(
-                            ev,
-                            GameEvent::CarMoved {
-                                seat,
-                                city: city.clone(),
-                            },
-                        );
-                    }
+                    game.players[seat].car = *city;
+                    tell(ev, GameEvent::CarMoved { seat, city: *city });
                 }
-                Action::PickToken { token } => {
-                    if let Some(t) = find_token(token) {
-                        game.concert(seat, t, ev);
-                    }
-                }
-                Action::PickSong { studio } => {
-                    if let Some(cy) = c.city(studio) {
-                        game.pick_song(seat, cy, ev);
-                    }
-                }
+                Action::PickToken { token } => game.concert(seat, *token, ev),
+                Action::PickSong { studio } => game.pick_song(seat, *studio, ev),
                 _ => {}
             }
         }
         (Task::Tournee { .. }, Action::EndAction) => {}
         (Task::PlaceToken { token, .. }, Action::PlaceToken { artist }) => {
-            let card = find_artist(artist);
-            if let Some(a) = game.players[seat].band.iter_mut().find(|a| Some(a.card) == card) {
+            if let Some(a) = game.players[seat].band.iter_mut().find(|a| a.card == *artist) {
                 a.tokens.push(token);
                 tell(
                     ev,
                     GameEvent::TokenOnArtist {
                         seat,
-                        token: token_id(token),
-                        artist: artist.clone(),
+                        token,
+                        artist: *artist,
                     },
                 );
             }
@@ -268,16 +234,8 @@ pub(super) fn exec(game: &mut ShowBusiness, seat: Seat, task: Task, action: &Act
             });
         }
         (Task::Pilot { .. }, Action::CarTo { city }) => {
-            if let Some(cy) = c.city(city) {
-                game.players[seat].car = cy;
-                tell(
-                    ev,
-                    GameEvent::CarMoved {
-                        seat,
-                        city: city.clone(),
-                    },
-                );
-            }
+            game.players[seat].car = *city;
+            tell(ev, GameEvent::CarMoved { seat, city: *city });
         }
         (Task::DjRemove { .. }, a) => game.dj_step(seat, a, ev),
         (t @ Task::DjAdd { .. }, Action::DjFromMarket { field }) => {

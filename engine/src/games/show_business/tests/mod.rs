@@ -2,7 +2,6 @@
 
 use std::collections::BTreeSet;
 
-use super::components::components;
 use super::rules;
 use super::state::Song;
 use super::*;
@@ -20,32 +19,20 @@ fn fresh(seats: usize) -> ShowBusiness {
         .0
 }
 
-fn card(id: &str) -> u8 {
-    components()
-        .influence
-        .iter()
-        .position(|c| c.id == id)
-        .expect("card id") as u8
+fn card(id: &str) -> CardId {
+    CardId::find(id).expect("card id")
 }
 
-fn token(id: &str) -> u8 {
-    components()
-        .tokens
-        .iter()
-        .position(|c| c.id == id)
-        .expect("token id") as u8
+fn token(id: &str) -> TokenId {
+    TokenId::find(id).expect("token id")
 }
 
-fn artist(id: &str) -> u8 {
-    components()
-        .artists
-        .iter()
-        .position(|c| c.id == id)
-        .expect("artist id") as u8
+fn artist(id: &str) -> ArtistId {
+    ArtistId::find(id).expect("artist id")
 }
 
-fn city(letter: &str) -> u8 {
-    components().city(letter).expect("city")
+fn city(letter: &str) -> CityId {
+    CityId::find(letter).expect("city")
 }
 
 fn scenario(seats: usize) -> Scenario {
@@ -66,15 +53,13 @@ fn fresh_band(seats: usize, seat: Seat) -> Vec<String> {
     fresh(seats).players[seat]
         .band
         .iter()
-        .map(|a| components().artists[a.card as usize].id.clone())
+        .map(|a| a.card.id().to_owned())
         .collect()
 }
 
 /// The id of the seat's first hand card in a fresh game.
 fn fresh_first_card(seats: usize, seat: Seat) -> String {
-    components().influence[fresh(seats).players[seat].hand[0] as usize]
-        .id
-        .clone()
+    fresh(seats).players[seat].hand[0].id().to_owned()
 }
 
 fn entry(owner: Seat, style: Style, lyrics: u8, tempo: u8, volume: u8, experience: u32) -> ChartEntry {
@@ -106,7 +91,7 @@ fn play(g: &mut ShowBusiness, seat: Seat, a: Action) {
         .unwrap_or_else(|e| panic!("after {a:?}: {e}"));
 }
 
-fn song(id: u32, owner: Seat, style: Style, lyrics: u8, tempo: u8, volume: u8, experience: u32) -> Song {
+fn song(id: SongId, owner: Seat, style: Style, lyrics: u8, tempo: u8, volume: u8, experience: u32) -> Song {
     Song {
         id,
         owner,
@@ -116,6 +101,41 @@ fn song(id: u32, owner: Seat, style: Style, lyrics: u8, tempo: u8, volume: u8, e
         volume,
         experience,
     }
+}
+
+// ----- Component ids on the wire -----
+
+/// An action's card, artist, token or city is parsed as that kind of component: an id of
+/// another kind or of no component is refused before the rules see it, naming what was sent.
+#[test]
+fn an_action_naming_an_unknown_component_is_malformed_and_changes_nothing() {
+    let g = built(
+        scenario(2).hand(Seat::new(0), &["I07"]),
+        Start::TimeLapse {
+            seat: Seat::new(0),
+            nth: 1,
+        },
+    );
+    let mut any = crate::AnyGame::ShowBusiness(Box::new(g));
+    let before = any.view(Viewer::Spectator).get().to_owned();
+    for (action, id) in [
+        (r#"{"type": "play", "card": "I99"}"#, "I99"),
+        (r#"{"type": "play", "card": "AR01"}"#, "AR01"),
+        (r#"{"type": "move", "city": "Z"}"#, "Z"),
+        (r#"{"type": "pick_token", "token": "I07"}"#, "I07"),
+        (r#"{"type": "dismiss", "artist": "T01"}"#, "T01"),
+    ] {
+        let refused = any.apply(Seat::new(0), action).expect_err(action);
+        assert_eq!(refused.code, crate::RejectionCode::MalformedAction, "{action}");
+        assert!(
+            refused.reason.contains(&format!("\"{id}\"")),
+            "{action}: {}",
+            refused.reason
+        );
+        assert_eq!(any.view(Viewer::Spectator).get(), before, "{action}");
+    }
+    any.apply(Seat::new(0), r#"{"type": "play", "card": "I07"}"#)
+        .expect("the card in hand is played");
 }
 
 // ----- TOURNEE example (yellow band in L; L yellow 10, G blue 10, C white 15) -----
@@ -134,7 +154,7 @@ fn income(g: &ShowBusiness, before: i64) -> i64 {
     let spent: i64 = g.players[Seat::new(1)]
         .influence_field
         .iter()
-        .map(|&c| components().influence[c as usize].power as i64)
+        .map(|&c| c.power() as i64)
         .sum();
     g.players[Seat::new(1)].cash - before - spent
 }
@@ -143,16 +163,16 @@ fn income(g: &ShowBusiness, before: i64) -> i64 {
 fn tournee_option_1_power_1_concert_in_l_income_9() {
     let mut g = tournee_at_l("I12");
     let before = g.players[Seat::new(1)].cash;
-    play(&mut g, Seat::new(1), Action::PickToken { token: "T47".into() });
+    play(&mut g, Seat::new(1), Action::PickToken { token: token("T47") });
     // The yellow token fits a yellow (Pop) artist's experience field.
     assert!(g.legal_actions(Seat::new(1)).contains(&Action::PlaceToken {
-        artist: "AR06".into()
+        artist: artist("AR06")
     }));
     play(
         &mut g,
         Seat::new(1),
         Action::PlaceToken {
-            artist: "AR06".into(),
+            artist: artist("AR06"),
         },
     );
     assert_eq!(
@@ -173,32 +193,32 @@ fn tournee_option_1_power_1_concert_in_l_income_9() {
 fn tournee_option_2_power_3_concerts_in_l_and_g_income_17() {
     let mut g = tournee_at_l("I10");
     let before = g.players[Seat::new(1)].cash;
-    play(&mut g, Seat::new(1), Action::PickToken { token: "T47".into() });
+    play(&mut g, Seat::new(1), Action::PickToken { token: token("T47") });
     play(
         &mut g,
         Seat::new(1),
         Action::PlaceToken {
-            artist: "AR06".into(),
+            artist: artist("AR06"),
         },
     );
-    play(&mut g, Seat::new(1), Action::Move { city: "G".into() });
-    play(&mut g, Seat::new(1), Action::PickToken { token: "T27".into() });
+    play(&mut g, Seat::new(1), Action::Move { city: city("G") });
+    play(&mut g, Seat::new(1), Action::PickToken { token: token("T27") });
     // The blue token needs a blue (Jazz) field: only after turning Candy Chorus (Pop/Jazz) over.
     assert!(!g.legal_actions(Seat::new(1)).contains(&Action::PlaceToken {
-        artist: "AR04".into()
+        artist: artist("AR04")
     }));
     play(
         &mut g,
         Seat::new(1),
         Action::Flip {
-            artist: "AR04".into(),
+            artist: artist("AR04"),
         },
     );
     play(
         &mut g,
         Seat::new(1),
         Action::PlaceToken {
-            artist: "AR04".into(),
+            artist: artist("AR04"),
         },
     );
     assert_eq!(
@@ -217,12 +237,12 @@ fn tournee_option_2_power_3_concerts_in_l_and_g_income_17() {
 fn tournee_option_3_power_4_concerts_in_g_and_c_income_21() {
     let mut g = tournee_at_l("I11");
     let before = g.players[Seat::new(1)].cash;
-    play(&mut g, Seat::new(1), Action::Move { city: "G".into() });
-    play(&mut g, Seat::new(1), Action::PickToken { token: "T27".into() });
+    play(&mut g, Seat::new(1), Action::Move { city: city("G") });
+    play(&mut g, Seat::new(1), Action::PickToken { token: token("T27") });
     play(&mut g, Seat::new(1), Action::DiscardToken);
-    play(&mut g, Seat::new(1), Action::Move { city: "C".into() });
+    play(&mut g, Seat::new(1), Action::Move { city: city("C") });
     // The white token pays and goes to the used pool at once.
-    play(&mut g, Seat::new(1), Action::PickToken { token: "T12".into() });
+    play(&mut g, Seat::new(1), Action::PickToken { token: token("T12") });
     assert!(g.used_tokens.contains(&token("T12")));
     assert_eq!(g.phase(), "tournee");
     play(&mut g, Seat::new(1), Action::EndAction);
@@ -236,17 +256,17 @@ fn s17_tournee_incomplete_band_may_only_travel() {
         &mut g,
         Seat::new(1),
         Action::Dismiss {
-            artist: "AR05".into(),
+            artist: artist("AR05"),
         },
     );
     let legal = g.legal_actions(Seat::new(1));
-    assert!(legal.contains(&Action::Move { city: "G".into() }));
-    assert!(!legal.contains(&Action::PickToken { token: "T47".into() }));
+    assert!(legal.contains(&Action::Move { city: city("G") }));
+    assert!(!legal.contains(&Action::PickToken { token: token("T47") }));
 }
 
 // ----- PROMOTION example -----
 
-fn promotion_with(power_card: &str) -> (ShowBusiness, u32) {
+fn promotion_with(power_card: &str) -> (ShowBusiness, SongId) {
     let (s, _) = scenario(2).chart_song(1, entry(Seat::new(1), Style::Rock, 0, 0, 0, 0));
     let (s, _) = s.chart_song(2, entry(Seat::new(1), Style::Pop, 0, 0, 0, 0));
     let (s, song) = s.song(entry(Seat::new(0), Style::Rock, 1, 1, 1, 0));
@@ -368,7 +388,7 @@ fn descending(s: Result<Scenario, SetupError>) -> ShowBusiness {
     built(s.expect("setup"), Start::ChooseAction { seat: Seat::new(0) })
 }
 
-fn descending_promotion(power_card: &str, filled: usize) -> (ShowBusiness, u32) {
+fn descending_promotion(power_card: &str, filled: usize) -> (ShowBusiness, SongId) {
     let mut s = Scenario::new(
         Options {
             chart_fields: ChartFields::Descending,
@@ -420,11 +440,11 @@ fn chart_fields_descending_promotion_example_field_3_power_3_cost_5_and_field_6_
 fn charts_examples_11_vs_11_by_trend_8_vs_8_by_sponsor_and_2() {
     // White = Black, blue = Love, yellow = Fast, red = Loud.
     let mut s = scenario(5).dice([Some(2), Some(1), Some(3), Some(3)]);
-    let yellow = song(1, Seat::new(1), Style::Pop, 0, 3, 1, 0);
-    let gray = song(2, Seat::new(2), Style::Black, 1, 3, 3, 1);
-    let blue = song(3, Seat::new(3), Style::Jazz, 1, 3, 3, 5);
-    let green = song(4, Seat::new(4), Style::Black, 1, 1, 1, 1);
-    let red = song(5, Seat::new(0), Style::Black, 1, 0, 0, 1);
+    let yellow = song(SongId(1), Seat::new(1), Style::Pop, 0, 3, 1, 0);
+    let gray = song(SongId(2), Seat::new(2), Style::Black, 1, 3, 3, 1);
+    let blue = song(SongId(3), Seat::new(3), Style::Jazz, 1, 3, 3, 5);
+    let green = song(SongId(4), Seat::new(4), Style::Black, 1, 1, 1, 1);
+    let red = song(SongId(5), Seat::new(0), Style::Black, 1, 0, 0, 1);
     let g = s.position();
     assert_eq!(g.song_score(&gray), 11);
     assert_eq!(g.song_score(&blue), 11);
@@ -449,19 +469,19 @@ fn charts_examples_11_vs_11_by_trend_8_vs_8_by_sponsor_and_2() {
     play(&mut g, Seat::new(3), Action::Done);
     // 8 vs 8: red discards a SPONSOR card with POWER 1 and wins the tie.
     assert_eq!(g.to_act(), vec![Seat::new(0)]);
-    play(&mut g, Seat::new(0), Action::SponsorTie { card: "I65".into() });
+    play(&mut g, Seat::new(0), Action::SponsorTie { card: card("I65") });
     play(&mut g, Seat::new(0), Action::Done);
     play(&mut g, Seat::new(4), Action::Done);
     assert_eq!(
         g.legal_actions(Seat::new(0)),
         vec![
-            Action::ChooseSong { song: id[&4] },
-            Action::ChooseSong { song: id[&5] }
+            Action::ChooseSong { song: id[&SongId(4)] },
+            Action::ChooseSong { song: id[&SongId(5)] }
         ]
     );
-    play(&mut g, Seat::new(0), Action::ChooseSong { song: id[&5] });
-    let ranking: Vec<u32> = g.chart.iter().take(5).map(|f| f[0].song.id).collect();
-    assert_eq!(ranking, [2, 3, 5, 4, 1].map(|s| id[&s]));
+    play(&mut g, Seat::new(0), Action::ChooseSong { song: id[&SongId(5)] });
+    let ranking: Vec<SongId> = g.chart.iter().take(5).map(|f| f[0].song.id).collect();
+    assert_eq!(ranking, [2, 3, 5, 4, 1].map(|s| id[&SongId(s)]));
     let gained: Vec<i64> = g
         .players
         .iter()
@@ -536,7 +556,7 @@ fn s20_recording_fills_the_song_field_by_field_in_the_studio() {
             .field(Seat::new(0), &["I12"]),
         Start::ChooseAction { seat: Seat::new(0) },
     );
-    play(&mut g, Seat::new(0), Action::PickSong { studio: "B".into() });
+    play(&mut g, Seat::new(0), Action::PickSong { studio: city("B") });
     assert_eq!(g.phase(), "recording");
     assert!(
         g.legal_actions(Seat::new(0))
@@ -567,7 +587,7 @@ fn activation_example_power_2_card_may_take_market_field_1_or_2() {
             nth: 1,
         },
     );
-    play(&mut g, Seat::new(0), Action::Play { card: "I09".into() });
+    play(&mut g, Seat::new(0), Action::Play { card: card("I09") });
     assert_eq!(g.players[Seat::new(0)].time, Some(2));
     let legal: Vec<Action> = g
         .legal_actions(Seat::new(0))
@@ -637,7 +657,7 @@ fn s15_step_10_a_quarter_end_field_triggers_once_and_forbids_a_second_card() {
             nth: 1,
         },
     );
-    play(&mut g, Seat::new(0), Action::Play { card: "I09".into() });
+    play(&mut g, Seat::new(0), Action::Play { card: card("I09") });
     assert!(g.qe_done[0] && g.qe_pending && g.triggered_this_round);
     play(&mut g, Seat::new(0), Action::ActivateHand);
     play(&mut g, Seat::new(0), Action::Pass);
@@ -652,7 +672,7 @@ fn s15_step_10_a_quarter_end_field_triggers_once_and_forbids_a_second_card() {
             nth: 1,
         },
     );
-    play(&mut g, Seat::new(1), Action::Play { card: "I10".into() });
+    play(&mut g, Seat::new(1), Action::Play { card: card("I10") });
     assert!(!g.qe_pending);
 }
 
@@ -705,7 +725,7 @@ fn s22_a_and_r_swaps_time_markers_unless_a_bodyguard_defends() {
     assert_eq!(g.phase(), "defence");
     assert!(
         g.legal_actions(Seat::new(1))
-            .contains(&Action::Defend { card: "I12".into() })
+            .contains(&Action::Defend { card: card("I12") })
     );
     play(&mut g, Seat::new(1), Action::Decline);
     assert_eq!(
@@ -715,7 +735,7 @@ fn s22_a_and_r_swaps_time_markers_unless_a_bodyguard_defends() {
 
     let mut g = snapshot;
     play(&mut g, Seat::new(0), Action::AAndR { target: Seat::new(1) });
-    play(&mut g, Seat::new(1), Action::Defend { card: "I12".into() });
+    play(&mut g, Seat::new(1), Action::Defend { card: card("I12") });
     assert_eq!(
         (g.players[Seat::new(0)].time, g.players[Seat::new(1)].time),
         (Some(3), Some(9))
@@ -739,14 +759,7 @@ fn s24_sponsor_shows_the_hand_to_the_attacker_only_and_swaps_up_to_power() {
     assert!(g.view(Viewer::Seat(Seat::new(2))).players[1].hand.is_empty());
     let give = g.players[Seat::new(0)].hand[0];
     let take = theirs[0];
-    play(
-        &mut g,
-        Seat::new(0),
-        Action::Swap {
-            give: components().influence[give as usize].id.clone(),
-            take: components().influence[take as usize].id.clone(),
-        },
-    );
+    play(&mut g, Seat::new(0), Action::Swap { give, take });
     assert!(g.players[Seat::new(1)].hand.contains(&give) && g.players[Seat::new(0)].hand.contains(&take));
     assert!(g.legal_actions(Seat::new(0)).contains(&Action::Stop));
 }
@@ -1051,7 +1064,7 @@ fn decisions(g: &ShowBusiness, seat: Seat) -> Vec<Action> {
 #[test]
 fn step_1_concerts_fill_the_map_to_5_from_the_market_in_field_order() {
     let s = scenario(2).map(&["T47", "T27", "T12"]);
-    let first_two: Vec<u8> = s.position().concert_market[..2]
+    let first_two: Vec<TokenId> = s.position().concert_market[..2]
         .iter()
         .flatten()
         .copied()
@@ -1100,12 +1113,7 @@ fn s12_step_2_market_review_pays_the_field_number_and_refills_at_the_end() {
     assert_eq!(g.players[Seat::new(0)].cash, 16);
     play(&mut g, Seat::new(0), Action::EndReview);
     assert_eq!(g.influence_market[2], fourth);
-    assert!(
-        g.influence_market
-            .iter()
-            .chain(g.artist_market.iter())
-            .all(Option::is_some)
-    );
+    assert!(g.influence_market.iter().all(Option::is_some) && g.artist_market.iter().all(Option::is_some));
     assert_eq!(g.phase(), "time_lapse");
 }
 
@@ -1124,7 +1132,7 @@ fn s31_step_5_influences_draw_free_or_buy_up_to_the_hand_limit() {
     // Everyone saw the card leave the market: it is no secret in that hand.
     assert!(
         !g.secrets(Viewer::Seat(Seat::new(1)))
-            .contains(&components().influence[bought as usize].id)
+            .contains(&bought.id().to_owned())
     );
     assert_eq!(g.influence_market[1], None);
     play(&mut g, Seat::new(0), Action::Draw);
@@ -1268,8 +1276,8 @@ fn s28_dj_replaces_map_tokens_from_the_market_or_the_bag() {
             .field(Seat::new(0), &["I20"]),
         Start::ChooseAction { seat: Seat::new(0) },
     );
-    play(&mut g, Seat::new(0), Action::DjRemove { token: "T47".into() });
-    play(&mut g, Seat::new(0), Action::DjRemove { token: "T27".into() });
+    play(&mut g, Seat::new(0), Action::DjRemove { token: token("T47") });
+    play(&mut g, Seat::new(0), Action::DjRemove { token: token("T27") });
     play(&mut g, Seat::new(0), Action::DjDone);
     let m3 = g.concert_market[2].expect("field 3");
     play(&mut g, Seat::new(0), Action::DjFromMarket { field: 3 });
@@ -1287,8 +1295,8 @@ fn s27_pilot_picks_two_elements_anywhere_and_lands_in_one_of_their_cities() {
         scenario(2).map(&["T47", "T12"]).field(Seat::new(0), &["I52"]),
         Start::ChooseAction { seat: Seat::new(0) },
     );
-    play(&mut g, Seat::new(0), Action::PilotToken { token: "T12".into() });
-    play(&mut g, Seat::new(0), Action::PilotSong { studio: "P".into() });
+    play(&mut g, Seat::new(0), Action::PilotToken { token: token("T12") });
+    play(&mut g, Seat::new(0), Action::PilotSong { studio: city("P") });
     play(&mut g, Seat::new(0), Action::RecordStyle { style: Style::Rock });
     play(
         &mut g,
@@ -1304,11 +1312,11 @@ fn s27_pilot_picks_two_elements_anywhere_and_lands_in_one_of_their_cities() {
     assert_eq!(
         decisions(&g, Seat::new(0)),
         vec![
-            Action::CarTo { city: "C".into() },
-            Action::CarTo { city: "P".into() }
+            Action::CarTo { city: city("C") },
+            Action::CarTo { city: city("P") }
         ]
     );
-    play(&mut g, Seat::new(0), Action::CarTo { city: "P".into() });
+    play(&mut g, Seat::new(0), Action::CarTo { city: city("P") });
     assert_eq!(g.players[Seat::new(0)].car, city("P"));
     assert_eq!(g.players[Seat::new(0)].cash, 35);
     assert_eq!(g.players[Seat::new(0)].songs.len(), 1);
@@ -1325,21 +1333,21 @@ fn s25_groupie_exchanges_artists_of_the_same_mandatory_instrument() {
         &mut g,
         Seat::new(0),
         Action::GroupieTake {
-            artist: "AR05".into(),
+            artist: artist("AR05"),
         },
     );
     // Only the bassist may be given for a bassist.
     assert_eq!(
         decisions(&g, Seat::new(0)),
         vec![Action::GroupieGive {
-            artist: "AR02".into()
+            artist: artist("AR02")
         }]
     );
     play(
         &mut g,
         Seat::new(0),
         Action::GroupieGive {
-            artist: "AR02".into(),
+            artist: artist("AR02"),
         },
     );
     play(&mut g, Seat::new(0), Action::GroupiePlaceMine { fields: vec![2] });
@@ -1375,12 +1383,12 @@ fn s09_s11_dismissal_lowers_satisfaction_and_forces_hand_discards() {
         &mut g,
         Seat::new(0),
         Action::Dismiss {
-            artist: "AR42".into(),
+            artist: artist("AR42"),
         },
     );
     assert_eq!(g.players[Seat::new(0)].satisfaction, 4);
     assert_eq!(g.phase(), "hand_discard");
-    play(&mut g, Seat::new(0), Action::Discard { card: "I01".into() });
+    play(&mut g, Seat::new(0), Action::Discard { card: card("I01") });
     assert_eq!(g.phase(), "end_round");
 }
 
@@ -1398,7 +1406,7 @@ fn s09_style_change_discards_tokens_except_the_multicolour_f() {
         &mut g,
         Seat::new(0),
         Action::Flip {
-            artist: "AR40".into(),
+            artist: artist("AR40"),
         },
     );
     let a = g.players[Seat::new(0)]
@@ -1484,7 +1492,7 @@ fn s38_the_turn_in_which_a_marker_reaches_56_is_finished_then_the_game_is_scored
         }
         let legal = g.legal_actions(seat);
         let pick = [
-            Action::Play { card: "I09".into() },
+            Action::Play { card: card("I09") },
             Action::EndReview,
             Action::ActivateHand,
             Action::Pass,

@@ -24,7 +24,7 @@ fn the_view_shows_the_chart_the_tied_songs_trend_points_and_the_running_sponsor_
     let s = scenario().dice([None; 4]);
     let (s, one) = s.chart_song(1, entry(Seat::new(0), Style::Rock, 0));
     let (s, two) = s.chart_song(2, entry(Seat::new(1), Style::Pop, 1));
-    assert_eq!((one, two), (1, 2));
+    assert_eq!((one, two), (SongId(1), SongId(2)));
     let mut g = s
         .hand(Seat::new(0), &["I65"])
         .build(Start::QuarterEnd)
@@ -35,15 +35,15 @@ fn the_view_shows_the_chart_the_tied_songs_trend_points_and_the_running_sponsor_
         Viewer::Spectator,
     ] {
         let view = g.view(viewer);
-        let songs: Vec<u32> = view.chart.iter().flatten().map(|s| s.id).collect();
+        let songs: Vec<SongId> = view.chart.iter().flatten().map(|s| s.id).collect();
         assert_eq!(
             songs,
-            vec![1, 2],
+            vec![SongId(1), SongId(2)],
             "{viewer:?} sees the chart while the tie is settled"
         );
         assert!(view.chart.iter().flatten().all(|s| s.content.is_some()));
     }
-    play(&mut g, Seat::new(0), Action::SponsorTie { card: "I65".into() });
+    play(&mut g, Seat::new(0), Action::SponsorTie { card: card("I65") });
     assert_eq!(
         pending(&g, Viewer::Seat(Seat::new(1))),
         serde_json::json!({
@@ -98,10 +98,7 @@ fn the_view_shows_femme_fatales_best_drawn_power() {
         .build(Start::ChooseAction { seat: Seat::new(0) })
         .expect("a valid position");
     play(&mut g, Seat::new(0), Action::FemmeFatale);
-    let best = [card("I10"), card("I12")]
-        .map(|c| components().influence[c as usize].power)
-        .into_iter()
-        .max();
+    let best = [card("I10"), card("I12")].map(|c| c.power()).into_iter().max();
     assert_eq!(
         pending(&g, Viewer::Seat(Seat::new(0))),
         serde_json::json!({"kind": "femme_fatale", "seat": 0, "power": best})
@@ -115,7 +112,7 @@ fn the_view_shows_pilots_and_groupies_choices_so_far() {
         .field(Seat::new(0), &["I52"])
         .build(Start::ChooseAction { seat: Seat::new(0) })
         .expect("a valid position");
-    play(&mut g, Seat::new(0), Action::PilotToken { token: "T12".into() });
+    play(&mut g, Seat::new(0), Action::PilotToken { token: token("T12") });
     if g.phase() == "place_token" {
         play(&mut g, Seat::new(0), Action::DiscardToken);
     }
@@ -133,7 +130,7 @@ fn the_view_shows_pilots_and_groupies_choices_so_far() {
         &mut g,
         Seat::new(0),
         Action::GroupieTake {
-            artist: "AR05".into(),
+            artist: artist("AR05"),
         },
     );
     assert_eq!(

@@ -8,26 +8,16 @@ use super::*;
 /// What drawing from empty piles gives: the card and artist drawn, the piles formed, and what
 /// the generator's shuffle of the discards in catalogue order would give.
 struct Formed {
-    drawn: (Option<u8>, Option<u8>),
-    piles: (Vec<u8>, Vec<u8>),
-    expected: (Vec<u8>, Vec<u8>),
+    drawn: (Option<CardId>, Option<ArtistId>),
+    piles: (Vec<CardId>, Vec<ArtistId>),
+    expected: (Vec<CardId>, Vec<ArtistId>),
 }
 
 /// Every pile card discarded (in pile order, or reversed), then one card and one artist drawn.
 fn formed(reversed: bool) -> Formed {
     let s = scenario(3);
-    let mut influence: Vec<&str> = s
-        .position()
-        .influence_pile
-        .iter()
-        .map(|&c| components().influence[c as usize].id.as_str())
-        .collect();
-    let mut artists: Vec<&str> = s
-        .position()
-        .artist_pile
-        .iter()
-        .map(|&a| components().artists[a as usize].id.as_str())
-        .collect();
+    let mut influence: Vec<&str> = s.position().influence_pile.iter().map(|&c| c.id()).collect();
+    let mut artists: Vec<&str> = s.position().artist_pile.iter().map(|&a| a.id()).collect();
     assert!(influence.len() > 1 && artists.len() > 1, "piles to discard");
     if reversed {
         influence.reverse();

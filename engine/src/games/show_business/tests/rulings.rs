@@ -6,18 +6,12 @@
 use super::*;
 use crate::Audience;
 
-fn ids(cards: &[u8]) -> Vec<String> {
-    cards
-        .iter()
-        .map(|&c| components().influence[c as usize].id.clone())
-        .collect()
+fn ids(cards: &[CardId]) -> Vec<String> {
+    cards.iter().map(|c| c.id().to_owned()).collect()
 }
 
-fn token_ids(tokens: impl IntoIterator<Item = u8>) -> Vec<String> {
-    tokens
-        .into_iter()
-        .map(|t| components().tokens[t as usize].id.clone())
-        .collect()
+fn token_ids(tokens: impl IntoIterator<Item = TokenId>) -> Vec<String> {
+    tokens.into_iter().map(|t| t.id().to_owned()).collect()
 }
 
 fn strs(ids: &[String]) -> Vec<&str> {
@@ -70,7 +64,7 @@ fn s02_hands_board_songs_and_sealed_bids_are_hidden_from_other_seats() {
     let mut g = s.build_here().expect("a valid position");
     let hand = ids(&g.players[Seat::new(0)].hand);
     let own = g.view(Viewer::Seat(Seat::new(0)));
-    assert_eq!(own.players[0].hand, hand);
+    assert_eq!(ids(&own.players[0].hand), hand);
     assert!(own.players[0].songs[0].content.is_some());
     for viewer in [Viewer::Seat(Seat::new(1)), Viewer::Spectator] {
         let view = g.view(viewer);
@@ -103,7 +97,7 @@ fn s03_random_draws_come_one_at_a_time_in_rule_order() {
     assert_eq!(ids(&g.players[Seat::new(0)].hand), order[0..3].to_vec());
     assert_eq!(ids(&g.players[Seat::new(1)].hand), order[3..6].to_vec());
     assert_eq!(ids(&g.players[Seat::new(2)].hand), order[6..9].to_vec());
-    let market: Vec<u8> = g.influence_market.iter().flatten().copied().collect();
+    let market: Vec<CardId> = g.influence_market.iter().flatten().copied().collect();
     assert_eq!(ids(&market), order[9..13].to_vec());
     let dice: Vec<Die> = events
         .iter()
@@ -125,12 +119,7 @@ fn s03_random_draws_come_one_at_a_time_in_rule_order() {
 fn s04_setup_deals_three_cards_fills_the_markets_rolls_the_dice_and_starts_the_rondel_on_trend_change() {
     let mut g = fresh(4);
     assert!(g.players.iter().all(|p| p.hand.len() == 3 && p.cash == 20));
-    assert!(
-        g.influence_market
-            .iter()
-            .chain(&g.artist_market)
-            .all(Option::is_some)
-    );
+    assert!(g.influence_market.iter().all(Option::is_some) && g.artist_market.iter().all(Option::is_some));
     assert!(g.concert_market.iter().all(Option::is_some));
     assert_eq!(g.map_tokens.len(), 5);
     assert_eq!(g.view(Viewer::Spectator).rondel, "trend_change");
@@ -253,7 +242,7 @@ fn s08_anytime_actions_only_at_the_active_seats_steps_2_to_6() {
 fn s09_regroupment_moves_a_two_field_card_into_one_field() {
     let mut g = built(scenario(2), Start::EndRound { seat: Seat::new(0) });
     let regroup = Action::Regroup {
-        artist: "AR01".into(),
+        artist: artist("AR01"),
         fields: vec![0],
     };
     assert!(g.legal_actions(Seat::new(0)).contains(&regroup));
@@ -265,7 +254,7 @@ fn s09_regroupment_moves_a_two_field_card_into_one_field() {
         .expect("AR01");
     assert_eq!(singer.fields, vec![0]);
     assert!(g.legal_actions(Seat::new(0)).contains(&Action::Regroup {
-        artist: "AR01".into(),
+        artist: artist("AR01"),
         fields: vec![0, 1],
     }));
     assert_eq!(g.phase(), "end_round");
@@ -304,13 +293,13 @@ fn s11_integration_control_discards_come_seat_by_seat_to_the_discard_pile() {
         3,
         "seat 1 is not controlled yet"
     );
-    play(&mut g, Seat::new(0), Action::Discard { card: "I01".into() });
+    play(&mut g, Seat::new(0), Action::Discard { card: card("I01") });
     assert!(g.influence_discard.contains(&card("I01")));
     assert!(g.players[Seat::new(0)].influence_field.is_empty());
     assert_eq!(g.to_act(), vec![Seat::new(1)]);
     assert_eq!(g.players[Seat::new(1)].band.len(), 1);
     assert_eq!(g.legal_actions(Seat::new(1)).len(), 4);
-    play(&mut g, Seat::new(1), Action::Discard { card: "I02".into() });
+    play(&mut g, Seat::new(1), Action::Discard { card: card("I02") });
     assert_eq!(g.players[Seat::new(1)].hand.len(), 3);
 }
 
@@ -328,7 +317,7 @@ fn s13_step_3_time_lapse_stops_at_56_and_a_marker_there_skips_steps_3_and_4() {
             nth: 1,
         },
     );
-    play(&mut g, Seat::new(0), Action::Play { card: "I11".into() });
+    play(&mut g, Seat::new(0), Action::Play { card: card("I11") });
     assert_eq!(g.players[Seat::new(0)].time, Some(56));
     play(&mut g, Seat::new(0), Action::ActivateHand);
     play(&mut g, Seat::new(0), Action::Pass);
@@ -364,12 +353,12 @@ fn s14_a_quarter_end_reached_by_the_second_card_still_lets_it_act() {
             nth: 1,
         },
     );
-    play(&mut g, Seat::new(0), Action::Play { card: "I12".into() });
+    play(&mut g, Seat::new(0), Action::Play { card: card("I12") });
     assert!(!g.qe_pending);
     play(&mut g, Seat::new(0), Action::ActivateHand);
     play(&mut g, Seat::new(0), Action::Pass);
     assert_eq!(g.phase(), "time_lapse");
-    play(&mut g, Seat::new(0), Action::Play { card: "I11".into() });
+    play(&mut g, Seat::new(0), Action::Play { card: card("I11") });
     assert_eq!(g.players[Seat::new(0)].time, Some(15));
     assert!(g.qe_done[0] && g.qe_pending && !g.triggered_this_round);
     assert_eq!(g.phase(), "activation");
@@ -404,7 +393,7 @@ fn s16_a_market_card_taken_for_the_action_is_free_stays_on_the_field_and_is_paid
             nth: 1,
         },
     );
-    play(&mut g, Seat::new(0), Action::Play { card: "I10".into() });
+    play(&mut g, Seat::new(0), Action::Play { card: card("I10") });
     let taken = g.influence_market[1].expect("field 2");
     let third = g.influence_market[2];
     let cash = g.players[Seat::new(0)].cash;
@@ -414,13 +403,13 @@ fn s16_a_market_card_taken_for_the_action_is_free_stays_on_the_field_and_is_paid
     assert_eq!(g.influence_market[2], third, "no close-up before step 6");
     assert_eq!(g.players[Seat::new(0)].influence_field, vec![card("I10"), taken]);
     at(&mut g, Start::Clearing { seat: Seat::new(0) });
-    let powers = 3 + components().influence[taken as usize].power as i64;
+    let powers = 3 + taken.power() as i64;
     assert_eq!(g.players[Seat::new(0)].cash, cash - powers);
 }
 
 #[test]
 fn s17_the_first_sub_step_fixes_the_action_trend_needs_no_change_and_bodyguard_has_none() {
-    let info = &components().influence[card("I09") as usize];
+    let info = card("I09").card();
     let mut dice = fresh(2).dice;
     dice[info.die as usize] = Some(info.value);
     let mut g = built(
@@ -430,7 +419,7 @@ fn s17_the_first_sub_step_fixes_the_action_trend_needs_no_change_and_bodyguard_h
     let d = decisions(&g, Seat::new(0));
     assert!(d.contains(&Action::Pass) && d.contains(&Action::SetDie));
     assert!(!d.iter().any(is_character));
-    play(&mut g, Seat::new(0), Action::Move { city: "E".into() });
+    play(&mut g, Seat::new(0), Action::Move { city: city("E") });
     assert!(decisions(&g, Seat::new(0)).iter().all(|a| matches!(
         a,
         Action::Move { .. } | Action::PickToken { .. } | Action::PickSong { .. } | Action::EndAction
@@ -440,10 +429,10 @@ fn s17_the_first_sub_step_fixes_the_action_trend_needs_no_change_and_bodyguard_h
 #[test]
 fn s19_each_tournee_step_costs_one_power_and_end_action_may_come_any_time() {
     let mut g = tournee_at_l("I12");
-    play(&mut g, Seat::new(1), Action::Move { city: "G".into() });
+    play(&mut g, Seat::new(1), Action::Move { city: city("G") });
     assert_eq!(decisions(&g, Seat::new(1)), vec![Action::EndAction]);
     let mut g = tournee_at_l("I11");
-    play(&mut g, Seat::new(1), Action::Move { city: "G".into() });
+    play(&mut g, Seat::new(1), Action::Move { city: city("G") });
     assert!(decisions(&g, Seat::new(1)).contains(&Action::EndAction));
     play(&mut g, Seat::new(1), Action::EndAction);
     assert_ne!(g.phase(), "tournee");
@@ -455,13 +444,13 @@ fn s20_no_pick_up_while_three_songs_lie_on_the_band_board() {
         scenario(2).car(Seat::new(0), "B").field(Seat::new(0), &["I12"]),
         Start::ChooseAction { seat: Seat::new(0) },
     );
-    assert!(decisions(&g, Seat::new(0)).contains(&Action::PickSong { studio: "B".into() }));
+    assert!(decisions(&g, Seat::new(0)).contains(&Action::PickSong { studio: city("B") }));
     let mut s = Scenario::from_game(g);
     for _ in 0..3 {
         s = s.song(entry(Seat::new(0), Style::Rock, 0, 0, 0, 0)).0;
     }
     let g = built(s, Start::ChooseAction { seat: Seat::new(0) });
-    assert!(!decisions(&g, Seat::new(0)).contains(&Action::PickSong { studio: "B".into() }));
+    assert!(!decisions(&g, Seat::new(0)).contains(&Action::PickSong { studio: city("B") }));
 }
 
 #[test]
@@ -498,12 +487,12 @@ fn s22_only_the_same_character_with_at_least_the_power_or_a_bodyguard_defends() 
     assert_eq!(
         g.legal_actions(Seat::new(1)),
         vec![
-            Action::Defend { card: "I04".into() },
-            Action::Defend { card: "I14".into() },
+            Action::Defend { card: card("I04") },
+            Action::Defend { card: card("I14") },
             Action::Decline
         ]
     );
-    play(&mut g, Seat::new(1), Action::Defend { card: "I04".into() });
+    play(&mut g, Seat::new(1), Action::Defend { card: card("I04") });
     assert_eq!(
         (g.players[Seat::new(0)].time, g.players[Seat::new(1)].time),
         (Some(3), Some(9))
@@ -564,7 +553,7 @@ fn s32_an_empty_pile_reshuffles_the_discards_else_clearing_runs_at_once() {
         g.players[s]
             .influence_field
             .iter()
-            .map(|&c| components().influence[c as usize].power as i64)
+            .map(|&c| c.power() as i64)
             .sum()
     };
     let (owed0, owed1) = (owed(s.position(), Seat::new(0)), owed(s.position(), Seat::new(1)));
