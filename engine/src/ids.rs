@@ -5,7 +5,9 @@
 /// Declares `$name`, an index into `$table` (an array, slice or vector of components; `$c => $id`
 /// gives a component's `&'static str` id) that serializes as the component's id string,
 /// deserializes only from an id in the table, and has the OpenAPI schema `$schema`: a string
-/// enum of every id.
+/// enum of every id. A binary encoding (the store's MessagePack) also reads the table index a
+/// position held before its ids were typed, so that a game stored then still loads; JSON, which
+/// clients write, takes the id string only.
 macro_rules! typed_id {
     ($(#[$doc:meta])* $name:ident, $table:expr, $c:ident => $id:expr, $schema:literal, $what:literal) => {
         $(#[$doc])*
@@ -41,7 +43,9 @@ macro_rules! typed_id {
 
         impl<'de> ::serde::Deserialize<'de> for $name {
             fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                struct IdVisitor;
+                struct IdVisitor {
+                    index_allowed: bool,
+                }
                 impl ::serde::de::Visitor<'_> for IdVisitor {
                     type Value = $name;
                     fn expecting(&self, f: &mut ::std::fmt::Formatter) -> ::std::fmt::Result {
@@ -51,8 +55,18 @@ macro_rules! typed_id {
                         $name::find(v)
                             .ok_or_else(|| E::custom(format!(concat!("{:?} is not ", $what), v)))
                     }
+                    fn visit_u64<E: ::serde::de::Error>(self, v: u64) -> Result<$name, E> {
+                        u8::try_from(v)
+                            .ok()
+                            .filter(|&i| self.index_allowed && usize::from(i) < $table.len())
+                            .map($name)
+                            .ok_or_else(|| {
+                                E::invalid_type(::serde::de::Unexpected::Unsigned(v), &self)
+                            })
+                    }
                 }
-                d.deserialize_str(IdVisitor)
+                let index_allowed = !d.is_human_readable();
+                d.deserialize_str(IdVisitor { index_allowed })
             }
         }
 

@@ -330,6 +330,7 @@ pub enum Task {
 
 /// A group of songs tied on the CHART SCORING TRACK, being ranked (S36).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "StoredLap")]
 pub struct Lap {
     /// Owners taking part, in turn order, each with the POWER of the SPONSOR cards it has
     /// discarded in this lap.
@@ -338,6 +339,43 @@ pub struct Lap {
     pub(crate) at: usize,
     /// The seat that won the lap and chooses the next song.
     pub(crate) chooser: Option<Seat>,
+}
+
+/// A [`Lap`] as the store holds it: its `sums` as `(seat, sum)` pairs, or, as stored before,
+/// the owners in `seats` beside their sums.
+#[derive(Deserialize)]
+struct StoredLap {
+    #[serde(default)]
+    seats: Option<Vec<Seat>>,
+    sums: StoredSums,
+    at: usize,
+    chooser: Option<Seat>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum StoredSums {
+    Paired(Vec<(Seat, u32)>),
+    Parallel(Vec<u32>),
+}
+
+impl TryFrom<StoredLap> for Lap {
+    type Error = String;
+
+    fn try_from(stored: StoredLap) -> Result<Self, String> {
+        let sums = match (stored.sums, stored.seats) {
+            (StoredSums::Paired(sums), _) => sums,
+            (StoredSums::Parallel(sums), Some(seats)) if seats.len() == sums.len() => {
+                seats.into_iter().zip(sums).collect()
+            }
+            _ => return Err("a lap's sums do not match its seats".into()),
+        };
+        Ok(Lap {
+            sums,
+            at: stored.at,
+            chooser: stored.chooser,
+        })
+    }
 }
 
 /// The CHARTS ranking in progress.

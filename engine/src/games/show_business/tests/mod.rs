@@ -12,6 +12,7 @@ mod events;
 mod pending;
 mod reshuffle;
 mod rulings;
+mod stored;
 
 fn fresh(seats: usize) -> ShowBusiness {
     ShowBusiness::setup(Options::default(), seats, 7)
