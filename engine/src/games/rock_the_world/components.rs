@@ -2,8 +2,12 @@
 //! the board of 20 cities, the 16 characters, the four Lead Singers, the play deck, the money
 //! and the travel tokens. Values marked PROPOSED in RULINGS.md are named constants here.
 
+use std::sync::LazyLock;
+
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
+
+use crate::ids::typed_id;
 
 /// The four colours (styles of music). Su is red (rulebook); the others are PROPOSED.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, ToSchema)]
@@ -340,27 +344,41 @@ impl CardKind {
     }
 }
 
-/// The kind of play card number `card` (0 to 55): Super Success first, then Success, then the
-/// Fail cards in character order.
-pub fn card_kind(card: u8) -> CardKind {
-    let n = usize::from(card);
-    if n < SUPER_SUCCESS_CARDS {
-        CardKind::SuperSuccess
-    } else if n < SUPER_SUCCESS_CARDS + SUCCESS_CARDS {
-        CardKind::Success
-    } else {
-        let i = n - SUPER_SUCCESS_CARDS - SUCCESS_CARDS;
-        CardKind::Fail(CharacterId::ALL[i.min(FAIL_CARDS - 1)])
-    }
+/// A play card of the deck as printed: its id and what it does.
+#[derive(Clone, Debug)]
+pub struct PlayCardSpec {
+    /// The printed id: `super-1`, `success-07`, `fail-C13`.
+    pub id: String,
+    /// What the card does.
+    pub kind: CardKind,
 }
 
-/// The printed id of play card number `card`: `super-1`, `success-07`, `fail-C13`.
-pub fn card_id(card: u8) -> String {
-    let n = usize::from(card);
-    match card_kind(card) {
-        CardKind::SuperSuccess => format!("super-{}", n + 1),
-        CardKind::Success => format!("success-{:02}", n - SUPER_SUCCESS_CARDS + 1),
-        CardKind::Fail(c) => format!("fail-{}", c.as_str()),
+/// The 56 play cards: Super Success first, then Success, then the Fail cards in character order.
+pub static PLAY_CARDS: LazyLock<Vec<PlayCardSpec>> = LazyLock::new(|| {
+    let supers = (1..=SUPER_SUCCESS_CARDS).map(|n| PlayCardSpec {
+        id: format!("super-{n}"),
+        kind: CardKind::SuperSuccess,
+    });
+    let successes = (1..=SUCCESS_CARDS).map(|n| PlayCardSpec {
+        id: format!("success-{n:02}"),
+        kind: CardKind::Success,
+    });
+    let fails = CharacterId::ALL.into_iter().map(|c| PlayCardSpec {
+        id: format!("fail-{}", c.as_str()),
+        kind: CardKind::Fail(c),
+    });
+    supers.chain(successes).chain(fails).collect()
+});
+
+typed_id!(
+    /// A play card, by its printed id (`success-07`).
+    PlayCardId, PLAY_CARDS, c => c.id.as_str(), "RockTheWorldPlayCardId", "a play card"
+);
+
+impl PlayCardId {
+    /// What the card does.
+    pub fn kind(self) -> CardKind {
+        PLAY_CARDS[usize::from(self.0)].kind
     }
 }
 
@@ -390,15 +408,15 @@ pub fn catalogue() -> crate::Catalogue {
                 "home_space": c.home_space})
         })
         .collect();
-    let cards = (0..DECK_SIZE as u8)
+    let cards = PlayCardId::all()
         .map(|card| {
-            let kind = card_kind(card);
+            let kind = card.kind();
             let (name, character) = match kind {
                 CardKind::SuperSuccess => ("Super Success".to_owned(), None),
                 CardKind::Success => ("Success".to_owned(), None),
                 CardKind::Fail(c) => (format!("Fail: {}", c.card().name), Some(c)),
             };
-            json!({"id": card_id(card), "name": name, "multiplier": kind.multiplier(), "character": character})
+            json!({"id": card, "name": name, "multiplier": kind.multiplier(), "character": character})
         })
         .collect();
     let leads = LEADS

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::actions::{Token, Tokens};
-use super::components::{CardKind, CharacterId};
+use super::components::{CardKind, CharacterId, PlayCardId};
 use super::state::RockTheWorld;
 use crate::{Announcements, Announces, Seat};
 
@@ -61,7 +61,7 @@ pub enum Payer {
 #[schema(as = RockTheWorldPlayCard)]
 pub struct PlayCard {
     /// The printed id (`super-1`, `success-07`, `fail-C13`).
-    pub id: String,
+    pub id: PlayCardId,
     /// What the card does.
     pub kind: CardKind,
 }
@@ -120,7 +120,7 @@ pub enum GameEvent {
     /// R13/R29: the play deck was shuffled; the order (top first) is sealed until the end.
     DeckShuffled {
         /// Card ids, top first.
-        order: Vec<String>,
+        order: Vec<PlayCardId>,
     },
     /// R29: a draw found the deck empty, so all 56 cards were shuffled into a new deck.
     DeckReshuffled {

@@ -1,7 +1,7 @@
 //! What must always hold, and what a viewer must never see.
 
 use super::actions::Token;
-use super::components::{BOARD, CharacterId, DECK_SIZE, SPACES, START_CASH, TOKEN_SUPPLY, card_id};
+use super::components::{BOARD, CharacterId, DECK_SIZE, SPACES, START_CASH, TOKEN_SUPPLY};
 use super::events::End;
 use super::state::RockTheWorld;
 use crate::Viewer;
@@ -12,7 +12,7 @@ impl RockTheWorld {
         if self.end().is_some() {
             return Vec::new();
         }
-        self.deck.iter().map(|&c| card_id(c)).collect()
+        self.deck.iter().map(|c| c.id().to_owned()).collect()
     }
 
     /// Cards, tokens, characters and money all accounted for.
@@ -20,10 +20,10 @@ impl RockTheWorld {
         let mut seen = [false; DECK_SIZE];
         for &card in self.deck.iter().chain(&self.discard) {
             let slot = seen
-                .get_mut(usize::from(card))
-                .ok_or_else(|| format!("card number {card} does not exist"))?;
+                .get_mut(usize::from(card.0))
+                .ok_or_else(|| format!("card number {} does not exist", card.0))?;
             if *slot {
-                return Err(format!("card number {card} is in play twice"));
+                return Err(format!("card {} is in play twice", card.id()));
             }
             *slot = true;
         }

@@ -1,7 +1,7 @@
 //! Setting up a game (R11, R13).
 
 use super::actions::{MAX_TURNS_PER_SEAT, Options, Tokens};
-use super::components::{DECK_SIZE, START_CASH, START_SPACE, TOKEN_SUPPLY};
+use super::components::{PlayCardId, START_CASH, START_SPACE, TOKEN_SUPPLY};
 use super::events::GameEvent;
 use super::rules::deck_order;
 use super::state::{Player, RockTheWorld, Stage};
@@ -55,7 +55,7 @@ pub(super) fn new_game(
             seat
         }
     };
-    let mut deck: Vec<u8> = (0..DECK_SIZE as u8).collect();
+    let mut deck: Vec<PlayCardId> = PlayCardId::all().collect();
     rng.shuffle(&mut deck);
     events.push(Event::sealed(GameEvent::DeckShuffled {
         order: deck_order(&deck),

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::actions::{Options, Tokens};
-use super::components::{CharacterId, Colour, FAMILY_SIZE, FLIPPED_LEAD_VALUE, LEAD_VALUE, city};
+use super::components::{CharacterId, Colour, FAMILY_SIZE, FLIPPED_LEAD_VALUE, LEAD_VALUE, PlayCardId, city};
 use super::events::End;
 use crate::rng::GameRng;
 use crate::{BySeat, Seat};
@@ -62,10 +62,10 @@ pub struct RockTheWorld {
     pub(super) spent: Tokens,
     /// R8: the player attempting to Rock the World, who holds the star chip.
     pub(super) rocker: Option<Seat>,
-    /// Play card numbers (see `components::card_kind`), the top last.
-    pub(super) deck: Vec<u8>,
+    /// The play deck, the top last.
+    pub(super) deck: Vec<PlayCardId>,
     /// R29: the public discard pile, oldest first.
-    pub(super) discard: Vec<u8>,
+    pub(super) discard: Vec<PlayCardId>,
     pub(super) active: Seat,
     pub(super) step: Stage,
     /// R35: eliminated seats, earliest first.

@@ -4,7 +4,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::actions::{Options, Tokens};
-use super::components::{BOARD, CardKind, CharacterId, Colour, LEADS, card_id, card_kind};
+use super::components::{BOARD, CardKind, CharacterId, Colour, LEADS};
 use super::events::{End, PlayCard};
 use super::state::{RockTheWorld, Stage};
 use crate::{Seat, Viewer};
@@ -192,8 +192,8 @@ impl RockTheWorld {
             deck_count: self.deck.len(),
             discard: self.discard_view(),
             last_card: self.discard.last().map(|&c| PlayCard {
-                id: card_id(c),
-                kind: card_kind(c),
+                id: c,
+                kind: c.kind(),
             }),
             end: self.end(),
         }
@@ -202,7 +202,7 @@ impl RockTheWorld {
     fn discard_view(&self) -> DiscardView {
         let mut out = DiscardView::default();
         for &card in &self.discard {
-            match card_kind(card) {
+            match card.kind() {
                 CardKind::SuperSuccess => out.super_success += 1,
                 CardKind::Success => out.success += 1,
                 CardKind::Fail(c) => out.fail.push(c),

@@ -1,7 +1,7 @@
 //! R26-R29: gigs, the play deck and the payments.
 
 use super::{Events, card_of, deck_order};
-use crate::games::rock_the_world::components::{CardKind, MONEY_UNIT, card_kind, city};
+use crate::games::rock_the_world::components::{CardKind, MONEY_UNIT, PlayCardId, city};
 use crate::games::rock_the_world::events::{GameEvent, Payer};
 use crate::games::rock_the_world::state::{RockTheWorld, Stage};
 use crate::{Event, Seat};
@@ -21,8 +21,10 @@ impl RockTheWorld {
         Ok(())
     }
 
-    /// R29: the top card; an empty deck is first rebuilt from all 56 cards and shuffled.
-    fn draw(&mut self, events: &mut Events) -> u8 {
+    /// R29: the top card; an empty deck is first rebuilt from all 56 cards and shuffled. `None`
+    /// only if the 56 cards were not all in the deck and the discard, which the invariants rule
+    /// out.
+    fn draw(&mut self, events: &mut Events) -> Option<PlayCardId> {
         if self.deck.is_empty() {
             self.deck.append(&mut self.discard);
             self.deck.sort_unstable();
@@ -34,15 +36,17 @@ impl RockTheWorld {
                 cards: self.deck.len(),
             }));
         }
-        let card = self.deck.pop().unwrap_or_default();
+        let card = self.deck.pop()?;
         self.discard.push(card);
-        card
+        Some(card)
     }
 
     /// R26-R28: draw, get paid by the bank and every opponent present, or lose to a Fail.
     pub(super) fn gig(&mut self, seat: Seat, events: &mut Events) {
-        let card = self.draw(events);
-        let kind = card_kind(card);
+        let Some(card) = self.draw(events) else {
+            return;
+        };
+        let kind = card.kind();
         let space = self.players[seat].space;
         let icons = city(space).map_or(0, |c| c.icons[self.players[seat].colour.index()]);
         let earnings = self.band_value(seat) * u64::from(icons) * kind.multiplier() * MONEY_UNIT;

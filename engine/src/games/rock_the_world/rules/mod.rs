@@ -7,7 +7,7 @@ mod gigs;
 mod travel;
 
 use super::actions::{Action, Token};
-use super::components::{BUS_REACH, DIE_SIDES, SPACES, TRAIN_LINES, card_id, card_kind};
+use super::components::{BUS_REACH, DIE_SIDES, PlayCardId, SPACES, TRAIN_LINES};
 use super::events::{End, GameEvent, PlayCard, RollPurpose};
 use super::state::{RockTheWorld, Stage};
 use crate::rng::GameRng;
@@ -37,16 +37,16 @@ fn clockwise(from: u8, steps: u8) -> u8 {
     (from - 1 + steps) % SPACES + 1
 }
 
-fn card_of(card: u8) -> PlayCard {
+fn card_of(card: PlayCardId) -> PlayCard {
     PlayCard {
-        id: card_id(card),
-        kind: card_kind(card),
+        id: card,
+        kind: card.kind(),
     }
 }
 
 /// The order of a deck (top last), as the sealed shuffle event reports it: top first.
-pub(super) fn deck_order(deck: &[u8]) -> Vec<String> {
-    deck.iter().rev().map(|&c| card_id(c)).collect()
+pub(super) fn deck_order(deck: &[PlayCardId]) -> Vec<PlayCardId> {
+    deck.iter().rev().copied().collect()
 }
 
 /// Emits a die roll: public at once (R14) and sealed for the audit.

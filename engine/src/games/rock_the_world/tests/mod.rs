@@ -11,11 +11,13 @@ use crate::{Audience, Event, Game, RejectionCode, Seat, Viewer};
 
 use CharacterId::*;
 
-const SUPER: u8 = 0;
-const SUCCESS: u8 = 8;
+/// A card by its printed id.
+fn card(id: &str) -> PlayCardId {
+    PlayCardId::find(id).expect("a printed play card")
+}
 
-fn fail(c: CharacterId) -> u8 {
-    (SUPER_SUCCESS_CARDS + SUCCESS_CARDS + c.index()) as u8
+fn fail(c: CharacterId) -> PlayCardId {
+    card(&format!("fail-{}", c.as_str()))
 }
 
 /// A new game, seat 0 first.
@@ -46,7 +48,7 @@ fn rig_roll(g: &mut RockTheWorld, value: u8) {
 }
 
 /// The next card drawn is `card`.
-fn rig_top_card(g: &mut RockTheWorld, card: u8) {
+fn rig_top_card(g: &mut RockTheWorld, card: PlayCardId) {
     g.deck.retain(|&c| c != card);
     g.discard.retain(|&c| c != card);
     g.deck.push(card);
@@ -283,7 +285,7 @@ fn rulebook_tokyo_has_5_red_icons_for_su() {
     give(&mut g, Seat::new(0), &[C05]);
     after_roll(&mut g, Seat::new(0), 17);
     assert_eq!(g.band_value(Seat::new(0)), 13);
-    rig_top_card(&mut g, SUCCESS);
+    rig_top_card(&mut g, card("success-01"));
     let events = play(&mut g, Seat::new(0), Action::Gig);
     assert!(public(&events).iter().any(|e| matches!(
         e,
@@ -302,15 +304,16 @@ fn rulebook_super_success_doubles_the_earnings() {
     give(&mut g, Seat::new(1), &[C13]);
     give(&mut g, Seat::new(0), &[C05]);
     after_roll(&mut g, Seat::new(0), 17);
-    rig_top_card(&mut g, SUPER);
+    rig_top_card(&mut g, card("super-1"));
     play(&mut g, Seat::new(0), Action::Gig);
     assert_eq!(g.players[Seat::new(0)].cash, START_CASH + 1_300_000);
 }
 
 #[test]
 fn rulebook_deck_has_8_super_success_32_success_and_16_fail_cards() {
-    let kinds: Vec<CardKind> = (0..DECK_SIZE as u8).map(card_kind).collect();
+    let kinds: Vec<CardKind> = PlayCardId::all().map(PlayCardId::kind).collect();
     assert_eq!(DECK_SIZE, 56);
+    assert_eq!(kinds.len(), DECK_SIZE);
     assert_eq!(kinds.iter().filter(|k| **k == CardKind::SuperSuccess).count(), 8);
     assert_eq!(kinds.iter().filter(|k| **k == CardKind::Success).count(), 32);
     for c in CharacterId::ALL {
@@ -490,7 +493,7 @@ fn rulebook_outsiders_gig_on_the_rocker_who_must_pay() {
     set_cash(&mut g, Seat::new(1), 500_000);
     g.players[Seat::new(1)].space = 1;
     after_roll(&mut g, Seat::new(0), 1);
-    rig_top_card(&mut g, SUCCESS);
+    rig_top_card(&mut g, card("success-01"));
     play(&mut g, Seat::new(0), Action::Gig);
     assert_eq!(
         g.players[Seat::new(1)].cash,
@@ -596,7 +599,7 @@ fn rocker_cannot_pay(seats: usize, variant: Variant) -> (RockTheWorld, Vec<GameE
         plane: 7,
     };
     after_roll(&mut g, Seat::new(0), 1);
-    rig_top_card(&mut g, SUCCESS);
+    rig_top_card(&mut g, card("success-01"));
     let events = play(&mut g, Seat::new(0), Action::Gig);
     (g, public(&events))
 }
@@ -745,7 +748,7 @@ fn flipped_rocker_cannot_pay(variant: Variant) -> (RockTheWorld, Vec<GameEvent>)
     give(&mut g, Seat::new(1), &[C02, C08, C09, C16]);
     assert!(g.lead_flipped(Seat::new(1)));
     after_roll(&mut g, Seat::new(0), 1);
-    rig_top_card(&mut g, SUCCESS);
+    rig_top_card(&mut g, card("success-01"));
     let events = play(&mut g, Seat::new(0), Action::Gig);
     (g, public(&events))
 }
@@ -850,7 +853,7 @@ fn r6_gig_paid_by_bank_and_every_opponent_present() {
     set_cash(&mut g, Seat::new(2), 500_000);
     set_cash(&mut g, Seat::new(3), 50_000);
     set_cash(&mut g, Seat::new(0), 0);
-    rig_top_card(&mut g, SUCCESS);
+    rig_top_card(&mut g, card("success-01"));
     // Kai (blue) on New York: 10 x 2 blue icons x $10,000 = $200,000 from each payer.
     let events = play(&mut g, Seat::new(1), Action::Gig);
     let paid: Vec<(Payer, u64)> = public(&events)
@@ -889,7 +892,7 @@ fn r6_super_success_doubles_every_payers_share() {
     after_roll(&mut g, Seat::new(0), 1);
     g.players[Seat::new(1)].space = 1;
     set_cash(&mut g, Seat::new(1), 1_000_000);
-    rig_top_card(&mut g, SUPER);
+    rig_top_card(&mut g, card("super-1"));
     play(&mut g, Seat::new(0), Action::Gig);
     assert_eq!(g.players[Seat::new(1)].cash, 600_000);
     assert_eq!(g.players[Seat::new(0)].cash, START_CASH + 800_000);
@@ -986,7 +989,7 @@ fn r14_die_rolls_are_public_and_sealed_and_the_deck_order_is_hidden() {
     assert_eq!(rolls[0].audience, Audience::Nobody);
     assert_eq!(rolls[1].audience, Audience::Everyone);
     assert_eq!(rolls[0].body, rolls[1].body);
-    let top = card_id(*g.deck.last().expect("a deck"));
+    let top = g.deck.last().expect("a deck").id().to_owned();
     let secrets = g.secrets(Viewer::Seat(Seat::new(1)));
     assert!(secrets.contains(&top));
     assert_eq!(secrets.len(), 56);
@@ -1202,7 +1205,7 @@ fn r24_option_gig_after_claim_offers_a_gig_once_the_board_character_is_taken() {
     play(&mut g, Seat::new(0), claim(&[C01]));
     assert_eq!(g.phase(), "phase_one_after_claim");
     assert_eq!(g.legal_actions(Seat::new(0)), vec![Action::Gig, Action::EndTurn]);
-    rig_top_card(&mut g, SUCCESS);
+    rig_top_card(&mut g, card("success-01"));
     play(&mut g, Seat::new(0), Action::Gig);
     assert_eq!(g.players[Seat::new(0)].cash, START_CASH + 12 * 3 * MONEY_UNIT);
     assert_eq!(g.to_act(), vec![Seat::new(1)]);
@@ -1231,7 +1234,7 @@ fn r27_a_zero_debt_never_eliminates_the_rocker() {
     give(&mut g, Seat::new(1), &[C02]);
     g.players[Seat::new(1)].space = 3;
     after_roll(&mut g, Seat::new(0), 3); // Memphis: no red icons, open since Bo Slide is held
-    rig_top_card(&mut g, SUPER);
+    rig_top_card(&mut g, card("super-1"));
     play(&mut g, Seat::new(0), Action::Gig);
     assert_eq!(g.rocker, Some(Seat::new(1)));
     assert!(!g.players[Seat::new(1)].out);
@@ -1500,4 +1503,26 @@ fn r35_eliminated_players_rank_below_everyone_a_later_elimination_higher() {
     let outcome = g.outcome().expect("over");
     let ranks: Vec<usize> = outcome.scores.iter().map(|s| s.rank).collect();
     assert_eq!(ranks, vec![1, 4, 3, 2]);
+}
+
+#[test]
+fn a_game_stored_with_play_cards_as_numbers_still_loads() {
+    let mut g = new_game(3, Options::default());
+    after_roll(&mut g, Seat::new(0), 1);
+    play(&mut g, Seat::new(0), Action::Gig);
+    let mut old = serde_json::to_value(&g).expect("encodes");
+    for pile in ["deck", "discard"] {
+        for card in old[pile].as_array_mut().expect("a pile") {
+            let id = card.as_str().expect("a printed id");
+            *card = serde_json::json!(PlayCardId::find(id).expect("a play card").0);
+        }
+    }
+    assert!(old["discard"][0].is_u64(), "{}", old["discard"]);
+    let bytes = rmp_serde::to_vec_named(&old).expect("encodes");
+    let loaded: RockTheWorld = rmp_serde::from_slice(&bytes).expect("an old game still loads");
+    assert_eq!(loaded, g);
+    assert!(
+        serde_json::from_value::<RockTheWorld>(old).is_err(),
+        "JSON takes printed ids only"
+    );
 }
