@@ -4,7 +4,7 @@ use super::{Events, roll_die};
 use crate::games::rock_the_world::components::CharacterId;
 use crate::games::rock_the_world::events::{End, GameEvent, RollPurpose};
 use crate::games::rock_the_world::state::{RockTheWorld, Stage};
-use crate::{Event, Seat};
+use crate::{BySeat, Event, Seat};
 
 impl RockTheWorld {
     /// R24/R30: the characters of seat `holder` that `seat` may add to a claim, if any.
@@ -118,24 +118,17 @@ impl RockTheWorld {
         }
     }
 
-    pub(super) fn leads(&self) -> [bool; 4] {
-        let mut out = [false; 4];
-        for (seat, slot) in Seat::all(self.seats()).zip(out.iter_mut()) {
-            *slot = self.lead_flipped(seat);
-        }
-        out
+    /// Whether each seat's Lead is turned over (R25).
+    pub(super) fn leads(&self) -> BySeat<bool> {
+        BySeat::from_fn(self.seats(), |seat| self.lead_flipped(seat))
     }
 
     /// R25/R43: reports every Lead that turned since `before`, the eliminated rocker's included
     /// ("it flips back at once when a family character leaves the band").
-    pub(super) fn report_leads(&self, before: [bool; 4], events: &mut Events) {
-        let after = self.leads();
-        for seat in Seat::all(self.seats()) {
-            if before[seat.index()] != after[seat.index()] {
-                events.push(Event::public(GameEvent::LeadTurned {
-                    seat,
-                    flipped: after[seat.index()],
-                }));
+    pub(super) fn report_leads(&self, before: BySeat<bool>, events: &mut Events) {
+        for (seat, &flipped) in self.leads().seats() {
+            if before[seat] != flipped {
+                events.push(Event::public(GameEvent::LeadTurned { seat, flipped }));
             }
         }
     }
