@@ -82,7 +82,7 @@ impl RockTheWorld {
             ));
         }
         let extras_remain = is_rocker && self.outsider_extras_remain();
-        let mut from_seat = [false; 4];
+        let mut from_seat = BySeat::from_fn(self.seats(), |_| false);
         for &c in take.iter().filter(|&&c| Some(c) != board) {
             let Some(holder) = self.holders[c.index()] else {
                 return Err(format!("{} is not on this space", c.as_str()));
@@ -94,7 +94,7 @@ impl RockTheWorld {
                     c.as_str()
                 ));
             }
-            let Some(slot) = from_seat.get_mut(holder.index()) else {
+            let Some(slot) = from_seat.get_mut(holder) else {
                 return Err("no such seat".into());
             };
             if *slot {

@@ -93,7 +93,7 @@ impl ShowBusiness {
     pub(crate) fn charts_progress(&mut self, ev: &mut Events) -> bool {
         loop {
             let order = self.order.clone();
-            let solvent: Vec<bool> = self.players.iter().map(|p| p.bankrupt.is_none()).collect();
+            let solvent = BySeat::from_fn(self.n(), |s| self.players[s].bankrupt.is_none());
             let Some(work) = self.charts_work.as_mut() else {
                 return false;
             };
@@ -139,7 +139,7 @@ impl ShowBusiness {
                     let seats: Vec<Seat> = order
                         .iter()
                         .copied()
-                        .filter(|s| owners.contains(s) && solvent[s.index()])
+                        .filter(|&s| owners.contains(&s) && solvent[s])
                         .collect();
                     if owners.len() >= 2 && !seats.is_empty() {
                         tell(
