@@ -168,7 +168,7 @@ function showCreated(game, specs) {
       const who = spec?.name ? `Seat ${seat} · ${spec.name}` : `Seat ${seat}`;
       return h("li", {}, h("a", { class: "seat-link", href: `${base}#token=${encodeURIComponent(token.token)}`, dataset: { seat } }, who), " (send this link to that player only: it holds the seat's token)");
     }
-    if (spec?.open) return h("li", { class: "seat-open", dataset: { seat } }, `Seat ${seat} · open: anyone may join it from the open games below`);
+    if (spec?.open) return h("li", { class: "seat-open", dataset: { seat } }, `Seat ${seat} · open: anyone may join it from the lobby's open games`);
     if (spec?.bot) return h("li", { class: "seat-bot", dataset: { seat } }, `Seat ${seat} · ${spec.bot} bot`);
     return null;
   });
