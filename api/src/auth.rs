@@ -29,12 +29,27 @@ pub struct Claims {
     /// table holds was replaced and is refused.
     #[serde(default)]
     pub r#gen: u32,
+    /// The random number of the grant that issued the token (creation, join, reissue): a
+    /// token whose grant the seat table does not hold is refused, so a grant that the store
+    /// lost never matches a later one. Absent from tokens issued before grants were numbered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grant: Option<u64>,
     /// Issued at (seconds since the epoch).
     pub iat: u64,
     /// Expires at (seconds since the epoch); absent when tokens live as long as their game
     /// (`ROADIE_TOKEN_TTL_SECS=0`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exp: Option<u64>,
+}
+
+/// What a seat token shows of the grant that issued it, checked against the seat table where
+/// the game is loaded.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Credential {
+    /// The seat's token generation when the token was issued.
+    pub generation: u32,
+    /// The grant's random number (`None` in tokens issued before grants were numbered).
+    pub grant: Option<u64>,
 }
 
 /// The signing and checking keys, made once at start.
@@ -82,20 +97,21 @@ impl Keys {
 
     /// Signs the host's token of `game`.
     pub fn issue(&self, game: &str, seat: Option<Seat>) -> Result<String, ApiError> {
-        self.sign(game, seat, 0)
+        self.sign(game, seat, Credential::default())
     }
 
-    /// Signs a token for `seat` of `game` at the seat's token `generation`.
-    pub fn issue_seat(&self, game: &str, seat: Seat, generation: u32) -> Result<String, ApiError> {
-        self.sign(game, Some(seat), generation)
+    /// Signs a token for `seat` of `game` carrying the seat's current `credential`.
+    pub fn issue_seat(&self, game: &str, seat: Seat, credential: Credential) -> Result<String, ApiError> {
+        self.sign(game, Some(seat), credential)
     }
 
-    fn sign(&self, game: &str, seat: Option<Seat>, generation: u32) -> Result<String, ApiError> {
+    fn sign(&self, game: &str, seat: Option<Seat>, credential: Credential) -> Result<String, ApiError> {
         let now = now_secs();
         let claims = Claims {
             game: game.to_owned(),
             seat,
-            r#gen: generation,
+            r#gen: credential.generation,
+            grant: credential.grant,
             iat: now,
             exp: (!self.ttl.is_zero()).then(|| now.saturating_add(self.ttl.as_secs())),
         };
@@ -169,10 +185,10 @@ fn missing() -> ApiError {
     )
 }
 
-/// A seat of the game in the path, proven by its token, with the token's generation (checked
+/// A seat of the game in the path, proven by its token, with the token's credential (checked
 /// against the game's seat table where the game is loaded). Required.
 #[derive(Clone, Copy, Debug)]
-pub struct SeatCaller(pub Seat, pub u32);
+pub struct SeatCaller(pub Seat, pub Credential);
 
 impl FromRequest for SeatCaller {
     type Error = ApiError;
@@ -183,8 +199,15 @@ impl FromRequest for SeatCaller {
             Ok(Some(Claims {
                 seat: Some(seat),
                 r#gen,
+                grant,
                 ..
-            })) => Ok(SeatCaller(seat, r#gen)),
+            })) => Ok(SeatCaller(
+                seat,
+                Credential {
+                    generation: r#gen,
+                    grant,
+                },
+            )),
             Ok(Some(_)) => Err(ApiError::new(
                 Code::SeatRequired,
                 "this call needs a seat token; the host token has no seat",
@@ -196,9 +219,9 @@ impl FromRequest for SeatCaller {
 }
 
 /// Whoever looks at the game in the path: a seat by its token, or a spectator without one
-/// (the host token sees what a spectator sees), with the token's generation.
+/// (the host token sees what a spectator sees), with the token's credential.
 #[derive(Clone, Copy, Debug)]
-pub struct ViewerCaller(pub Viewer, pub u32);
+pub struct ViewerCaller(pub Viewer, pub Credential);
 
 impl FromRequest for ViewerCaller {
     type Error = ApiError;
@@ -209,9 +232,16 @@ impl FromRequest for ViewerCaller {
             Some(Claims {
                 seat: Some(seat),
                 r#gen,
+                grant,
                 ..
-            }) => ViewerCaller(Viewer::Seat(seat), r#gen),
-            _ => ViewerCaller(Viewer::Spectator, 0),
+            }) => ViewerCaller(
+                Viewer::Seat(seat),
+                Credential {
+                    generation: r#gen,
+                    grant,
+                },
+            ),
+            _ => ViewerCaller(Viewer::Spectator, Credential::default()),
         }))
     }
 }
@@ -267,6 +297,7 @@ mod tests {
             game: "g1".into(),
             seat: Some(Seat::new(0)),
             r#gen: 0,
+            grant: None,
             iat: 1,
             exp: Some(2),
         };
@@ -290,6 +321,7 @@ mod tests {
             game: "g1".into(),
             seat: Some(Seat::new(0)),
             r#gen: 0,
+            grant: None,
             iat: 1,
             exp: Some(2),
         };

@@ -168,6 +168,14 @@ impl Config {
                              make one with `openssl rand -hex 32`",
                 });
             }
+            Some(secret) if patterned(secret.as_bytes()) => {
+                return Err(ConfigError {
+                    name: "ROADIE_JWT_SECRET",
+                    value: "<redacted>".into(),
+                    reason: "its characters repeat a short pattern or run in sequence: too easy to \
+                             guess; make one with `openssl rand -hex 32`",
+                });
+            }
             Some(secret) => (secret.into_bytes(), false),
             None => {
                 let mut secret = vec![0u8; 32];
@@ -257,6 +265,20 @@ impl Config {
     }
 }
 
+/// Whether `bytes` is made by a rule rather than by chance: a short pattern repeated (it equals
+/// itself shifted by at most half its length, as `0123456789012...` does by ten), or a run in
+/// which most steps from one character to the next are the same (`abcdefgh...`, `13579...`,
+/// `zyxw...`). Neither happens to 32 random bytes, nor to `openssl rand -hex 32`.
+fn patterned(bytes: &[u8]) -> bool {
+    let repeats = (1..=bytes.len() / 2).any(|period| bytes.iter().zip(&bytes[period..]).all(|(a, b)| a == b));
+    let mut steps = [0usize; 511];
+    for pair in bytes.windows(2) {
+        steps[usize::from(pair[1]) + 255 - usize::from(pair[0])] += 1;
+    }
+    let commonest = steps.iter().copied().max().unwrap_or(0);
+    repeats || 2 * commonest > bytes.len().saturating_sub(1)
+}
+
 fn distinct_bytes(bytes: &[u8]) -> usize {
     let mut seen = [false; 256];
     bytes.iter().for_each(|&b| seen[usize::from(b)] = true);
@@ -286,7 +308,7 @@ mod tests {
 
     #[test]
     fn the_debug_form_never_shows_the_secrets() {
-        let secret = "hunter2-hunter2-hunter2-hunter2-hunter2";
+        let secret = "hunter2-swordfish-correct-horse-battery";
         let url = "redis://:sw0rdfish@redis.internal:6379/0";
         let config = Config::from_lookup(|name| match name {
             "ROADIE_JWT_SECRET" => Some(secret.into()),
@@ -341,6 +363,34 @@ mod tests {
         }
         let good = "3f1c9a4e8b7d6c5e2a1f0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e";
         assert!(Config::from_lookup(|name| (name == "ROADIE_JWT_SECRET").then(|| good.into())).is_ok());
+    }
+
+    #[test]
+    fn a_secret_that_repeats_a_pattern_or_runs_in_sequence_is_refused_and_says_how_to_make_one() {
+        for secret in [
+            "01234567890123456789012345678901",
+            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJ",
+            "zyxwvutsrqponmlkjihgfedcbaZYXWVUTS",
+            "passwordpasswordpasswordpassword",
+            "0a1b2c3d4e5f6g7h0a1b2c3d4e5f6g7h",
+            "13579bdfhjlnprtvxz13579bdfhjlnprtvxz",
+        ] {
+            let err = Config::from_lookup(|name| (name == "ROADIE_JWT_SECRET").then(|| secret.into()))
+                .expect_err(secret);
+            let said = err.to_string();
+            assert!(!said.contains(secret), "{said}");
+            assert!(said.contains("openssl rand -hex 32"), "{said}");
+        }
+        for good in [
+            "3f1c9a4e8b7d6c5e2a1f0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e",
+            "9b2e71f0c4d85a3e6f1b7c0d2a9e8f4c",
+            "Tr0ub4dor&3-correct-horse-battery-staple",
+        ] {
+            assert!(
+                Config::from_lookup(|name| (name == "ROADIE_JWT_SECRET").then(|| good.into())).is_ok(),
+                "{good}"
+            );
+        }
     }
 
     #[test]

@@ -9,9 +9,9 @@ use rand::{Rng, RngCore};
 use roadie_engine::{AnyGame, Ruleset, Seat, SetupError, Viewer};
 use sha2::{Digest, Sha256};
 
-use crate::auth::Keys;
+use crate::auth::{Credential, Keys};
 use crate::cache::GameCache;
-use crate::clocks::{Clock, now_ms};
+use crate::clocks::{self, Clock, now_ms};
 use crate::error::{ApiError, Code};
 use crate::headroom::Headroom;
 use crate::metrics::{CacheRead, Metrics};
@@ -195,11 +195,11 @@ fn fingerprint(action: &str) -> Result<u64, ApiError> {
 }
 
 /// `403 no_such_seat` unless `viewer` is a spectator or a seat the game has (a token of a game
-/// set up with fewer seats, say); `401 token_revoked` unless the token's `generation` is the
+/// set up with fewer seats, say); `401 token_revoked` unless the token's `credential` is the
 /// seat's.
-fn seated(stored: &StoredGame, viewer: Viewer, generation: u32) -> Result<(), ApiError> {
+fn seated(stored: &StoredGame, viewer: Viewer, credential: Credential) -> Result<(), ApiError> {
     let game = &stored.game;
-    stored.seats.admit(viewer, generation)?;
+    stored.seats.admit(viewer, credential)?;
     match viewer {
         Viewer::Seat(seat) if seat.index() >= game.seat_count() => Err(ApiError::new(
             Code::NoSuchSeat,
@@ -255,8 +255,8 @@ pub struct ActionCommand {
     pub game: GameId,
     /// The seat whose token posted it.
     pub seat: Seat,
-    /// The token's generation.
-    pub generation: u32,
+    /// The token's credential.
+    pub credential: Credential,
     /// The action, as the client wrote it (valid JSON).
     pub action: Box<serde_json::value::RawValue>,
     /// `If-Match`: apply only at these revisions.
@@ -513,7 +513,9 @@ impl Games {
             .map(|seat| {
                 Ok(SeatToken {
                     seat,
-                    token: self.keys.issue_seat(&stored.id, seat, 0)?,
+                    token: self
+                        .keys
+                        .issue_seat(&stored.id, seat, stored.seats.entry(seat).credential())?,
                 })
             })
             .collect::<Result<Vec<_>, ApiError>>()?;
@@ -541,12 +543,12 @@ impl Games {
     pub async fn get(
         &self,
         id: &GameId,
-        (viewer, generation): (Viewer, u32),
+        (viewer, credential): (Viewer, Credential),
         known: Option<&Precondition>,
         wait: Duration,
     ) -> Result<Seen, ApiError> {
         let mut stored = self.read(id).await?;
-        seated(&stored, viewer, generation)?;
+        seated(&stored, viewer, credential)?;
         if let Some(known) = known
             && known.names(&stored.revision)
         {
@@ -557,7 +559,7 @@ impl Games {
                         .await,
                 )?;
                 stored = self.read(id).await?;
-                seated(&stored, viewer, generation)?;
+                seated(&stored, viewer, credential)?;
             }
             if known.names(&stored.revision) {
                 return Ok(Seen::Unchanged {
@@ -569,9 +571,14 @@ impl Games {
     }
 
     /// What `seat` may post now.
-    pub async fn actions(&self, id: &GameId, seat: Seat, generation: u32) -> Result<LegalActions, ApiError> {
+    pub async fn actions(
+        &self,
+        id: &GameId,
+        seat: Seat,
+        credential: Credential,
+    ) -> Result<LegalActions, ApiError> {
         let stored = self.read(id).await?;
-        seated(&stored, Viewer::Seat(seat), generation)?;
+        seated(&stored, Viewer::Seat(seat), credential)?;
         Ok(LegalActions {
             ruleset: stored.game.ruleset().slug.into(),
             version: stored.revision.number,
@@ -654,10 +661,27 @@ impl Games {
                 }
                 None => self.read(id).await?,
             };
-            let applied = match self.attempt(&stored, &command) {
+            let applied = match self.attempt(&stored, &command, now_ms()) {
                 Ok(applied) => applied,
                 Err(_) if from_copy => continue,
-                Err(refusal) => return Err(refusal),
+                Err((refusal, None)) => return Err(refusal),
+                Err((refusal, Some(timeouts))) => {
+                    match self.refuse_after_timeouts(&stored, timeouts, refusal).await? {
+                        Some(refusal) => return Err(refusal),
+                        None if retries < self.cas_retries => {
+                            retries += 1;
+                            continue;
+                        }
+                        None => {
+                            return Err(ApiError::new(
+                                Code::Contention,
+                                format!(
+                                    "the game changed {retries} times while this action was applied; retry"
+                                ),
+                            ));
+                        }
+                    }
+                }
             };
             let (body, record) = self.render(&applied, &command, fingerprint)?;
             self.schedule(&applied.next).await?;
@@ -672,15 +696,8 @@ impl Games {
                     if applied.next.game.is_over() {
                         tracing::info!(game = %id, ruleset, version = applied.next.revision.number, "game finished");
                     }
-                    if stored.seats.has_open_seat() {
-                        self.relist(&applied.next).await;
-                    }
                     let revision = applied.next.revision;
-                    if let Some(cache) = &self.cache {
-                        let mut next = applied.next;
-                        next.notices.clear();
-                        cache.offer(Arc::new(next));
-                    }
+                    self.settled(&stored, applied.next).await;
                     return Ok(ActionReply {
                         revision,
                         body,
@@ -720,43 +737,99 @@ impl Games {
         }
     }
 
-    /// The command's action applied to `stored`, or why not: the precondition, or the rules.
-    fn attempt(&self, stored: &StoredGame, command: &ActionCommand) -> Result<Applied, ApiError> {
+    /// The command's action applied to `stored` at `now`, or why not: the precondition, the
+    /// token, or the rules.
+    ///
+    /// A deadline is the rule: when a seat's deadline passed before `now`, its timeout is played
+    /// first (as the sweep would), and the action is judged against the game that results, in
+    /// the same write. When the rules then refuse the action, the refusal comes with that
+    /// write of the timeouts alone, which is due whatever the action's fate.
+    fn attempt(
+        &self,
+        stored: &StoredGame,
+        command: &ActionCommand,
+        now: u64,
+    ) -> Result<Applied, (ApiError, Option<Box<Applied>>)> {
         if let Some(precondition) = &command.precondition
             && !precondition.names(&stored.revision)
         {
-            return Err(ApiError::version_mismatch(stored.revision));
+            return Err((ApiError::version_mismatch(stored.revision), None));
         }
-        seated(stored, Viewer::Seat(command.seat), command.generation)?;
-        let mut game = stored.game.clone();
+        seated(stored, Viewer::Seat(command.seat), command.credential).map_err(|e| (e, None))?;
+        let timed = clocks::apply_timeouts(stored, now);
+        let (base, mut events) = match &timed {
+            Some((game, events)) => (game, events.clone()),
+            None => (stored, Vec::new()),
+        };
+        let mut game = base.game.clone();
         // A panic in the rules is a bug, never the client's doing: it becomes a logged 500 and
         // the stored game stays as it was.
         let applied = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             game.apply(command.seat, command.action.get())
         }));
-        let events = match applied {
+        let played = match applied {
             Err(_) => {
                 tracing::error!(game = %stored.id, ruleset = game.ruleset().slug, "the rules panicked applying an action");
-                return Err(ApiError::internal());
+                return Err((ApiError::internal(), None));
             }
             Ok(Err(rejection)) => {
                 let legal = game.legal_actions(command.seat);
-                return Err(ApiError::from_rejection(rejection, legal, game.to_act()));
+                let refusal = ApiError::from_rejection(rejection, legal, game.to_act());
+                let timeouts = timed.map(|(next, events)| {
+                    Box::new(Applied {
+                        first_seq: stored.events + 1,
+                        next,
+                        events,
+                    })
+                });
+                return Err((refusal, timeouts));
             }
-            Ok(Ok(events)) => events,
+            Ok(Ok(played)) => played,
         };
-        let mut events: Vec<StoredEvent> = events.into_iter().map(StoredEvent::from).collect();
-        events.extend(crate::seats::play_bots(&mut game, &stored.seats));
-        let clock = stored
+        events.extend(played.into_iter().map(StoredEvent::from));
+        events.extend(crate::seats::play_bots(&mut game, &base.seats));
+        let clock = base
             .clock
             .as_ref()
-            .map(|clock| clock.after(Some(command.seat), &game.to_act(), now_ms()));
+            .map(|clock| clock.after(Some(command.seat), &game.to_act(), now));
         let next = stored.succeeded_by(game, events.len() as u64, clock);
         Ok(Applied {
             first_seq: stored.events + 1,
             next,
             events,
         })
+    }
+
+    /// Writes the timeouts that came due before a refused post (see [`Games::attempt`]), then
+    /// answers the refusal; a lost race is `None`, for the post to be tried again.
+    async fn refuse_after_timeouts(
+        &self,
+        stored: &StoredGame,
+        timeouts: Box<Applied>,
+        refusal: ApiError,
+    ) -> Result<Option<ApiError>, ApiError> {
+        self.schedule(&timeouts.next).await?;
+        match self.commit(stored, &timeouts, None).await? {
+            Saved::Written => {
+                tracing::info!(game = %stored.id, version = timeouts.next.revision.number, "a clock ran out before a post; its timeout was played");
+                self.settled(stored, timeouts.next).await;
+                Ok(Some(refusal))
+            }
+            Saved::Conflict { current: None } => Err(ApiError::game_not_found(&stored.id)),
+            Saved::Conflict { .. } | Saved::Replayed(_) => Ok(None),
+            Saved::Fenced => Err(ApiError::store_unavailable()),
+        }
+    }
+
+    /// What follows a written change of `stored` to `next`: the lobby and this process's copy.
+    async fn settled(&self, stored: &StoredGame, mut next: StoredGame) {
+        if stored.seats.has_open_seat() {
+            self.relist(&next).await;
+        }
+        if let Some(cache) = &self.cache {
+            next.notices.clear();
+            cache.offer(Arc::new(next));
+        }
     }
 
     /// Files `game`'s earliest deadline in the store's index of clocks, before the write that
@@ -831,16 +904,20 @@ impl Games {
         }
     }
 
-    /// The caller's events after sequence number `after` (at most `limit`).
+    /// The caller's events after sequence number `after` (at most `limit`); `409 cursor_ahead`
+    /// when `after` is beyond the log's end, since the events it names are not in the log.
     pub async fn events(
         &self,
         id: &GameId,
-        (viewer, generation): (Viewer, u32),
+        (viewer, credential): (Viewer, Credential),
         after: u64,
         limit: u64,
     ) -> Result<EventLog, ApiError> {
         let stored = self.read(id).await?;
-        seated(&stored, viewer, generation)?;
+        seated(&stored, viewer, credential)?;
+        if after > stored.events {
+            return Err(ApiError::cursor_ahead(after, stored.events));
+        }
         let limit = limit.clamp(1, MAX_EVENTS_PER_READ);
         let events = self.counted(self.store.events(id.as_str(), after, limit).await)?;
         let finished = stored.game.is_over();
@@ -858,15 +935,19 @@ impl Games {
 
     /// What a push stream that has sent everything up to sequence number `after` sends next:
     /// the caller's events the log holds at the revision read (at most [`MAX_EVENTS_PER_READ`]),
-    /// with that revision and who acts at it, so that the two always agree.
+    /// with that revision and who acts at it, so that the two always agree. `409 cursor_ahead`
+    /// when `after` is beyond the log's end (an open stream that meets it ends with `error`).
     pub async fn stream_step(
         &self,
         id: &GameId,
-        (viewer, generation): (Viewer, u32),
+        (viewer, credential): (Viewer, Credential),
         after: u64,
     ) -> Result<StreamStep, ApiError> {
         let stored = self.read(id).await?;
-        seated(&stored, viewer, generation)?;
+        seated(&stored, viewer, credential)?;
+        if after > stored.events {
+            return Err(ApiError::cursor_ahead(after, stored.events));
+        }
         let waiting = stored.events.saturating_sub(after);
         let limit = waiting.min(MAX_EVENTS_PER_READ);
         let events = if limit == 0 {

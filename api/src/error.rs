@@ -111,6 +111,8 @@ codes! {
         "Every seat of the game is taken. Find another game with `GET /v1/games?status=open`.";
     SeatNotPlayed = "seat_not_played", CONFLICT,
         "The seat has no player to hold a token (it is open or a bot's).";
+    CursorAhead = "cursor_ahead", CONFLICT,
+        "The cursor (`after`, `Last-Event-ID`) is beyond the end of the game's log, which `last_seq` gives: the events it names are not in the log (the store lost recent writes, or the number was made up). Read the game and resume from `last_seq` or earlier.";
     IdempotencyKeyReused = "idempotency_key_reused", CONFLICT,
         "This `Idempotency-Key` was used for another action. Use a new key for a new action.";
     VersionMismatch = "version_mismatch", PRECONDITION_FAILED,
@@ -196,6 +198,8 @@ enum Extra {
     RetryAfter(u64),
     /// The methods the route takes (`method_not_allowed`).
     Allow(String),
+    /// The sequence number of the log's last event (`cursor_ahead`).
+    LastSeq(u64),
 }
 
 /// Everything a request can fail with: a [`Code`], a detail for a person, and what some codes
@@ -237,6 +241,11 @@ pub struct Problem<'a> {
     /// The game's current revision, its `ETag` (with `version_mismatch`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub current_revision: Option<String>,
+    /// The sequence number of the last event in the game's log, 0 when it is empty (with
+    /// `cursor_ahead`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 0, maximum = 9007199254740991_u64)]
+    pub last_seq: Option<u64>,
 }
 
 macro_rules! responses {
@@ -303,6 +312,18 @@ impl ApiError {
     /// The code sent.
     pub fn code(&self) -> Code {
         self.code
+    }
+
+    /// `409 cursor_ahead`: `after` names an event beyond the log, whose last is `last_seq`.
+    pub fn cursor_ahead(after: u64, last_seq: u64) -> Self {
+        let mut error = Self::new(
+            Code::CursorAhead,
+            format!(
+                "the log ends at event {last_seq}, before the cursor {after}: resume from {last_seq} or earlier"
+            ),
+        );
+        error.extra = Extra::LastSeq(last_seq);
+        error
     }
 
     /// With the seat's legal actions.
@@ -442,6 +463,10 @@ impl ResponseError for ApiError {
             to_act,
             current_version: current.map(|c| c.number),
             current_revision: current.map(|c| c.to_string()),
+            last_seq: match self.extra {
+                Extra::LastSeq(last_seq) => Some(last_seq),
+                _ => None,
+            },
         };
         let body = serde_json::to_vec(&problem).unwrap_or_default();
         let mut response = HttpResponse::build(status);

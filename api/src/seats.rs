@@ -3,7 +3,11 @@
 //!
 //! A seat token carries its seat's generation (`gen`); a reissue, a resignation or a
 //! replacement by a bot bumps it, so every older token of that seat is refused (`401
-//! token_revoked`) by whichever process loads the game next.
+//! token_revoked`) by whichever process loads the game next. It also carries the random number
+//! of the grant that issued it (`grant`): every change of a seat (creation, join, reissue,
+//! resignation, replacement) draws a new one, so a token granted by a write that the store later
+//! lost (Redis restarted from an older snapshot) never matches the seat again, even when the
+//! generation counts up to the same number a second time.
 
 use rand::SeedableRng;
 use roadie_engine::bots::{self, BotLevel};
@@ -12,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use utoipa::ToSchema;
 
+use crate::auth::Credential;
 use crate::domain::Games;
 use crate::error::{ApiError, Code};
 use crate::request::GameId;
@@ -51,6 +56,10 @@ pub struct SeatEntry {
     pub occupant: Occupant,
     /// The generation a token of this seat must carry to be honoured.
     pub generation: u32,
+    /// The random number of the seat's last grant, which its token must carry; `None` for a
+    /// seat last granted before grants were numbered, whose tokens carry none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grant: Option<u64>,
 }
 
 impl SeatEntry {
@@ -58,6 +67,24 @@ impl SeatEntry {
         Self {
             occupant: Occupant::Player { name },
             generation: 0,
+            grant: None,
+        }
+    }
+
+    /// A seat of `occupant` granted now: a fresh grant number at generation 0.
+    fn granted(occupant: Occupant) -> Self {
+        Self {
+            occupant,
+            generation: 0,
+            grant: Some(rand::random()),
+        }
+    }
+
+    /// What a token of this seat must carry.
+    pub fn credential(&self) -> Credential {
+        Credential {
+            generation: self.generation,
+            grant: self.grant,
         }
     }
 }
@@ -138,13 +165,16 @@ impl SeatTable {
             .collect()
     }
 
-    /// `401 token_revoked` unless a token of `viewer`'s seat carrying `generation` is still
-    /// honoured.
-    pub fn admit(&self, viewer: Viewer, generation: u32) -> Result<(), ApiError> {
+    /// `401 token_revoked` unless a token of `viewer`'s seat carrying `credential` is still
+    /// honoured: its generation and its grant are the seat's.
+    pub fn admit(&self, viewer: Viewer, credential: Credential) -> Result<(), ApiError> {
         match viewer {
-            Viewer::Seat(seat) if self.entry(seat).generation != generation => Err(ApiError::new(
+            Viewer::Seat(seat) if self.entry(seat).credential() != credential => Err(ApiError::new(
                 Code::TokenRevoked,
-                format!("this token of seat {seat} was replaced (reissued, resigned or given to a bot)"),
+                format!(
+                    "this token of seat {seat} was replaced (reissued, resigned, given to a bot, or \
+                     granted by a change the game no longer holds)"
+                ),
             )),
             _ => Ok(()),
         }
@@ -295,13 +325,12 @@ pub fn display_name(raw: &str) -> Result<String, ApiError> {
 pub fn table_of(count: usize, specs: Option<&[SeatSpec]>, open: bool) -> Result<SeatTable, ApiError> {
     let entries = match specs {
         None => (0..count)
-            .map(|_| SeatEntry {
-                occupant: if open {
+            .map(|_| {
+                SeatEntry::granted(if open {
                     Occupant::Open
                 } else {
                     Occupant::Player { name: None }
-                },
-                generation: 0,
+                })
             })
             .collect(),
         Some(_) if open => {
@@ -313,16 +342,13 @@ pub fn table_of(count: usize, specs: Option<&[SeatSpec]>, open: bool) -> Result<
         Some(specs) => specs
             .iter()
             .map(|spec| {
-                Ok(SeatEntry {
-                    occupant: match spec {
-                        SeatSpec::Open => Occupant::Open,
-                        SeatSpec::Player(name) => Occupant::Player {
-                            name: Some(display_name(name)?),
-                        },
-                        SeatSpec::Bot(level) => Occupant::Bot { level: *level },
+                Ok(SeatEntry::granted(match spec {
+                    SeatSpec::Open => Occupant::Open,
+                    SeatSpec::Player(name) => Occupant::Player {
+                        name: Some(display_name(name)?),
                     },
-                    generation: 0,
-                })
+                    SeatSpec::Bot(level) => Occupant::Bot { level: *level },
+                }))
             })
             .collect::<Result<_, ApiError>>()?,
     };
@@ -515,8 +541,8 @@ fn seat_of(game: &StoredGame, seat: Seat) -> Result<Seat, ApiError> {
 }
 
 impl Games {
-    /// Writes a change of one seat (its occupant, and its generation bumped when `bump`), lets
-    /// the bots play on, and retries a lost race against the newer game.
+    /// Writes a change of one seat (its occupant, a new grant number, and its generation bumped
+    /// when `bump`), lets the bots play on, and retries a lost race against the newer game.
     async fn change_seat(
         &self,
         id: &GameId,
@@ -526,22 +552,31 @@ impl Games {
         let mut retries = 0;
         loop {
             let stored = self.fresh(id).await?;
-            let (seat, occupant, event) = change(&stored)?;
-            let mut seats = stored.seats.clone();
-            let entry = seats.entry_mut(seat, stored.game.seat_count());
+            let now = crate::clocks::now_ms();
+            // A deadline is the rule: timeouts that came due are played first, in this write,
+            // and the change is judged against the game they leave.
+            let timed = crate::clocks::apply_timeouts(&stored, now);
+            let (base, mut events) = match timed {
+                Some((game, events)) => (std::borrow::Cow::Owned(game), events),
+                None => (std::borrow::Cow::Borrowed(stored.as_ref()), Vec::new()),
+            };
+            let (seat, occupant, event) = change(&base)?;
+            let mut seats = base.seats.clone();
+            let entry = seats.entry_mut(seat, base.game.seat_count());
             entry.occupant = occupant;
             if bump {
                 entry.generation = entry.generation.wrapping_add(1);
             }
-            let mut events = vec![event.stored()?];
-            let mut game = stored.game.clone();
+            entry.grant = Some(rand::random());
+            events.push(event.stored()?);
+            let mut game = base.game.clone();
             if !game.is_over() {
                 events.extend(play_bots(&mut game, &seats));
             }
-            let clock = stored
+            let clock = base
                 .clock
                 .as_ref()
-                .map(|clock| clock.after(None, &game.to_act(), crate::clocks::now_ms()));
+                .map(|clock| clock.after(None, &game.to_act(), now));
             let next = StoredGame {
                 seats,
                 ..stored.succeeded_by(game, events.len() as u64, clock)
@@ -633,31 +668,31 @@ impl Games {
         self.to_bot(id, seat, level, None).await
     }
 
-    /// `seat` resigns with its token of `generation`: a `level` bot plays on in its place.
+    /// `seat` resigns with its token's `credential`: a `level` bot plays on in its place.
     pub async fn resign(
         &self,
         id: &GameId,
         seat: Seat,
-        generation: u32,
+        credential: Credential,
         level: BotLevel,
     ) -> Result<SeatChanged, ApiError> {
-        self.to_bot(id, seat, level, Some(generation)).await
+        self.to_bot(id, seat, level, Some(credential)).await
     }
 
-    /// Gives `seat` to a `level` bot: a resignation when the seat's own token (of
-    /// `resigned_with` generation) asks, else the host's replacement.
+    /// Gives `seat` to a `level` bot: a resignation when the seat's own token (carrying
+    /// `resigned_with`) asks, else the host's replacement.
     async fn to_bot(
         &self,
         id: &GameId,
         seat: Seat,
         level: BotLevel,
-        resigned_with: Option<u32>,
+        resigned_with: Option<Credential>,
     ) -> Result<SeatChanged, ApiError> {
         let resigned = resigned_with.is_some();
         let change = move |stored: &StoredGame| {
             let seat = seat_of(stored, seat)?;
-            if let Some(generation) = resigned_with {
-                stored.seats.admit(Viewer::Seat(seat), generation)?;
+            if let Some(credential) = resigned_with {
+                stored.seats.admit(Viewer::Seat(seat), credential)?;
             }
             if stored.game.is_over() {
                 return Err(ApiError::new(
@@ -684,13 +719,14 @@ impl Games {
     }
 
     fn grant(&self, game: &StoredGame, seat: Seat) -> Result<SeatGrant, ApiError> {
-        let generation = game.seats.entry(seat).generation;
         Ok(SeatGrant {
             id: game.id.clone(),
             version: game.revision.number,
             revision: game.revision.to_string(),
             seat,
-            token: self.keys().issue_seat(&game.id, seat, generation)?,
+            token: self
+                .keys()
+                .issue_seat(&game.id, seat, game.seats.entry(seat).credential())?,
         })
     }
 }
@@ -745,24 +781,64 @@ mod tests {
         }
     }
 
+    fn at(generation: u32, grant: Option<u64>) -> Credential {
+        Credential { generation, grant }
+    }
+
     #[test]
-    fn only_the_current_generation_of_a_seat_is_admitted() {
+    fn only_the_current_generation_and_grant_of_a_seat_are_admitted() {
         let mut table = table_of(3, None, false).expect("a table");
-        assert!(table.admit(Viewer::Seat(Seat::new(1)), 0).is_ok());
+        let first = table.entry(Seat::new(1)).credential();
+        assert!(first.grant.is_some(), "a created seat is granted with a number");
+        assert!(table.admit(Viewer::Seat(Seat::new(1)), first).is_ok());
         table.entry_mut(Seat::new(1), 3).generation += 1;
         assert_eq!(
             table
-                .admit(Viewer::Seat(Seat::new(1)), 0)
+                .admit(Viewer::Seat(Seat::new(1)), first)
                 .expect_err("revoked")
                 .code(),
             Code::TokenRevoked
         );
-        assert!(table.admit(Viewer::Seat(Seat::new(1)), 1).is_ok());
         assert!(
-            table.admit(Viewer::Seat(Seat::new(0)), 0).is_ok(),
+            table
+                .admit(Viewer::Seat(Seat::new(1)), at(1, first.grant))
+                .is_ok()
+        );
+        assert!(
+            table
+                .admit(Viewer::Seat(Seat::new(0)), table.entry(Seat::new(0)).credential())
+                .is_ok(),
             "other seats keep theirs"
         );
-        assert!(table.admit(Viewer::Spectator, 0).is_ok());
+        assert!(table.admit(Viewer::Spectator, Credential::default()).is_ok());
+    }
+
+    #[test]
+    fn a_token_of_the_right_generation_from_another_grant_is_revoked() {
+        let table = table_of(2, None, false).expect("a table");
+        let seat = table.entry(Seat::new(0)).credential();
+        let lost = at(seat.generation, seat.grant.map(|g| g.wrapping_add(1)));
+        assert_eq!(
+            table
+                .admit(Viewer::Seat(Seat::new(0)), lost)
+                .expect_err("revoked")
+                .code(),
+            Code::TokenRevoked
+        );
+        assert_eq!(
+            table
+                .admit(Viewer::Seat(Seat::new(0)), at(seat.generation, None))
+                .expect_err("an unnumbered token no longer matches a numbered grant")
+                .code(),
+            Code::TokenRevoked
+        );
+    }
+
+    #[test]
+    fn every_seat_of_a_new_table_has_its_own_grant() {
+        let table = table_of(4, None, false).expect("a table");
+        let grants: std::collections::HashSet<_> = Seat::all(4).map(|seat| table.entry(seat).grant).collect();
+        assert_eq!(grants.len(), 4, "{grants:?}");
     }
 
     #[test]
@@ -838,8 +914,15 @@ mod tests {
                 .all(|s| s.occupant == OccupantKind::Player && s.name.is_none())
         );
         assert!(
-            back.seats.admit(Viewer::Seat(Seat::new(2)), 0).is_ok(),
-            "its tokens (generation 0) still work"
+            back.seats.admit(Viewer::Seat(Seat::new(2)), at(0, None)).is_ok(),
+            "its tokens (generation 0, no grant number) still work"
+        );
+        assert_eq!(
+            back.seats
+                .admit(Viewer::Seat(Seat::new(2)), at(0, Some(7)))
+                .expect_err("a numbered grant it never made")
+                .code(),
+            Code::TokenRevoked
         );
     }
 }

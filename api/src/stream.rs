@@ -15,6 +15,7 @@ use roadie_engine::{Seat, Viewer};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use crate::auth::Credential;
 use crate::domain::{Games, StreamStep};
 use crate::error::{ApiError, Code};
 use crate::model::Status;
@@ -52,8 +53,8 @@ pub struct StreamError {
 pub struct Cursor {
     games: Data<Games>,
     id: GameId,
-    /// The viewer, and its token's generation.
-    viewer: (Viewer, u32),
+    /// The viewer, and its token's credential.
+    viewer: (Viewer, Credential),
     /// The sequence number of the last event read.
     after: u64,
     /// The revision of the last `state` sent.
@@ -66,7 +67,7 @@ pub struct Cursor {
 impl Cursor {
     /// A stream of game `id` for `viewer` (with its token's generation) that has seen every
     /// event up to `after`.
-    pub fn new(games: Data<Games>, id: GameId, viewer: (Viewer, u32), after: u64) -> Self {
+    pub fn new(games: Data<Games>, id: GameId, viewer: (Viewer, Credential), after: u64) -> Self {
         Self {
             games,
             id,

@@ -237,7 +237,7 @@ pub async fn post_action(
         .post(ActionCommand {
             game,
             seat: seat.0,
-            generation: seat.1,
+            credential: seat.1,
             action: body.0.action,
             precondition: precondition.0,
             idempotency_key: idempotency_key.0,
@@ -270,6 +270,10 @@ pub struct EventsQuery {
 }
 
 /// The caller's events after `after`, redacted for the caller (all public once finished).
+///
+/// An `after` beyond the log's last event is `409 cursor_ahead` with the log's `last_seq`:
+/// those events are not in the log (the store lost recent writes, say), and resuming from
+/// `last_seq` or earlier reads what the log holds.
 #[utoipa::path(
     get, path = "/v1/games/{id}/events", tag = "games",
     params(("id" = String, Path, description = "The game's id"), EventsQuery),
@@ -280,6 +284,7 @@ pub struct EventsQuery {
         (status = 401, response = crate::error::Unauthorized),
         (status = 403, response = crate::error::Forbidden),
         (status = 404, response = crate::error::NotFound),
+        (status = 409, response = crate::error::Conflict),
     )
 )]
 pub async fn list_events(

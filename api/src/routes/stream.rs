@@ -85,7 +85,10 @@ fn last_event_id(req: &HttpRequest) -> Result<Option<u64>, ApiError> {
 ///
 /// A comment line `: keep-alive` comes after 15 s without a message. The stream works through
 /// any process: a client that reconnects (to any process) with `Last-Event-ID` (or `?after=`) set
-/// to the last `id:` it received gets every later event once, none missed.
+/// to the last `id:` it received gets every later event once, none missed. A cursor beyond the
+/// log's last event is `409 cursor_ahead` with the log's `last_seq` (an open stream that meets
+/// one, because the store lost recent writes, ends with `error` `{"code": "cursor_ahead"}`):
+/// read the game and resume from `last_seq` or earlier.
 #[utoipa::path(
     get, path = "/v1/games/{id}/stream", tag = "games",
     params(
@@ -100,6 +103,7 @@ fn last_event_id(req: &HttpRequest) -> Result<Option<u64>, ApiError> {
         (status = 401, response = crate::error::Unauthorized),
         (status = 403, response = crate::error::Forbidden),
         (status = 404, response = crate::error::NotFound),
+        (status = 409, response = crate::error::Conflict),
         (status = 503, response = crate::error::ServiceUnavailable),
     )
 )]

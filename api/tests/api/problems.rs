@@ -150,6 +150,7 @@ async fn every_problem_code_is_provoked() {
         seat: Some(Seat::new(0)),
         iat: now() - 1_000,
         r#gen: 0,
+        grant: None,
         exp: Some(now() - 500),
     });
     let reply = saw(
@@ -182,6 +183,7 @@ async fn every_problem_code_is_provoked() {
         seat: Some(Seat::new(7)),
         iat: now(),
         r#gen: 0,
+        grant: None,
         exp: Some(now() + 600),
     });
     saw(
@@ -275,6 +277,15 @@ async fn every_problem_code_is_provoked() {
         app.send(keyed("k", &json!({"type": "pass"}))).await,
         "idempotency_key_reused",
     );
+    let log = app.get(&format!("{path}/events?after=0"), None).await;
+    let last_seq = log.json["next_after"].as_u64().expect("next_after");
+    let reply = saw(
+        &mut seen,
+        app.get(&format!("{path}/events?after={}", last_seq + 1), None)
+            .await,
+        "cursor_ahead",
+    );
+    assert_eq!(reply.json["last_seq"], last_seq, "{}", reply.body);
     let finished = app.create("shrewd-producer", 3, 13).await;
     let (last_seat, last_action) = play_to_the_end(&app, &finished).await;
     saw(

@@ -275,3 +275,70 @@ fn the_in_memory_store_plays_timeouts_too() {
         .count() as u64;
     assert_eq!(expired, version - 1, "one timeout per write");
 }
+
+#[test]
+fn a_post_after_its_deadline_is_judged_after_the_timeout_which_comes_first_in_the_log() {
+    let redis = Redis::start();
+    // No sweep comes before the post: only the deadline rule can play the timeout first.
+    let roadie = Roadie::start(
+        "clocks_deadline_rule",
+        Some(&redis),
+        &[("ROADIE_CLOCK_SWEEP_MS", "60000")],
+    );
+    let game = create_clocked(&roadie, json!({"per_decision_secs": 1}));
+    let start = roadie.game(&game, None);
+    let seat = start.json["to_act"][0].as_u64().expect("someone acts") as usize;
+    let created_events = roadie.events(&game, None).len();
+    let action = roadie.actions(&game, seat)[0].clone();
+    let deadline = start.json["clock"]["seats"][seat]["deadline_ms"]
+        .as_u64()
+        .expect("a deadline");
+    while std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("after the epoch")
+        .as_millis() as u64
+        <= deadline + 300
+    {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+
+    let reply = roadie.act(&game, seat, &action);
+    let log = roadie.events(&game, None);
+    let after_creation: Vec<&Value> = log[created_events..].iter().map(|e| &e["body"]).collect();
+    assert_eq!(
+        (
+            after_creation.first().and_then(|b| b["type"].as_str()),
+            after_creation.first().and_then(|b| b["seat"].as_u64()),
+            after_creation.first().and_then(|b| b["deadline_ms"].as_u64()),
+        ),
+        (Some("clock_expired"), Some(seat as u64), Some(deadline)),
+        "the timeout is written before anything the late post did: {after_creation:?}"
+    );
+    assert_eq!(
+        after_creation
+            .iter()
+            .filter(|b| b["type"] == "clock_expired")
+            .count(),
+        1,
+        "one deadline, one timeout: {after_creation:?}"
+    );
+    match reply.status {
+        // Still legal after the timeout: applied after it, in the same write.
+        200 => assert_eq!(
+            reply.json["events"][0]["body"]["type"], "clock_expired",
+            "{}",
+            reply.body
+        ),
+        // Judged against the game the timeout left: refused, yet the timeout is written.
+        409 | 422 => assert!(
+            reply.json["code"].is_string() && reply.json["code"] != "contention",
+            "{}",
+            reply.body
+        ),
+        _ => panic!("{}", reply.body),
+    }
+    let version = roadie.game(&game, None).json["version"]
+        .as_u64()
+        .expect("version");
+    assert!(version > start.json["version"].as_u64().expect("version"));
+}

@@ -24,6 +24,7 @@ mod processes;
 mod readiness;
 mod readme;
 mod restart;
+mod rollback;
 mod schemathesis;
 mod seats;
 mod seeds;

@@ -107,7 +107,12 @@ fn an_expired_token_is_refused() {
 
 #[test]
 fn a_secret_a_player_could_guess_is_refused_at_start() {
-    for secret in ["s", "change-me", "abababababababababababababababababab"] {
+    for secret in [
+        "s",
+        "change-me",
+        "abababababababababababababababababab",
+        "01234567890123456789012345678901",
+    ] {
         let out = std::process::Command::new(crate::support::roadie_binary())
             .env("ROADIE_ADDR", "127.0.0.1:0")
             .env("ROADIE_JWT_SECRET", secret)
