@@ -372,7 +372,7 @@ pub async fn expire(games: &Games, id: &str, now: u64) -> Result<Expiry, StoreEr
         store.schedule_clock(id, at, false).await?;
     }
     if !next.notices.is_empty() {
-        store.mark_due(id).await?;
+        store.mark_due(id, &next.receiver()).await?;
     }
     match store.save(&stored.revision, &next, &events, None).await? {
         Saved::Written => {

@@ -85,7 +85,7 @@ impl Games {
         events: &[StoredEvent],
     ) -> Result<Saved, ApiError> {
         if !next.notices.is_empty() {
-            self.counted(self.store.mark_due(&stored.id).await)?;
+            self.counted(self.store.mark_due(&stored.id, &next.receiver()).await)?;
         }
         self.schedule(next).await?;
         match self.store.save(&stored.revision, next, events, None).await {
@@ -490,7 +490,7 @@ impl Games {
             stored.id = GameId::random().to_string();
             stored.notices = webhooks::notices(None, &stored);
             if !stored.notices.is_empty() {
-                self.counted(self.store.mark_due(&stored.id).await)?;
+                self.counted(self.store.mark_due(&stored.id, &stored.receiver()).await)?;
             }
             self.schedule(&stored).await?;
             match self.store.create(&stored, &events).await {
@@ -888,7 +888,7 @@ impl Games {
         idempotency: Option<IdempotentWrite<'_>>,
     ) -> Result<Saved, ApiError> {
         if !applied.next.notices.is_empty() {
-            self.counted(self.store.mark_due(&stored.id).await)?;
+            self.counted(self.store.mark_due(&stored.id, &applied.next.receiver()).await)?;
         }
         match self
             .store

@@ -8,7 +8,13 @@
 //! within `ROADIE_WEBHOOK_TIMEOUT_MS`) waits `ROADIE_WEBHOOK_BACKOFF_MS`, doubled after each
 //! failure of the same notice (at most [`MAX_BACKOFF`]), before trying again; a notice that failed
 //! `ROADIE_WEBHOOK_ATTEMPTS` times is dropped, with a log line and a count in
-//! `roadie_webhook_notices_total{result="dropped"}`.
+//! `roadie_webhook_notices_total{result="dropped"}`. A write that adds notices coalesces the
+//! outbox in the same atomic write, so that it holds at most one `your_turn` notice per seat and
+//! `game_over` (see [`crate::store::superseded`]).
+//!
+//! A process delivers to 32 games at once, and each receiver gets a fair share of those slots
+//! (see `slots`): a claim passes over the games of a receiver that holds its share, so a receiver
+//! that never answers holds its share for the timeout and no more.
 //!
 //! Only `http` and `https` URLs whose host (or `host:port`) is in `ROADIE_WEBHOOK_HOSTS` are
 //! accepted, so that a client cannot aim the server at addresses the operator did not allow;
@@ -30,6 +36,9 @@ use crate::error::{ApiError, Code};
 use crate::metrics::{Metrics, NoticeResult};
 use crate::store::{Claim, GameStore, OutboxNotice, StoredGame, Webhook};
 
+mod slots;
+use slots::{Slot, Slots};
+
 /// The longest webhook URL accepted, in bytes.
 pub const MAX_URL_BYTES: usize = 2_048;
 
@@ -42,7 +51,7 @@ pub const SIGNATURE_HEADER: &str = "Roadie-Signature";
 /// Notices of one game posted per claim; more wait for the next sweep.
 const NOTICES_PER_CLAIM: usize = 16;
 
-/// Games one process delivers to at once.
+/// Games one process delivers to at once: its slots, shared between receivers.
 const GAMES_AT_ONCE: usize = 32;
 
 /// Random bytes of a game's secret.
@@ -305,18 +314,18 @@ pub fn spawn(
 
 impl Sweeper {
     async fn run(self: Arc<Self>) {
-        let slots = Arc::new(tokio::sync::Semaphore::new(GAMES_AT_ONCE));
+        let slots = Slots::new(GAMES_AT_ONCE);
         let lease = self.config.lease();
         let mut tick = tokio::time::interval(self.config.sweep_every);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tick.tick().await;
-            let free = slots.available_permits();
-            if free == 0 {
+            let room = slots.room();
+            if room.games == 0 {
                 continue;
             }
             let claimed_at = Instant::now();
-            let claims = match self.store.claim_due(free, lease).await {
+            let claims = match self.store.claim_due(&room, lease).await {
                 Ok(claims) => claims,
                 Err(e) => {
                     tracing::debug!(error = %e, "could not claim due webhook notices");
@@ -324,20 +333,33 @@ impl Sweeper {
                 }
             };
             for claim in claims {
-                let Ok(slot) = slots.clone().acquire_owned().await else {
-                    return;
-                };
                 let sweeper = self.clone();
+                // The claim respected the room; a slot is missing only when the room changed
+                // in between, and then the game is due again at the next sweep.
+                let slot = slots.take(&claim.receiver);
                 tokio::spawn(async move {
-                    sweeper.deliver(&claim, claimed_at).await;
-                    drop(slot);
+                    match slot {
+                        Some(slot) => sweeper.deliver(&claim, claimed_at, slot).await,
+                        None => sweeper.release(&claim, Some(sweeper.config.sweep_every)).await,
+                    }
                 });
             }
         }
     }
 
-    /// Delivers the oldest notices of a claimed game, then releases it.
-    async fn deliver(&self, claim: &Claim, claimed_at: Instant) {
+    /// Ends `claim`; with `retry_in`, the game is due again after it.
+    async fn release(&self, claim: &Claim, retry_in: Option<Duration>) {
+        if let Err(e) = self
+            .store
+            .release(claim, self.config.lease(), retry_in, self.config.write_grace)
+            .await
+        {
+            tracing::warn!(game = %claim.game, error = %e, "could not release a webhook claim; it lapses with its lease");
+        }
+    }
+
+    /// Delivers the oldest notices of a claimed game, then releases it and its slot.
+    async fn deliver(&self, claim: &Claim, claimed_at: Instant, slot: Slot) {
         let lease = self.config.lease();
         let game = claim.game.as_str();
         let retry_in = match self.store.pending(game, NOTICES_PER_CLAIM).await {
@@ -365,6 +387,11 @@ impl Sweeper {
                         Err(why) => {
                             self.metrics.webhook_notice(NoticeResult::Failed);
                             match self.store.failed(game, notice, self.config.attempts).await {
+                                Ok(failure) if failure.superseded => {
+                                    tracing::info!(game, notice = %notice.id, %why, "webhook delivery failed; a later notice superseded this one, and waits");
+                                    retry_in = Some(self.config.backoff);
+                                    break;
+                                }
                                 Ok(failure) if failure.dropped => {
                                     self.metrics.webhook_notice(NoticeResult::Dropped);
                                     tracing::warn!(game, notice = %notice.id, attempts = failure.attempts, %why, "webhook notice dropped after its last attempt");
@@ -387,13 +414,8 @@ impl Sweeper {
                 retry_in
             }
         };
-        if let Err(e) = self
-            .store
-            .release(claim, lease, retry_in, self.config.write_grace)
-            .await
-        {
-            tracing::warn!(game, error = %e, "could not release a webhook claim; it lapses with its lease");
-        }
+        self.release(claim, retry_in).await;
+        drop(slot);
     }
 
     /// Posts one notice, signed now; `Ok` on a `2xx` answer.

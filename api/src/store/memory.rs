@@ -245,7 +245,13 @@ impl GameStore for MemoryStore {
         entry.recent.push_front(game.revision);
         entry.recent.truncate(RECENT_WRITES);
         entry.events.extend_from_slice(events);
-        entry.outbox.extend(game.notices.iter().cloned());
+        if !game.notices.is_empty() {
+            entry.outbox.extend(game.notices.iter().cloned());
+            for id in super::superseded(entry.outbox.iter()) {
+                entry.outbox.retain(|n| n.id != id);
+                entry.outbox_tries.remove(&id);
+            }
+        }
         entry.expires = deadline(self.retention.for_game(game));
         if let Some(write) = idempotency {
             entry

@@ -19,7 +19,7 @@ mod revision;
 mod updates;
 
 pub use memory::MemoryStore;
-pub use outbox::{Claim, Failure, Outbox, OutboxNotice, Pending, Webhook};
+pub use outbox::{CLAIM_SCAN, Claim, Failure, Outbox, OutboxNotice, Pending, Room, Webhook, superseded};
 pub use redis::RedisStore;
 pub use revision::{MalformedRevision, Revision};
 
@@ -54,6 +54,11 @@ pub struct StoredGame {
 }
 
 impl StoredGame {
+    /// The receiver of the game's notices ([`Webhook::receiver`]; "" without a webhook).
+    pub fn receiver(&self) -> String {
+        self.webhook.as_ref().map(Webhook::receiver).unwrap_or_default()
+    }
+
     /// The write after this one: `game` with `events` more entries in its log and `clock`, the
     /// seat table and webhook carried over, and the webhook notices the change calls for.
     pub fn succeeded_by(

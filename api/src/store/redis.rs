@@ -67,7 +67,10 @@ end
 return 1
 ";
 
-/// The compare-and-set of one write.
+/// The compare-and-set of one write. A write that adds notices coalesces the outbox by the rule
+/// of [`super::superseded`]: from the newest notice back, a `your_turn` notice goes (with its
+/// count of failed deliveries) when a `game_over` follows it or when every seat it names is named
+/// by a later one.
 /// KEYS: version, state, events, idem, writes, fenced, outbox, webhook, outbox_tries.
 /// ARGV: expected revision, new revision, state, ttl, channel, record field or '', record or '',
 /// notice count (-1: the game has no webhook), notices..., events...
@@ -86,6 +89,35 @@ redis.call('SET', KEYS[2], ARGV[3], 'EX', ARGV[4])
 local notices = tonumber(ARGV[8])
 if notices > 0 then
   redis.call('RPUSH', KEYS[7], unpack(ARGV, 9, 8 + notices))
+  local outbox = redis.call('LRANGE', KEYS[7], 0, -1)
+  local named = {}
+  local over = false
+  for i = #outbox, 1, -1 do
+    local ok, notice = pcall(cjson.decode, outbox[i])
+    if ok and type(notice) == 'table' then
+      if notice.type == 'game_over' then
+        over = true
+      elseif notice.type == 'your_turn' then
+        local latest = false
+        local seats = 0
+        if type(notice.seats) == 'table' then
+          for _, seat in ipairs(notice.seats) do
+            seats = seats + 1
+            if not named[seat] then
+              named[seat] = true
+              latest = true
+            end
+          end
+        end
+        if over or (not latest and seats > 0) then
+          redis.call('LREM', KEYS[7], 1, outbox[i])
+          if type(notice.id) == 'string' then
+            redis.call('HDEL', KEYS[9], notice.id)
+          end
+        end
+      end
+    end
+  end
 end
 if notices >= 0 then
   redis.call('EXPIRE', KEYS[7], ARGV[4])

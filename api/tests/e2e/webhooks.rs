@@ -1,7 +1,7 @@
 //! Webhooks through the real binary: a receiver on 127.0.0.1 in the test records every post,
 //! answers as each test scripts it, and checks signatures with the secret of the game.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -184,12 +184,23 @@ fn now_secs() -> u64 {
         .unwrap_or_default()
 }
 
-/// Creates a game whose notices go to `url`: the game and its secret.
+/// Creates a Shrewd Producer game whose notices go to `url`: the game and its secret.
 fn create_with_webhook(roadie: &Roadie, seats: usize, seed: u64, url: &str) -> (Created, String) {
+    create_game_with_webhook(roadie, "shrewd-producer", seats, seed, url)
+}
+
+/// Creates a game of `ruleset` whose notices go to `url`: the game and its secret.
+fn create_game_with_webhook(
+    roadie: &Roadie,
+    ruleset: &str,
+    seats: usize,
+    seed: u64,
+    url: &str,
+) -> (Created, String) {
     let reply = roadie.post(
         "/v1/games",
         None,
-        &json!({"ruleset": "shrewd-producer", "seats": seats, "seed": seed, "webhook": {"url": url}}),
+        &json!({"ruleset": ruleset, "seats": seats, "seed": seed, "webhook": {"url": url}}),
     );
     assert_eq!(reply.status, 201, "{}", reply.body);
     assert_eq!(reply.json["webhook"]["url"], url, "{}", reply.body);
@@ -270,6 +281,56 @@ fn received(deliveries: &[Delivery], game: &str) -> Expected {
     notices
 }
 
+/// The notices of `expected` that no later one supersedes: a `your_turn` notice is superseded
+/// once each seat it names is named by a later one, or once `game_over` follows it. These must
+/// reach a receiver however late it answers; the others may be coalesced away before they do.
+fn kept(expected: &Expected) -> Expected {
+    let mut named = HashSet::new();
+    let mut over = false;
+    let mut kept = Vec::new();
+    for notice in expected.iter().rev() {
+        if notice.1 == "game_over" {
+            over = true;
+            kept.push(notice.clone());
+            continue;
+        }
+        let latest = notice
+            .2
+            .iter()
+            .fold(false, |latest, seat| named.insert(*seat) | latest);
+        if latest && !over {
+            kept.push(notice.clone());
+        }
+    }
+    kept.reverse();
+    kept
+}
+
+/// Whether every notice `game` must deliver has been accepted.
+fn all_kept_received(deliveries: &[Delivery], game: &str, expected: &Expected) -> bool {
+    let got = received(deliveries, game);
+    kept(expected).iter().all(|notice| got.contains(notice))
+}
+
+/// The accepted notices of `game` are notices of its writes, in order, and include every one
+/// that nothing supersedes.
+fn assert_delivered(deliveries: &[Delivery], game: &str, expected: &Expected) {
+    let got = received(deliveries, game);
+    let mut writes = expected.iter();
+    for notice in &got {
+        assert!(
+            writes.any(|n| n == notice),
+            "{game}: {notice:?} is no notice of a write, or out of order; got {got:?}, expected {expected:?}"
+        );
+    }
+    for notice in kept(expected) {
+        assert!(
+            got.contains(&notice),
+            "{game}: {notice:?} never came; got {got:?}"
+        );
+    }
+}
+
 fn webhook_env(receiver: &Receiver) -> String {
     format!("127.0.0.1:{}", receiver.port)
 }
@@ -290,9 +351,9 @@ fn signed_notices_reach_the_receiver(redis: Option<&Redis>, name: &str) {
     let expected = play(&[&roadie], &game, None);
     assert_eq!(expected.last().map(|e| e.1.as_str()), Some("game_over"));
     let deliveries = receiver.wait_for(Duration::from_secs(30), "every notice of the game", |d| {
-        received(d, &game.id).len() == expected.len()
+        all_kept_received(d, &game.id, &expected)
     });
-    assert_eq!(received(&deliveries, &game.id), expected);
+    assert_delivered(&deliveries, &game.id, &expected);
     for delivery in deliveries.iter().filter(|d| d.json["game"] == game.id) {
         assert_eq!(delivery.path, "/hook");
         let (valid, t) = verify(&secret, &delivery.signature, &delivery.body);
@@ -453,8 +514,11 @@ fn two_processes_deliver_each_notice_once() {
     for game in &games {
         expected.insert(game.id.clone(), play(&[&a, &b], game, Some(40)));
     }
-    let total: usize = expected.values().map(Vec::len).sum();
-    receiver.wait_for(Duration::from_secs(60), "every notice", |d| d.len() >= total);
+    receiver.wait_for(Duration::from_secs(60), "every notice", |d| {
+        games
+            .iter()
+            .all(|g| all_kept_received(d, &g.id, &expected[&g.id]))
+    });
     std::thread::sleep(Duration::from_secs(1));
     let deliveries = receiver.deliveries();
     let mut per_id: HashMap<String, usize> = HashMap::new();
@@ -463,13 +527,12 @@ fn two_processes_deliver_each_notice_once() {
             .entry(d.json["id"].as_str().expect("id").to_owned())
             .or_default() += 1;
     }
-    assert_eq!(per_id.len(), total, "{per_id:?}");
     assert!(
         per_id.values().all(|&n| n == 1),
         "a notice delivered twice: {per_id:?}"
     );
     for game in &games {
-        assert_eq!(received(&deliveries, &game.id), expected[&game.id], "{}", game.id);
+        assert_delivered(&deliveries, &game.id, &expected[&game.id]);
     }
 }
 
@@ -507,11 +570,11 @@ fn a_killed_process_leaves_its_notices_to_the_other() {
         let after: Vec<Delivery> = d.iter().filter(|d| d.at > killed_at).cloned().collect();
         games
             .iter()
-            .all(|g| received(&after, &g.id).len() == expected[&g.id].len())
+            .all(|g| all_kept_received(&after, &g.id, &expected[&g.id]))
     });
     let after: Vec<Delivery> = deliveries.into_iter().filter(|d| d.at > killed_at).collect();
     for game in &games {
-        assert_eq!(received(&after, &game.id), expected[&game.id], "{}", game.id);
+        assert_delivered(&after, &game.id, &expected[&game.id]);
     }
     assert!(total > games.len());
     drop(b);
@@ -594,15 +657,215 @@ fn notices_are_delivered_once_through_a_redis_cluster() {
     for (game, _) in &games {
         expected.insert(game.id.clone(), play(&[&a, &b], game, Some(10)));
     }
-    let total: usize = expected.values().map(Vec::len).sum();
-    receiver.wait_for(Duration::from_secs(60), "every notice", |d| d.len() >= total);
+    receiver.wait_for(Duration::from_secs(60), "every notice", |d| {
+        games
+            .iter()
+            .all(|(g, _)| all_kept_received(d, &g.id, &expected[&g.id]))
+    });
     std::thread::sleep(Duration::from_millis(500));
     let deliveries = receiver.deliveries();
-    assert_eq!(deliveries.len(), total, "{deliveries:#?}");
+    let ids: HashSet<&Value> = deliveries.iter().map(|d| &d.json["id"]).collect();
+    assert_eq!(
+        ids.len(),
+        deliveries.len(),
+        "a notice delivered twice: {deliveries:#?}"
+    );
     for (game, secret) in &games {
-        assert_eq!(received(&deliveries, &game.id), expected[&game.id], "{}", game.id);
+        assert_delivered(&deliveries, &game.id, &expected[&game.id]);
         for d in deliveries.iter().filter(|d| d.json["game"] == game.id) {
             assert!(verify(secret, &d.signature, &d.body).0, "{d:?}");
         }
     }
+}
+
+/// A game's notices while its receiver answers `503`: the outbox keeps one `your_turn` notice
+/// per seat at most (and `game_over`), and once the receiver answers, exactly those come.
+fn a_down_receivers_outbox_stays_bounded(redis: Option<&Redis>, name: &str) {
+    // A game that 200 actions do not end.
+    const SEATS: usize = 4;
+    const ACTIONS: usize = 200;
+    let receiver = Receiver::start();
+    receiver
+        .always
+        .lock()
+        .expect("always")
+        .insert("/down".into(), 503);
+    let hosts = webhook_env(&receiver);
+    let roadie = Roadie::start(
+        name,
+        redis,
+        &[
+            ("ROADIE_WEBHOOK_HOSTS", &hosts),
+            ("ROADIE_WEBHOOK_SWEEP_MS", "50"),
+            ("ROADIE_WEBHOOK_BACKOFF_MS", "100"),
+            ("ROADIE_WEBHOOK_ATTEMPTS", "1000"),
+        ],
+    );
+    let (game, _) = create_game_with_webhook(&roadie, "rock-the-world", SEATS, 31, &receiver.url("/down"));
+    let expected = play(&[&roadie], &game, Some(ACTIONS));
+    assert!(
+        expected.len() > 2 * SEATS && expected.iter().all(|n| n.1 == "your_turn"),
+        "the game should run through {ACTIONS} actions: {expected:?}"
+    );
+    let kept = kept(&expected);
+    assert!(kept.len() <= SEATS, "{kept:?}");
+    if let Some(redis) = redis {
+        let outbox = format!("roadie:{{{}}}:outbox", game.id);
+        let held: Vec<(u64, String, Vec<u64>)> = redis
+            .cli(&["LRANGE", &outbox, "0", "-1"])
+            .lines()
+            .map(|body| {
+                let json: Value = serde_json::from_str(body).expect("a notice");
+                let kind = json["type"].as_str().expect("type").to_owned();
+                (
+                    json["version"].as_u64().expect("version"),
+                    kind,
+                    seats_of(&json["seats"]),
+                )
+            })
+            .collect();
+        eprintln!(
+            "{name}: {} notices from {ACTIONS} actions; the outbox holds {}",
+            expected.len(),
+            held.len()
+        );
+        assert_eq!(
+            held, kept,
+            "the outbox after {ACTIONS} actions with its receiver down"
+        );
+    }
+    let failed_before = receiver.deliveries().len();
+    assert!(failed_before > 0, "nothing was tried while the receiver was down");
+    receiver.always.lock().expect("always").clear();
+    receiver.wait_for(Duration::from_secs(30), "the kept notices", |d| {
+        all_kept_received(d, &game.id, &expected)
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    let deliveries = receiver.deliveries();
+    assert_eq!(received(&deliveries, &game.id), kept, "{deliveries:#?}");
+    if let Some(redis) = redis {
+        let outbox = format!("roadie:{{{}}}:outbox", game.id);
+        assert_eq!(redis.cli(&["LLEN", &outbox]), "0");
+        let tries = format!("roadie:{{{}}}:outbox_tries", game.id);
+        assert_eq!(
+            redis.cli(&["HLEN", &tries]),
+            "0",
+            "failures of coalesced notices stay counted"
+        );
+    }
+}
+
+#[test]
+fn a_down_receivers_outbox_holds_one_turn_notice_per_seat_in_redis() {
+    let redis = Redis::start();
+    a_down_receivers_outbox_stays_bounded(Some(&redis), "webhooks_bounded_redis");
+}
+
+#[test]
+fn a_down_receivers_outbox_holds_one_turn_notice_per_seat_in_memory() {
+    a_down_receivers_outbox_stays_bounded(None, "webhooks_bounded_memory");
+}
+
+#[test]
+fn a_notice_coalesced_while_it_is_posted_leaves_its_successor_to_be_delivered() {
+    let redis = Redis::start();
+    let receiver = Receiver::start();
+    let hosts = webhook_env(&receiver);
+    let roadie = Roadie::start(
+        "webhooks_coalesced_in_flight",
+        Some(&redis),
+        &[
+            ("ROADIE_WEBHOOK_HOSTS", &hosts),
+            ("ROADIE_WEBHOOK_SWEEP_MS", "20"),
+            ("ROADIE_WEBHOOK_TIMEOUT_MS", "10000"),
+        ],
+    );
+    receiver.hold.store(true, Ordering::SeqCst);
+    let (game, _) = create_with_webhook(&roadie, 3, 41, &receiver.url("/hook"));
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while receiver.arrived.load(Ordering::SeqCst) == 0 {
+        assert!(Instant::now() < deadline, "the creation's notice was not posted");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // The creation's notice is being posted; the writes supersede it meanwhile.
+    let expected = play(&[&roadie], &game, Some(12));
+    let kept = kept(&expected);
+    assert!(!kept.contains(&expected[0]), "{expected:?}");
+    let outbox = format!("roadie:{{{}}}:outbox", game.id);
+    let held = redis.cli(&["LRANGE", &outbox, "0", "-1"]);
+    assert_eq!(held.lines().count(), kept.len(), "{held}");
+    // Its receiver accepts it: removing it finds nothing, and its successors still come.
+    receiver.hold.store(false, Ordering::SeqCst);
+    receiver.wait_for(Duration::from_secs(30), "the later notices", |d| {
+        all_kept_received(d, &game.id, &expected)
+    });
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while redis.cli(&["LLEN", &outbox]) != "0" {
+        assert!(Instant::now() < deadline, "the outbox keeps notices");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let deliveries = receiver.deliveries();
+    assert_delivered(&deliveries, &game.id, &expected);
+    assert_eq!(received(&deliveries, &game.id)[0], expected[0], "{deliveries:#?}");
+}
+
+/// While 40 games' receiver takes every post and never answers, another receiver's notices
+/// still come within a sweep or two: the hanging one holds no more than its share of the slots.
+fn a_hanging_receiver_leaves_slots_to_others(redis: Option<&Redis>, name: &str) {
+    const TIMEOUT: Duration = Duration::from_secs(20);
+    const HANGING_GAMES: u64 = 40;
+    let hanging = Receiver::start();
+    hanging.hold.store(true, Ordering::SeqCst);
+    let healthy = Receiver::start();
+    let hosts = format!("{},{}", webhook_env(&hanging), webhook_env(&healthy));
+    let timeout_ms = TIMEOUT.as_millis().to_string();
+    let roadie = Roadie::start(
+        name,
+        redis,
+        &[
+            ("ROADIE_WEBHOOK_HOSTS", &hosts),
+            ("ROADIE_WEBHOOK_SWEEP_MS", "100"),
+            ("ROADIE_WEBHOOK_TIMEOUT_MS", &timeout_ms),
+        ],
+    );
+    for i in 0..HANGING_GAMES {
+        create_with_webhook(&roadie, 3, 500 + i, &hanging.url("/hang"));
+    }
+    // The sweeper has taken what it will of the hanging receiver's games.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while hanging.arrived.load(Ordering::SeqCst) < 16 {
+        assert!(Instant::now() < deadline, "the hanging receiver got no posts");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let mut latencies = Vec::new();
+    for i in 0..5 {
+        let written = Instant::now();
+        let (game, _) = create_with_webhook(&roadie, 3, 600 + i, &healthy.url("/ok"));
+        let deliveries = healthy.wait_for(TIMEOUT / 4, "the healthy receiver's notice", |d| {
+            d.iter().any(|d| d.json["game"] == game.id)
+        });
+        let at = deliveries
+            .iter()
+            .find(|d| d.json["game"] == game.id)
+            .map(|d| d.at)
+            .expect("delivered");
+        latencies.push(at - written);
+    }
+    eprintln!("{name}: healthy notices after {latencies:?}");
+    let held = hanging.arrived.load(Ordering::SeqCst);
+    eprintln!("{name}: the hanging receiver holds {held} posts");
+    assert!(held <= 16, "the hanging receiver holds {held} of 32 slots");
+    hanging.hold.store(false, Ordering::SeqCst);
+}
+
+#[test]
+fn a_hanging_receiver_does_not_delay_another_in_redis() {
+    let redis = Redis::start();
+    a_hanging_receiver_leaves_slots_to_others(Some(&redis), "webhooks_fair_redis");
+}
+
+#[test]
+fn a_hanging_receiver_does_not_delay_another_in_memory() {
+    a_hanging_receiver_leaves_slots_to_others(None, "webhooks_fair_memory");
 }

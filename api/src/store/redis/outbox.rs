@@ -1,8 +1,9 @@
 //! Webhook outboxes in Redis: each game's notices under its own hash tag, and one sorted set of
 //! games with notices due, `roadie:{webhooks}:due`, scored by the millisecond (Redis's clock) from
-//! which each may be claimed, with the hash `roadie:{webhooks}:marked` of when each was last
-//! marked. Scripts touch either a game's keys or those two, never both, so each runs on one
-//! Cluster slot.
+//! which each may be claimed, with the hashes `roadie:{webhooks}:marked` of when each was last
+//! marked and `roadie:{webhooks}:receivers` of the receiver each last mark named. Scripts touch
+//! either a game's keys or those three, never both, so each runs on one Cluster slot. The
+//! coalescing of an outbox is in the write script (`SAVE` in the parent module).
 
 use std::sync::LazyLock;
 use std::time::Duration;
@@ -12,7 +13,7 @@ use redis::aio::ConnectionLike;
 use redis::{Script, Value};
 
 use super::{RedisStore, bytes_of, decode, key, ttl_secs};
-use crate::store::{Claim, Failure, Outbox, OutboxNotice, Pending, StoreError, Webhook};
+use crate::store::{CLAIM_SCAN, Claim, Failure, Outbox, OutboxNotice, Pending, Room, StoreError, Webhook};
 
 /// The due set.
 const DUE: &str = "roadie:{webhooks}:due";
@@ -20,39 +21,61 @@ const DUE: &str = "roadie:{webhooks}:due";
 /// When each game of the due set was last marked, in Redis's milliseconds.
 const MARKED: &str = "roadie:{webhooks}:marked";
 
-/// Marks a game due. KEYS: due, marked. ARGV: game.
+/// The receiver each game of the due set last named.
+const RECEIVERS: &str = "roadie:{webhooks}:receivers";
+
+/// Marks a game due. KEYS: due, marked, receivers. ARGV: game, receiver.
 static MARK: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
 local t = redis.call('TIME')
 redis.call('HSET', KEYS[2], ARGV[1], tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
 redis.call('ZINCRBY', KEYS[1], 1, ARGV[1])
 return 1
 ",
     )
 });
 
-/// Claims due games: each one's score moves to the end of its lease.
-/// KEYS: due. ARGV: lease in milliseconds, most games. Returns {game, lease end, ...}.
+/// Claims due games, earliest first, as many as there is room for: each one's score moves to the
+/// end of its lease; a game whose receiver has no room left is passed over.
+/// KEYS: due, receivers. ARGV: lease in milliseconds, most games, most due games looked at, games
+/// of a receiver not listed, then receiver, games, ... Returns {game, lease end, receiver, ...}.
 static CLAIM: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local until_ms = now + tonumber(ARGV[1])
-local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[2]))
+local want = tonumber(ARGV[2])
+local other = tonumber(ARGV[4])
+local left = {}
+for i = 5, #ARGV - 1, 2 do
+  left[ARGV[i]] = tonumber(ARGV[i + 1])
+end
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[3]))
 local claimed = {}
+local taken = 0
 for i = 1, #due do
-  redis.call('ZADD', KEYS[1], until_ms, due[i])
-  claimed[#claimed + 1] = due[i]
-  claimed[#claimed + 1] = until_ms
+  if taken >= want then break end
+  local receiver = redis.call('HGET', KEYS[2], due[i]) or ''
+  local room = left[receiver]
+  if room == nil then room = other end
+  if room > 0 then
+    left[receiver] = room - 1
+    taken = taken + 1
+    redis.call('ZADD', KEYS[1], until_ms, due[i])
+    claimed[#claimed + 1] = due[i]
+    claimed[#claimed + 1] = until_ms
+    claimed[#claimed + 1] = receiver
+  end
 end
 return claimed
 ",
     )
 });
 
-/// Ends a claim. KEYS: due, marked. ARGV: game, the claim's lease end, lease in milliseconds,
+/// Ends a claim. KEYS: due, marked, receivers. ARGV: game, the claim's lease end, lease in milliseconds,
 /// delay in milliseconds or '' when the outbox was found empty, grace in milliseconds.
 /// Returns 0 removed, 1 due now (marked since the claim), 2 due after the delay, 3 claimed by
 /// another process since (this lease ran out), left alone, 4 due again once a write marked
@@ -77,6 +100,7 @@ if score and tonumber(score) == mine then
   end
   redis.call('ZREM', KEYS[1], ARGV[1])
   redis.call('HDEL', KEYS[2], ARGV[1])
+  redis.call('HDEL', KEYS[3], ARGV[1])
   return 0
 end
 redis.call('ZADD', KEYS[1], now, ARGV[1])
@@ -94,7 +118,7 @@ return {redis.call('GET', KEYS[1]), redis.call('LRANGE', KEYS[2], 0, tonumber(AR
     )
 });
 
-/// Removes a delivered notice. KEYS: outbox, outbox_tries. ARGV: body, id.
+/// Removes a delivered notice, if a later write has not coalesced it already. KEYS: outbox, outbox_tries. ARGV: body, id.
 static DELIVERED: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
@@ -105,20 +129,25 @@ return 1
     )
 });
 
-/// Counts a failed delivery; drops the notice at the last attempt.
+/// Counts a failed delivery; drops the notice at the last attempt. A notice a later write has
+/// coalesced is not counted.
 /// KEYS: outbox, outbox_tries. ARGV: body, id, most attempts, ttl.
-/// Returns {attempts, 1 if dropped else 0}.
+/// Returns {attempts, 1 if dropped else 0, 1 if no longer in the outbox else 0}.
 static FAILED: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
+if not redis.call('LPOS', KEYS[1], ARGV[1]) then
+  redis.call('HDEL', KEYS[2], ARGV[2])
+  return {0, 0, 1}
+end
 local attempts = redis.call('HINCRBY', KEYS[2], ARGV[2], 1)
 if attempts >= tonumber(ARGV[3]) then
   redis.call('LREM', KEYS[1], 1, ARGV[1])
   redis.call('HDEL', KEYS[2], ARGV[2])
-  return {attempts, 1}
+  return {attempts, 1, 0}
 end
 redis.call('EXPIRE', KEYS[2], ARGV[4])
-return {attempts, 0}
+return {attempts, 0, 0}
 ",
     )
 });
@@ -138,30 +167,46 @@ impl<C> Outbox for RedisStore<C>
 where
     C: ConnectionLike + Clone + Send + Sync + 'static,
 {
-    async fn mark_due(&self, id: &str) -> Result<(), StoreError> {
+    async fn mark_due(&self, id: &str, receiver: &str) -> Result<(), StoreError> {
         let _: i64 = self
-            .run(async |conn| MARK.key(DUE).key(MARKED).arg(id).invoke_async(conn).await)
-            .await?;
-        Ok(())
-    }
-
-    async fn claim_due(&self, limit: usize, lease: Duration) -> Result<Vec<Claim>, StoreError> {
-        let reply: Vec<Value> = self
             .run(async |conn| {
-                CLAIM
-                    .key(DUE)
-                    .arg(millis(lease).max(1))
-                    .arg(limit)
+                MARK.key(DUE)
+                    .key(MARKED)
+                    .key(RECEIVERS)
+                    .arg(id)
+                    .arg(receiver)
                     .invoke_async(conn)
                     .await
             })
             .await?;
+        Ok(())
+    }
+
+    async fn claim_due(&self, room: &Room, lease: Duration) -> Result<Vec<Claim>, StoreError> {
+        let reply: Vec<Value> = self
+            .run(async |conn| {
+                let mut call = CLAIM.prepare_invoke();
+                call.key(DUE)
+                    .key(RECEIVERS)
+                    .arg(millis(lease).max(1))
+                    .arg(room.games)
+                    .arg(CLAIM_SCAN)
+                    .arg(room.other);
+                for (receiver, games) in &room.per_receiver {
+                    call.arg(receiver).arg(*games);
+                }
+                call.invoke_async(conn).await
+            })
+            .await?;
         reply
-            .chunks(2)
-            .map(|pair| match pair {
-                [Value::BulkString(game), Value::Int(until)] => Ok(Claim {
+            .chunks(3)
+            .map(|triple| match triple {
+                [Value::BulkString(game), Value::Int(until), receiver] => Ok(Claim {
                     game: String::from_utf8_lossy(game).into_owned(),
                     lease_until: u64::try_from(*until).unwrap_or_default(),
+                    receiver: bytes_of(receiver.clone())?
+                        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+                        .unwrap_or_default(),
                 }),
                 other => Err(StoreError::Corrupt(format!("unexpected claim reply {other:?}"))),
             })
@@ -232,7 +277,7 @@ where
         max_attempts: u32,
     ) -> Result<Failure, StoreError> {
         let ttl = ttl_secs(self.retention.idle);
-        let (attempts, dropped): (u32, i64) = self
+        let (attempts, dropped, superseded): (u32, i64, i64) = self
             .run(async |conn| {
                 FAILED
                     .key(key(id, "outbox"))
@@ -248,6 +293,7 @@ where
         Ok(Failure {
             attempts,
             dropped: dropped == 1,
+            superseded: superseded == 1,
         })
     }
 
@@ -264,6 +310,7 @@ where
                 RELEASE
                     .key(DUE)
                     .key(MARKED)
+                    .key(RECEIVERS)
                     .arg(&claim.game)
                     .arg(claim.lease_until)
                     .arg(millis(lease).max(1))
