@@ -284,7 +284,7 @@ fn problem_response(status: StatusCode) -> RefOr<Response> {
         .filter(|c| c.status() == status)
         .map(|c| format!("`{}`", c.as_str()))
         .collect();
-    ResponseBuilder::new()
+    let response = ResponseBuilder::new()
         .description(format!(
             "{}: a problem with code {}",
             status.canonical_reason().unwrap_or("Error"),
@@ -295,8 +295,25 @@ fn problem_response(status: StatusCode) -> RefOr<Response> {
             utoipa::openapi::ContentBuilder::new()
                 .schema(Some(utoipa::openapi::Ref::from_schema_name("Problem")))
                 .build(),
-        )
-        .into()
+        );
+    if matches!(
+        status,
+        StatusCode::TOO_MANY_REQUESTS | StatusCode::SERVICE_UNAVAILABLE
+    ) {
+        response.header("Retry-After", retry_after_header()).into()
+    } else {
+        response.into()
+    }
+}
+
+/// `Retry-After`, as every `429` and `503` problem carries it (see [`ApiError::error_response`]).
+fn retry_after_header() -> utoipa::openapi::header::Header {
+    utoipa::openapi::header::HeaderBuilder::new()
+        .schema(Some(
+            ObjectBuilder::new().schema_type(Type::Integer).minimum(Some(0)),
+        ))
+        .description(Some("Seconds to wait before trying again"))
+        .build()
 }
 
 impl ApiError {

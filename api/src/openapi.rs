@@ -316,6 +316,7 @@ pub fn document() -> Document {
     match serde_json::to_value(&doc) {
         Ok(mut value) => {
             idempotency_key_format(&mut value);
+            too_many_requests_everywhere(&mut value);
             if let Some(serde_json::Value::Object(schemas)) = value.pointer_mut("/components/schemas") {
                 name_variants(schemas);
                 service_events_in_every_ruleset(schemas);
@@ -359,6 +360,26 @@ fn service_events_in_every_ruleset(schemas: &mut Schemas) {
         ) {
             mapping.extend(more.clone());
         }
+    }
+}
+
+/// Every operation lists `429` (with its `Retry-After`): a request on a connection beyond its
+/// address's limit is refused with `too_many_connections` whatever it asks
+/// ([`crate::limits::Limits::admit_connection`]), a token's calls with `rate_limited`
+/// ([`crate::limits::Limits::admit_token`]) and an address's creations too.
+fn too_many_requests_everywhere(value: &mut serde_json::Value) {
+    let Some(paths) = value.get_mut("paths").and_then(|p| p.as_object_mut()) else {
+        return;
+    };
+    let responses = paths
+        .values_mut()
+        .filter_map(|item| item.as_object_mut())
+        .flat_map(|item| item.values_mut())
+        .filter_map(|operation| operation.get_mut("responses").and_then(|r| r.as_object_mut()));
+    for responses in responses {
+        responses
+            .entry("429")
+            .or_insert_with(|| json!({"$ref": "#/components/responses/TooManyRequests"}));
     }
 }
 
@@ -498,6 +519,49 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Follows a `$ref` within the document.
+    fn resolve<'a>(doc: &'a serde_json::Value, node: &'a serde_json::Value) -> &'a serde_json::Value {
+        match node["$ref"].as_str().and_then(|r| r.strip_prefix('#')) {
+            Some(pointer) => doc.pointer(pointer).unwrap_or(&serde_json::Value::Null),
+            None => node,
+        }
+    }
+
+    /// Every operation can be refused with `429`: each checks the connection's address, and
+    /// those with a token (or that create) its rate as well. Each says so, with `Retry-After`.
+    #[test]
+    fn every_operation_documents_429_with_retry_after() {
+        let doc = serde_json::to_value(document()).expect("json");
+        let mut missing = Vec::new();
+        let mut token_checked = 0;
+        for (path, item) in doc["paths"].as_object().expect("paths") {
+            for (method, operation) in item.as_object().expect("path item") {
+                let Some(responses) = operation.get("responses") else {
+                    continue;
+                };
+                let schemes = operation["security"]
+                    .as_array()
+                    .map(Vec::as_slice)
+                    .unwrap_or_default();
+                if schemes
+                    .iter()
+                    .any(|s| s.as_object().is_some_and(|s| !s.is_empty()))
+                {
+                    token_checked += 1;
+                }
+                let limited = resolve(&doc, &responses["429"]);
+                let retry_after = resolve(&doc, &limited["headers"]["Retry-After"]);
+                if limited["content"]["application/problem+json"].is_null()
+                    || retry_after["schema"]["type"] != "integer"
+                {
+                    missing.push(format!("{method} {path}"));
+                }
+            }
+        }
+        assert!(token_checked >= 9, "{token_checked} token-checked operations");
+        assert!(missing.is_empty(), "no 429 with Retry-After: {missing:#?}");
     }
 
     #[test]
