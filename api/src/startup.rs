@@ -57,9 +57,15 @@ fn route_of(req: &actix_web::HttpRequest) -> std::borrow::Cow<'static, str> {
 }
 
 /// Cross-origin calls from pages of `origins` (and of the service's own origin): preflights are
-/// answered, and the headers a client reads are exposed.
-fn cors(origins: Arc<Vec<String>>) -> actix_cors::Cors {
-    use actix_web::http::header;
+/// answered for every method a route takes and every request header the document names, and the
+/// headers a client reads are exposed.
+fn cors(origins: Arc<Vec<String>>, request_headers: &[header::HeaderName]) -> actix_cors::Cors {
+    let mut methods: Vec<&str> = routes::ROUTES
+        .iter()
+        .flat_map(|(_, methods)| methods.iter().copied())
+        .collect();
+    methods.sort_unstable();
+    methods.dedup();
     actix_cors::Cors::default()
         .allowed_origin_fn(move |origin, head| {
             let origin = origin.to_str().unwrap_or_default();
@@ -70,15 +76,8 @@ fn cors(origins: Arc<Vec<String>>) -> actix_cors::Cors {
                 .is_some_and(|host| origin.ends_with(&format!("://{host}")));
             same || origins.iter().any(|allowed| allowed == origin)
         })
-        .allowed_methods(["GET", "POST", "DELETE"])
-        .allowed_headers([
-            header::AUTHORIZATION,
-            header::CONTENT_TYPE,
-            header::IF_MATCH,
-            header::IF_NONE_MATCH,
-            header::HeaderName::from_static("idempotency-key"),
-            header::HeaderName::from_static("prefer"),
-        ])
+        .allowed_methods(methods)
+        .allowed_headers(request_headers.to_vec())
         .expose_headers([
             header::ETAG,
             header::LOCATION,
@@ -88,6 +87,30 @@ fn cors(origins: Arc<Vec<String>>) -> actix_cors::Cors {
             header::HeaderName::from_static("preference-applied"),
         ])
         .max_age(3600)
+}
+
+/// Every request header a client of the document may send: `Authorization` (its security
+/// schemes), `Content-Type` (its bodies) and each header parameter (`If-Match`,
+/// `Last-Event-ID`...).
+fn request_headers(document: &utoipa::openapi::OpenApi) -> Vec<header::HeaderName> {
+    let document = serde_json::to_value(document).unwrap_or_default();
+    let parameters = document["paths"]
+        .as_object()
+        .into_iter()
+        .flat_map(|paths| paths.values())
+        .filter_map(serde_json::Value::as_object)
+        .flat_map(|item| item.values())
+        .filter_map(|operation| operation["parameters"].as_array())
+        .flatten()
+        .filter(|parameter| parameter["in"] == "header")
+        .filter_map(|parameter| header::HeaderName::try_from(parameter["name"].as_str()?).ok());
+    let mut names: Vec<header::HeaderName> = [header::AUTHORIZATION, header::CONTENT_TYPE]
+        .into_iter()
+        .chain(parameters)
+        .collect();
+    names.sort_unstable_by(|a, b| a.as_str().cmp(b.as_str()));
+    names.dedup();
+    names
 }
 
 /// Open files kept for the store's connections, logs and the like.
@@ -211,6 +234,8 @@ impl Application {
         tracing::info!(store = store.kind(), port, ?config, "roadie listening");
 
         let cors_origins = std::sync::Arc::new(config.http.cors_origins.clone());
+        let document = openapi::document();
+        let cors_headers = request_headers(&document);
         let server = HttpServer::new(move || {
             let metrics_mw = metrics.clone();
             let limits_mw = limits.clone();
@@ -260,13 +285,11 @@ impl Application {
                 })
                 .wrap(actix_web::middleware::Condition::new(
                     !cors_origins.is_empty(),
-                    cors(cors_origins.clone()),
+                    cors(cors_origins.clone(), &cors_headers),
                 ))
                 .configure(routes::configure)
                 .configure(crate::web::configure)
-                .service(
-                    SwaggerUi::new("/swagger-ui/{_:.*}").url("/api-docs/openapi.json", openapi::document()),
-                )
+                .service(SwaggerUi::new("/swagger-ui/{_:.*}").url("/api-docs/openapi.json", document.clone()))
                 .route(
                     "/swagger-ui",
                     web::get().to(|| async {

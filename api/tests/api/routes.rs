@@ -229,3 +229,59 @@ async fn if_none_match_any_is_not_modified_while_the_game_exists() {
         .await;
     assert_eq!(gone.status, 404, "{}", gone.body);
 }
+
+/// A page of a configured origin may send every method and request header the document uses:
+/// each operation's preflight, asking for its method, `Authorization`, `Content-Type` and its
+/// header parameters (`Last-Event-ID`, `If-Match`, `Idempotency-Key`, `Prefer`...), is granted.
+#[actix_web::test]
+async fn a_configured_origin_may_send_every_method_and_header_the_document_uses() {
+    let origin = "https://table.example";
+    let app = TestApp::spawn(&[("ROADIE_CORS_ORIGINS", origin)]).await;
+    let document = app.get("/api-docs/openapi.json", None).await;
+    let mut refused = Vec::new();
+    let mut headers_seen = BTreeSet::new();
+    for (path, item) in document.json["paths"].as_object().expect("paths") {
+        for (method, operation) in item.as_object().expect("path item") {
+            let mut headers = vec!["authorization".to_owned(), "content-type".to_owned()];
+            for parameter in operation["parameters"].as_array().into_iter().flatten() {
+                if parameter["in"] == "header" {
+                    let name = parameter["name"].as_str().expect("name").to_lowercase();
+                    headers_seen.insert(name.clone());
+                    headers.push(name);
+                }
+            }
+            let preflight = app
+                .send(
+                    app.http
+                        .request(reqwest::Method::OPTIONS, app.url(&concrete(path, "g")))
+                        .header("Origin", origin)
+                        .header("Access-Control-Request-Method", method.to_uppercase())
+                        .header("Access-Control-Request-Headers", headers.join(",")),
+                )
+                .await;
+            let allowed_methods = preflight
+                .header("access-control-allow-methods")
+                .unwrap_or_default()
+                .to_uppercase();
+            let allowed_headers = preflight
+                .header("access-control-allow-headers")
+                .unwrap_or_default()
+                .to_lowercase();
+            if preflight.status >= 300
+                || preflight.header("access-control-allow-origin") != Some(origin)
+                || !allowed_methods.contains(&method.to_uppercase())
+                || headers.iter().any(|h| !allowed_headers.contains(h.as_str()))
+            {
+                refused.push(format!(
+                    "{method} {path} with {headers:?}: {} {allowed_methods} / {allowed_headers}",
+                    preflight.status
+                ));
+            }
+        }
+    }
+    assert!(
+        headers_seen.contains("last-event-id") && headers_seen.contains("if-match"),
+        "{headers_seen:?}"
+    );
+    assert!(refused.is_empty(), "refused preflights: {refused:#?}");
+}

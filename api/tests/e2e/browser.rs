@@ -190,6 +190,12 @@ impl Browser<'_> {
         )
     }
 
+    /// Runs `script` in the page, with `args`, and returns what it passes to its callback (the
+    /// last of its `arguments`): for scripts that wait on the network.
+    pub fn run_async(&self, script: &str, args: Vec<Value>) -> Value {
+        self.post("/execute/async", json!({ "script": script, "args": args }))
+    }
+
     /// The window as a PNG.
     pub fn screenshot(&self) -> Vec<u8> {
         let png = self.get("/screenshot");

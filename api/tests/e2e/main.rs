@@ -11,6 +11,7 @@ mod clocks;
 mod cluster;
 mod concurrency;
 mod contract;
+mod cors;
 mod docs;
 mod errors;
 mod failover;
