@@ -20,6 +20,7 @@ mod idempotency;
 mod integrity;
 mod limits;
 mod lobby;
+mod logs;
 mod play;
 mod processes;
 mod readiness;
