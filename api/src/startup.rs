@@ -1,11 +1,13 @@
 //! Builds the service from a [`Config`] and a bound [`TcpListener`] (tests bind port 0).
 
+use std::future::Future;
 use std::net::TcpListener;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use actix_web::dev::{Server, Service};
-use actix_web::http::header;
+use actix_web::body::{BodySize, BoxBody, MessageBody};
+use actix_web::dev::{Server, Service, ServiceRequest, ServiceResponse};
+use actix_web::http::{Method, header};
 use actix_web::{App, HttpResponse, HttpServer, web};
 use secrecy::ExposeSecret;
 use utoipa_swagger_ui::SwaggerUi;
@@ -111,6 +113,35 @@ fn request_headers(document: &utoipa::openapi::OpenApi) -> Vec<header::HeaderNam
     names.sort_unstable_by(|a, b| a.as_str().cmp(b.as_str()));
     names.dedup();
     names
+}
+
+/// `HEAD` is answered wherever `GET` is, "identical to GET except that the server MUST NOT send
+/// content in the response" (RFC 9110, 9.3.2): the request is served as a `GET`, and the server
+/// sends the answer's head only. A streamed body (the push stream) is dropped unread.
+fn head_as_get<S, B>(
+    mut req: ServiceRequest,
+    srv: &S,
+) -> impl Future<Output = Result<ServiceResponse, actix_web::Error>> + use<S, B>
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody + 'static,
+{
+    let head = req.method() == Method::HEAD;
+    if head {
+        req.head_mut().method = Method::GET;
+    }
+    let call = srv.call(req);
+    async move {
+        let response = call.await?.map_into_boxed_body();
+        Ok(if head {
+            response.map_body(|_, body| match body.size() {
+                BodySize::Stream => BoxBody::new(actix_web::body::None::new()),
+                _ => body,
+            })
+        } else {
+            response
+        })
+    }
 }
 
 /// Open files kept for the store's connections, logs and the like.
@@ -252,6 +283,7 @@ impl Application {
                     }),
                 )
                 .app_data(web::PathConfig::default().error_handler(|err, _| error::path_error(err).into()))
+                .wrap_fn(head_as_get)
                 .wrap_fn(move |req, srv| {
                     let metrics = metrics_mw.clone();
                     let start = Instant::now();

@@ -65,9 +65,13 @@ routes! {
 }
 
 /// A resource that carries its pattern, and answers its other methods with a `405` problem
-/// naming the methods it takes.
+/// naming the methods it takes (`HEAD` with `GET`, which [`crate::startup`] serves as a `GET`).
 fn resource(path: &'static str, methods: &[Method]) -> actix_web::Resource {
-    let allow = methods.iter().map(Method::as_str).collect::<Vec<_>>().join(", ");
+    let mut allow: Vec<&str> = methods.iter().map(Method::as_str).collect();
+    if methods.contains(&Method::GET) {
+        allow.push(Method::HEAD.as_str());
+    }
+    let allow = allow.join(", ");
     web::resource(path)
         .app_data(Route(path))
         .app_data(Allow(allow))

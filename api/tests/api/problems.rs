@@ -214,7 +214,7 @@ async fn every_problem_code_is_provoked() {
         app.send(app.http.put(app.url(&path))).await,
         "method_not_allowed",
     );
-    assert_eq!(reply.header("allow"), Some("GET, DELETE"));
+    assert_eq!(reply.header("allow"), Some("GET, DELETE, HEAD"));
 
     // 408: headers, then a body that never comes whole.
     let answer = raw(

@@ -44,7 +44,11 @@ async fn the_document_lists_exactly_the_mounted_routes_and_methods() {
         let wrong = app.send(app.http.patch(app.url(&path))).await;
         assert_eq!(wrong.status, 405, "{path}: {}", wrong.body);
         assert_eq!(wrong.code(), "method_not_allowed");
-        assert_eq!(wrong.header("allow"), Some(methods.join(", ").as_str()), "{path}");
+        let mut allow = methods.to_vec();
+        if methods.contains(&"GET") {
+            allow.push("HEAD");
+        }
+        assert_eq!(wrong.header("allow"), Some(allow.join(", ").as_str()), "{path}");
     }
 }
 
@@ -284,4 +288,50 @@ async fn a_configured_origin_may_send_every_method_and_header_the_document_uses(
         "{headers_seen:?}"
     );
     assert!(refused.is_empty(), "refused preflights: {refused:#?}");
+}
+
+/// `HEAD` is answered wherever `GET` is: the same status and headers, no body; the push stream's
+/// head comes at once, and the connection serves the next request.
+#[actix_web::test]
+async fn head_is_answered_wherever_get_is() {
+    let app = TestApp::spawn(&[]).await;
+    let game = app.create("shrewd-producer", 3, 3).await;
+    let mut paths: Vec<String> = ROUTES
+        .iter()
+        .filter(|(_, methods)| methods.contains(&"GET"))
+        .map(|(pattern, _)| concrete(pattern, &game.id))
+        .collect();
+    paths.extend(
+        [
+            "/swagger-ui/",
+            "/api-docs/openapi.json",
+            "/play/",
+            "/play/assets/table.js",
+            &format!("/play/{}", game.id),
+        ]
+        .map(str::to_owned),
+    );
+    let token = &game.tokens[0];
+    let stream = format!("/v1/games/{}/stream", game.id);
+    for path in paths {
+        let head = app.send(app.http.head(app.url(&path)).bearer_auth(token)).await;
+        assert!(head.body.is_empty(), "HEAD {path} sent a body");
+        if path == stream {
+            assert_eq!(head.status, 200, "HEAD {path}");
+            assert_eq!(head.header("content-type"), Some("text/event-stream"));
+            continue;
+        }
+        let get = app.send(app.http.get(app.url(&path)).bearer_auth(token)).await;
+        assert_eq!(head.status, get.status, "HEAD {path}");
+        assert_eq!(
+            head.header("content-type"),
+            get.header("content-type"),
+            "HEAD {path}"
+        );
+        assert_eq!(head.header("etag"), get.header("etag"), "HEAD {path}");
+    }
+    let healthz = app.send(app.http.head(app.url("/healthz"))).await;
+    let length = app.get("/healthz", None).await.body.len().to_string();
+    assert_eq!(healthz.status, 200);
+    assert_eq!(healthz.header("content-length"), Some(length.as_str()));
 }
