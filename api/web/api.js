@@ -102,6 +102,40 @@ export function occupantText(info) {
   return typeof info.name === "string" && info.name ? info.name : "player";
 }
 
+/** Most characters (grapheme clusters) of a player's name a page shows; the rest is `…`. */
+export const NAME_SHOWN = 20;
+
+/** A run of combining marks beyond the first three: any script needs fewer in a row. */
+const MARKS_BEYOND = /(\p{M}{3})\p{M}+/gu;
+
+/** Explicit direction controls (embeddings, overrides, isolates, marks): never part of a name's script. */
+const DIRECTION_CONTROLS = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
+/** `name` as a page shows it: without direction controls, with runs of combining marks cut to
+ * three, and at most [NAME_SHOWN] characters. */
+export function shownName(name) {
+  const plain = String(name)
+    .replace(DIRECTION_CONTROLS, "")
+    .replace(MARKS_BEYOND, "$1");
+  const characters = typeof Intl.Segmenter === "function"
+    ? Array.from(new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(plain), (s) => s.segment)
+    : Array.from(plain);
+  return characters.length > NAME_SHOWN ? `${characters.slice(0, NAME_SHOWN).join("")}…` : plain;
+}
+
+/** A player's name as an element: a `<bdi>`, so that a right-to-left name cannot reorder the
+ * text around it, showing [shownName] with the whole name as its title. */
+export function nameNode(name) {
+  return h("bdi", { class: "player-name", title: String(name) }, shownName(name));
+}
+
+/** Who sits in a seat as a node: the player's name as [nameNode], else [occupantText]. */
+export function occupantNode(info) {
+  return info?.occupant === "player" && typeof info.name === "string" && info.name
+    ? nameNode(info.name)
+    : occupantText(info);
+}
+
 /** `Seat 1 · Ann`: the seat and who sits in it, when `occupants` says. */
 export function seatName(seat, occupants) {
   const info = Array.isArray(occupants) ? occupants.find((o) => o?.seat === seat) : null;

@@ -1,7 +1,7 @@
 // The lobby: pick a ruleset, its options, who sits in each seat and a clock, create a game and
 // share each player's link; or join an open seat of someone else's game.
 
-import { api, fill, h, holdToken, occupantText, showError } from "./api.js";
+import { api, fill, h, holdToken, nameNode, occupantNode, showError } from "./api.js";
 import { machineList } from "./machine.js";
 
 const select = document.getElementById("ruleset");
@@ -165,7 +165,7 @@ function showCreated(game, specs) {
     const spec = Array.isArray(specs) ? specs[seat] : {};
     const token = tokens.find((s) => s.seat === seat);
     if (token) {
-      const who = spec?.name ? `Seat ${seat} · ${spec.name}` : `Seat ${seat}`;
+      const who = spec?.name ? [`Seat ${seat} · `, nameNode(spec.name)] : `Seat ${seat}`;
       return h("li", {}, h("a", { class: "seat-link", href: `${base}#token=${encodeURIComponent(token.token)}`, dataset: { seat } }, who), " (send this link to that player only: it holds the seat's token)");
     }
     if (spec?.open) return h("li", { class: "seat-open", dataset: { seat } }, `Seat ${seat} · open: anyone may join it from the lobby's open games`);
@@ -207,7 +207,7 @@ function openGame(game) {
     h("div", {}, h("b", {}, `Game ${game.id}`), created ? ` · created ${created}` : ""),
     h("ul", { class: "occupants" }, seatsOf.map((s) =>
       h("li", { dataset: { seat: s.seat, occupant: s.occupant } },
-        s.occupant === "open" ? joinForm(game.id, s.seat) : `Seat ${s.seat} · ${occupantText(s)}`))),
+        s.occupant === "open" ? joinForm(game.id, s.seat) : [`Seat ${s.seat} · `, occupantNode(s)]))),
   );
 }
 

@@ -790,3 +790,68 @@ fn a_resignation_from_the_table_hands_the_seat_to_a_bot() {
     );
     save_screenshot(&host.screenshot(), "table-resigned", false);
 }
+
+/// The lobby shows players' names as text isolated from what surrounds it (a `<bdi>`, so a
+/// right-to-left name or one holding direction overrides cannot reorder `Seat N · `), without
+/// direction controls or towers of combining marks, and at most 20 characters of each.
+#[test]
+fn the_lobby_shows_names_of_any_script_isolated_and_capped() {
+    let roadie = Roadie::start("web_names", None, &[]);
+    let names = [
+        "مريم الخوارزمي",
+        "\u{202e}desrever",
+        &format!("Z{}algo", "\u{336}".repeat(20)),
+        "Abcdefghijklmnopqrstuvwxyzabcdef",
+    ];
+    let mut seats: Vec<Value> = names.iter().map(|name| json!({ "name": name })).collect();
+    seats.push(json!({"open": true}));
+    let created = roadie.post(
+        "/v1/games",
+        None,
+        &json!({"ruleset": "show-business", "seats": seats}),
+    );
+    assert_eq!(created.status, 201, "{}", created.body);
+    let id = created.json["id"].as_str().expect("id");
+    let driver = Driver::start();
+    let browser = driver.browser("web_names", WINDOW);
+    open_lobby(&browser, &roadie, "show-business");
+    browser.find(&format!("li.open-game[data-id=\"{id}\"]"));
+    let shown = browser.read(&format!(
+        "[...document.querySelectorAll('li.open-game[data-id=\"{id}\"] .occupants > li')].slice(0, 4).map((li) => {{
+            const name = li.querySelector('bdi.player-name');
+            const graphemes = name && [...new Intl.Segmenter(undefined, {{granularity: 'grapheme'}}).segment(name.textContent)].length;
+            return {{
+                prefix: li.firstChild.textContent,
+                title: name && name.title,
+                text: name && name.textContent,
+                graphemes,
+                isolated: name && getComputedStyle(name).unicodeBidi,
+            }};
+        }})"
+    ));
+    for (seat, name) in names.iter().enumerate() {
+        let row = &shown[seat];
+        assert_eq!(row["prefix"], format!("Seat {seat} · "), "{row}");
+        assert_eq!(row["title"], *name, "the whole name is the title: {row}");
+        assert_eq!(row["isolated"], "isolate", "{row}");
+        let text = row["text"].as_str().unwrap_or_default();
+        assert!(
+            !text.chars().any(
+                |c| matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+            ),
+            "a direction control is shown: {row}"
+        );
+        assert!(
+            row["graphemes"].as_u64().is_some_and(|n| n <= 21),
+            "more than 20 characters shown: {row}"
+        );
+        let marks = text
+            .chars()
+            .filter(|c| ('\u{300}'..='\u{36f}').contains(c))
+            .count();
+        assert!(marks <= 3, "a tower of marks: {row}");
+    }
+    assert_eq!(shown[3]["text"], "Abcdefghijklmnopqrst…");
+    assert_eq!(shown[1]["text"], "desrever");
+    assert_eq!(browser.console_errors(), Vec::<String>::new(), "console errors");
+}
