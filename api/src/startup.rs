@@ -18,6 +18,7 @@ use crate::error;
 use crate::headroom::Headroom;
 use crate::limits::Limits;
 use crate::metrics::Metrics;
+use crate::shutdown::Draining;
 use crate::store::{self, GameStore, MemoryStore, Retention, StoreError};
 use crate::{openapi, routes};
 
@@ -210,6 +211,9 @@ impl Application {
             .unwrap_or_else(|| connections_per_worker(workers));
         tracing::info!(store = store.kind(), port, ?config, "roadie listening");
 
+        let draining = Arc::new(Draining::default());
+        let stop_signal = crate::shutdown::on_signal(draining.clone())?;
+        let draining = web::Data::from(draining);
         let cors_origins = std::sync::Arc::new(config.http.cors_origins.clone());
         let server = HttpServer::new(move || {
             let metrics_mw = metrics.clone();
@@ -221,6 +225,7 @@ impl Application {
                 .app_data(headroom.clone())
                 .app_data(limits.clone())
                 .app_data(body_limits.clone())
+                .app_data(draining.clone())
                 .app_data(
                     web::QueryConfig::default().error_handler(|err, req| {
                         error::query_error(err, req.path(), req.query_string()).into()
@@ -289,6 +294,7 @@ impl Application {
         .client_request_timeout(config.http.header_timeout)
         .max_connections(max_connections)
         .shutdown_timeout(config.http.shutdown_timeout)
+        .shutdown_signal(stop_signal)
         .workers(workers)
         .listen(listener)?;
         tracing::info!(workers, max_connections, "connections per worker");
@@ -303,7 +309,8 @@ impl Application {
         self.port
     }
 
-    /// Serves until SIGINT or SIGTERM, then finishes the requests in flight.
+    /// Serves until SIGINT or SIGTERM, then ends the push streams with a `reconnect` message and
+    /// finishes the other requests in flight.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         self.server.await
     }
