@@ -133,7 +133,15 @@ impl Application {
             finished: config.store.finished_ttl,
         };
         let store: Arc<dyn GameStore> = match &config.store.redis_url {
-            Some(url) => store::redis::connect(url.expose_secret(), retention, config.store.timeout).await?,
+            Some(url) => {
+                store::redis::connect(
+                    url.expose_secret(),
+                    retention,
+                    config.store.create_limit_percent,
+                    config.store.timeout,
+                )
+                .await?
+            }
             None => {
                 tracing::info!("ROADIE_REDIS_URL is unset: games are kept in memory and lost at exit");
                 let memory = Arc::new(MemoryStore::new(retention));
