@@ -298,10 +298,14 @@ fn play_for(game: &mut AnyGame, seat: Seat, deadline_ms: u64, declared: Timeout)
 /// The game after every seat whose deadline passed by `now` had its timeout played, in seat
 /// order, with the events; `None` when no deadline has passed.
 pub fn apply_timeouts(stored: &StoredGame, now: u64) -> Option<(StoredGame, Vec<StoredEvent>)> {
+    let expired = stored.clock.as_ref()?.expired(now);
+    if expired.is_empty() {
+        return None;
+    }
     let mut clock = stored.clock.clone()?;
     let mut game = stored.game.clone();
     let mut events = Vec::new();
-    for seat in clock.expired(now) {
+    for seat in expired {
         if game.is_over() || !game.to_act().contains(&seat) {
             continue;
         }

@@ -356,7 +356,8 @@ impl Games {
 
     /// Turns a failed write into the answer that tells the truth about it: if the store cannot
     /// say whether it was written, `503 outcome_unknown`; `503 store_unavailable` only when it
-    /// is known not to have been (and never to be).
+    /// is known not to have been (and never to be); `503 store_full` when the store refused it
+    /// for room, which it does before applying any of it.
     async fn after_lost_answer(
         &self,
         id: &str,
@@ -373,7 +374,8 @@ impl Games {
                     WriteOutcome::Unknown => Err(ApiError::outcome_unknown()),
                 }
             }
-            refused @ StoreError::Refused(_) => Err(ApiError::from(refused)),
+            // Refused before anything was applied: nothing to find out.
+            refused @ (StoreError::Refused(_) | StoreError::Full(_)) => Err(ApiError::from(refused)),
             corrupt @ StoreError::Corrupt(_) => Err(ApiError::from(corrupt)),
         }
     }
@@ -443,11 +445,9 @@ impl Games {
         if let Some(control) = &request.clock {
             control.check()?;
         }
+        // The last reading refuses early; the store's create decides.
         if !self.headroom.creation_allowed() {
-            return Err(ApiError::new(
-                Code::StoreFull,
-                "the game store is nearly full: no new game is created until room is freed",
-            ));
+            return Err(ApiError::store_full());
         }
         let seed = request
             .seed
@@ -496,6 +496,11 @@ impl Games {
             match self.store.create(&stored, &events).await {
                 Ok(true) => created = true,
                 Ok(false) => continue,
+                Err(StoreError::Full(cause)) => {
+                    tracing::info!(%cause, "a new game was refused for room");
+                    self.headroom.store_refused();
+                    return Err(ApiError::store_full());
+                }
                 Err(e) => {
                     self.after_lost_answer(&stored.id, &stored.revision, e).await?;
                     created = true;

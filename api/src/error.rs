@@ -142,7 +142,7 @@ codes! {
     OutcomeUnknown = "outcome_unknown", SERVICE_UNAVAILABLE,
         "The store did not confirm a write that may have been applied. Retry only with the same `Idempotency-Key` (it answers with the first outcome), or read the game first.";
     StoreFull = "store_full", SERVICE_UNAVAILABLE,
-        "The store is nearly full: running games go on, new ones are refused. Retry later.";
+        "The store is full and nothing was changed. New games are refused first, from a share of the store's memory on, so that running games keep room to finish in; a write to a running game is refused so only if the store filled up regardless. Retry later.";
     Internal = "internal", INTERNAL_SERVER_ERROR,
         "A fault of the server, never of the request; it is logged.";
 }
@@ -412,6 +412,14 @@ impl ApiError {
         )
     }
 
+    /// `503 store_full`: the store has no room for a new game; nothing was changed.
+    pub fn store_full() -> Self {
+        Self::new(
+            Code::StoreFull,
+            "the game store is nearly full: no new game is created until room is freed; nothing was changed",
+        )
+    }
+
     /// `500`: a fault of the server; the cause is logged where it is known, never sent.
     pub fn internal() -> Self {
         Self::new(Code::Internal, "internal error")
@@ -447,6 +455,13 @@ impl From<StoreError> for ApiError {
             StoreError::Unavailable(cause) | StoreError::Refused(cause) => {
                 tracing::warn!(%cause, "store unavailable");
                 ApiError::store_unavailable()
+            }
+            StoreError::Full(cause) => {
+                tracing::warn!(%cause, "store full");
+                ApiError::new(
+                    Code::StoreFull,
+                    "the game store is full and refused the write; nothing was changed",
+                )
             }
             StoreError::Corrupt(cause) => {
                 tracing::error!(%cause, "stored game does not read back");

@@ -2,9 +2,14 @@
 //! running can still be played.
 //!
 //! Redis with `maxmemory` and the `noeviction` policy refuses every write once it is full,
-//! posts to running games included. A task reads the store's memory four times a second; creation is
-//! refused (`503 store_full`) from `ROADIE_STORE_CREATE_LIMIT_PERCENT` of `maxmemory` on, which
-//! leaves the rest for the running games to grow into.
+//! posts to running games included. Creation is refused (`503 store_full`) from
+//! `ROADIE_STORE_CREATE_LIMIT_PERCENT` of `maxmemory` on, which leaves the rest for the running
+//! games to grow into. The store's create script makes that check in the same atomic step as the
+//! write (see [`crate::store::redis`]), so that no burst gets past it. A task also reads the
+//! store's memory four times a second: for `/readyz` and `/metrics`, and to refuse early, before
+//! a game is set up. Once the store has refused a game, creation stays refused until a reading
+//! is under the limit by 1% of `maxmemory`: the store counts the refused game's own bytes while
+//! a reading does not, and `creating` should not flicker at the boundary.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -21,6 +26,8 @@ pub struct Headroom {
     used: AtomicU64,
     max: AtomicU64,
     known: AtomicBool,
+    /// Set when the store refused a new game for room; cleared by a reading with room freed.
+    refused: AtomicBool,
     /// Percent of `maxmemory` from which creation is refused; `0` never refuses.
     limit_percent: u64,
 }
@@ -32,6 +39,7 @@ impl Headroom {
             used: AtomicU64::new(0),
             max: AtomicU64::new(0),
             known: AtomicBool::new(false),
+            refused: AtomicBool::new(false),
             limit_percent,
         }
     }
@@ -41,6 +49,18 @@ impl Headroom {
         self.used.store(reading.used_bytes, Ordering::Relaxed);
         self.max.store(reading.max_bytes, Ordering::Relaxed);
         self.known.store(true, Ordering::Relaxed);
+        // Under the limit by 1% of `maxmemory` (by nothing when the limit is 1% itself).
+        let margin = u128::from(reading.max_bytes) * u128::from(self.limit_percent > 1);
+        let freed = u128::from(reading.used_bytes) * 100 + margin
+            < u128::from(reading.max_bytes) * u128::from(self.limit_percent);
+        if reading.max_bytes == 0 || freed {
+            self.refused.store(false, Ordering::Relaxed);
+        }
+    }
+
+    /// Notes that the store refused a new game for room.
+    pub fn store_refused(&self) {
+        self.refused.store(true, Ordering::Relaxed);
     }
 
     /// The last reading, if any.
@@ -52,8 +72,12 @@ impl Headroom {
     }
 
     /// Whether a new game may be stored: always when the store has no limit or the check is
-    /// off, else while its use is under the limit's share.
+    /// off, else while its use is under the limit's share and the store has not refused a game
+    /// since room was last freed.
     pub fn creation_allowed(&self) -> bool {
+        if self.refused.load(Ordering::Relaxed) {
+            return false;
+        }
         match self.reading() {
             Some(MemoryUse {
                 used_bytes,
@@ -105,6 +129,18 @@ mod tests {
             headroom.creation_allowed(),
             "a store without maxmemory has no share"
         );
+    }
+
+    #[test]
+    fn after_the_store_refused_creation_waits_for_room_to_be_freed() {
+        let headroom = Headroom::new(80);
+        headroom.record(reading(795, 1000));
+        headroom.store_refused();
+        assert!(!headroom.creation_allowed());
+        headroom.record(reading(791, 1000));
+        assert!(!headroom.creation_allowed(), "within 1% of the limit");
+        headroom.record(reading(789, 1000));
+        assert!(headroom.creation_allowed(), "room was freed");
     }
 
     #[test]

@@ -22,6 +22,7 @@ pub mod openapi;
 pub mod request;
 pub mod routes;
 pub mod seats;
+pub mod shutdown;
 pub mod startup;
 pub mod store;
 pub mod stream;

@@ -20,6 +20,7 @@ use crate::error;
 use crate::headroom::Headroom;
 use crate::limits::Limits;
 use crate::metrics::Metrics;
+use crate::shutdown::Draining;
 use crate::store::{self, GameStore, MemoryStore, Retention, StoreError};
 use crate::{openapi, routes};
 
@@ -186,7 +187,15 @@ impl Application {
             finished: config.store.finished_ttl,
         };
         let store: Arc<dyn GameStore> = match &config.store.redis_url {
-            Some(url) => store::redis::connect(url.expose_secret(), retention, config.store.timeout).await?,
+            Some(url) => {
+                store::redis::connect(
+                    url.expose_secret(),
+                    retention,
+                    config.store.create_limit_percent,
+                    config.store.timeout,
+                )
+                .await?
+            }
             None => {
                 tracing::info!("ROADIE_REDIS_URL is unset: games are kept in memory and lost at exit");
                 let memory = Arc::new(MemoryStore::new(retention));
@@ -264,6 +273,9 @@ impl Application {
             .unwrap_or_else(|| connections_per_worker(workers));
         tracing::info!(store = store.kind(), port, ?config, "roadie listening");
 
+        let draining = Arc::new(Draining::default());
+        let stop_signal = crate::shutdown::on_signal(draining.clone())?;
+        let draining = web::Data::from(draining);
         let cors_origins = std::sync::Arc::new(config.http.cors_origins.clone());
         let document = openapi::document();
         let cors_headers = request_headers(&document);
@@ -277,6 +289,7 @@ impl Application {
                 .app_data(headroom.clone())
                 .app_data(limits.clone())
                 .app_data(body_limits.clone())
+                .app_data(draining.clone())
                 .app_data(
                     web::QueryConfig::default().error_handler(|err, req| {
                         error::query_error(err, req.path(), req.query_string()).into()
@@ -344,6 +357,7 @@ impl Application {
         .client_request_timeout(config.http.header_timeout)
         .max_connections(max_connections)
         .shutdown_timeout(config.http.shutdown_timeout)
+        .shutdown_signal(stop_signal)
         .workers(workers)
         .listen(listener)?;
         tracing::info!(workers, max_connections, "connections per worker");
@@ -358,7 +372,8 @@ impl Application {
         self.port
     }
 
-    /// Serves until SIGINT or SIGTERM, then finishes the requests in flight.
+    /// Serves until SIGINT or SIGTERM, then ends the push streams with a `reconnect` message and
+    /// finishes the other requests in flight.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         self.server.await
     }

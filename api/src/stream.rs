@@ -6,13 +6,18 @@
 //! revision and who acts; once caught up it waits on the game's update channel (the one the
 //! long-poll uses, so a write through any process wakes it). A client that reconnects anywhere
 //! with `Last-Event-ID` resumes from its last event: nothing skipped, nothing repeated.
+//!
+//! When the process stops, each stream ends with a `reconnect` message instead of being held
+//! until the shutdown grace period runs out and then cut without a word.
 
 use std::fmt::Write as _;
 use std::time::Duration;
 
 use actix_web::web::{Bytes, Data};
+use rand::Rng;
 use roadie_engine::{Seat, Viewer};
 use serde::Serialize;
+use tokio::sync::watch;
 use utoipa::ToSchema;
 
 use crate::auth::Credential;
@@ -27,6 +32,10 @@ pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
 /// How long a client waits before reconnecting (the SSE `retry:` field), in milliseconds.
 const RETRY_MS: u64 = 1_000;
+
+/// The `retry:` of a `reconnect` message is drawn from `RETRY_MS..=RECONNECT_SPREAD_MS`, so that
+/// the streams of a stopping process do not all come back in the same instant.
+const RECONNECT_SPREAD_MS: u64 = 3_000;
 
 /// The `state` message: the game after the events sent before it.
 #[derive(Debug, Serialize, ToSchema)]
@@ -49,6 +58,17 @@ pub struct StreamError {
     pub code: Code,
 }
 
+/// The `reconnect` message that ends every stream of a stopping process: reconnect (to any
+/// process) after the `retry:` it carries, with `Last-Event-ID` set to the last `id:` received
+/// or `?after=` set to `after`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StreamReconnect {
+    /// The stream's place in the game's log: every event up to it was sent or is not the
+    /// caller's to see.
+    #[schema(minimum = 0, maximum = 9_007_199_254_740_991_u64)]
+    pub after: u64,
+}
+
 /// Where a stream stands.
 pub struct Cursor {
     games: Data<Games>,
@@ -61,13 +81,21 @@ pub struct Cursor {
     shown: Option<Revision>,
     /// Set once everything up to this revision is sent: the next step waits for a change first.
     caught_up_at: Option<Revision>,
+    /// Turns `true` when the process starts to stop.
+    draining: watch::Receiver<bool>,
     done: bool,
 }
 
 impl Cursor {
-    /// A stream of game `id` for `viewer` (with its token's generation) that has seen every
-    /// event up to `after`.
-    pub fn new(games: Data<Games>, id: GameId, viewer: (Viewer, Credential), after: u64) -> Self {
+    /// A stream of game `id` for `viewer` (with its token's credential) that has seen every
+    /// event up to `after`, and that ends with a `reconnect` message once `draining` turns `true`.
+    pub fn new(
+        games: Data<Games>,
+        id: GameId,
+        viewer: (Viewer, Credential),
+        after: u64,
+        draining: watch::Receiver<bool>,
+    ) -> Self {
         Self {
             games,
             id,
@@ -75,6 +103,7 @@ impl Cursor {
             after,
             shown: None,
             caught_up_at: None,
+            draining,
             done: false,
         }
     }
@@ -93,11 +122,24 @@ impl Cursor {
         if self.done {
             return None;
         }
+        if *self.draining.borrow() {
+            return Some((self.reconnect(), self));
+        }
         let mut out = String::new();
-        if let Some(known) = self.caught_up_at.take()
-            && let Err(e) = self.games.wait_for_change(&self.id, &known, KEEP_ALIVE).await
-        {
-            return Some((self.fail(&e), self));
+        if let Some(known) = self.caught_up_at.take() {
+            let Self {
+                games, id, draining, ..
+            } = &mut self;
+            let changed = tokio::select! {
+                biased;
+                () = crate::shutdown::stopping(draining) => None,
+                changed = games.wait_for_change(id, &known, KEEP_ALIVE) => Some(changed),
+            };
+            match changed {
+                None => return Some((self.reconnect(), self)),
+                Some(Err(e)) => return Some((self.fail(&e), self)),
+                Some(Ok(())) => {}
+            }
         }
         match self.games.stream_step(&self.id, self.viewer, self.after).await {
             Ok(step) => self.record(step, &mut out),
@@ -155,6 +197,20 @@ impl Cursor {
         self.done = true;
         let mut out = String::new();
         frame(&mut out, None, "error", &StreamError { code: e.code() });
+        Bytes::from(out)
+    }
+
+    /// The `reconnect` message, and the end of the stream.
+    fn reconnect(&mut self) -> Bytes {
+        self.done = true;
+        let retry = rand::rng().random_range(RETRY_MS..=RECONNECT_SPREAD_MS);
+        let mut out = format!("retry: {retry}\n");
+        frame(
+            &mut out,
+            None,
+            "reconnect",
+            &StreamReconnect { after: self.after },
+        );
         Bytes::from(out)
     }
 }

@@ -12,6 +12,7 @@ use crate::auth::ViewerCaller;
 use crate::domain::Games;
 use crate::error::{ApiError, Code};
 use crate::request::GameId;
+use crate::shutdown::Draining;
 use crate::stream::Cursor;
 
 /// Where to start. Other query parameters (a cache buster, say) are ignored.
@@ -33,9 +34,10 @@ pub struct StreamMessage {
     /// For an `event` message, the event's sequence number: send it back as `Last-Event-ID`.
     pub id: Option<String>,
     /// The message's JSON: a sequenced event (`event`), `{"version", "revision", "status",
-    /// "to_act"}` (`state`, `end`), or `{"code"}` (`error`).
+    /// "to_act"}` (`state`, `end`), `{"code"}` (`error`), or `{"after"}` (`reconnect`).
     pub data: String,
-    /// Milliseconds a client waits before it reconnects (first message only).
+    /// Milliseconds a client waits before it reconnects: on the first message, and on
+    /// `reconnect` (1000 to 3000, drawn at random).
     pub retry: Option<u64>,
 }
 
@@ -51,6 +53,8 @@ pub enum StreamMessageKind {
     End,
     /// The problem that ended the stream.
     Error,
+    /// The process is stopping: the stream closes; reconnect after `retry` milliseconds.
+    Reconnect,
 }
 
 /// The sequence number in `Last-Event-ID`, if the header is there.
@@ -81,7 +85,11 @@ fn last_event_id(req: &HttpRequest) -> Result<Option<u64>, ApiError> {
 ///   sent whenever the game changes;
 /// - `end`: the game is over (same fields as `state`); the stream closes after it;
 /// - `error`: `{"code"}` of the problem that ended the stream (the game is gone, the store does
-///   not answer); reconnect with `Last-Event-ID` to resume.
+///   not answer); reconnect with `Last-Event-ID` to resume;
+/// - `reconnect`: `{"after"}`, with a `retry:` of 1 to 3 s: the process is stopping (it was sent
+///   SIGTERM or SIGINT) and the stream closes. Reconnect after `retry` milliseconds, to any process, with
+///   `Last-Event-ID` (or `?after=`, where `after` is the stream's place in the log); nothing is
+///   missed.
 ///
 /// A comment line `: keep-alive` comes after 15 s without a message. The stream works through
 /// any process: a client that reconnects (to any process) with `Last-Event-ID` (or `?after=`) set
@@ -98,7 +106,7 @@ fn last_event_id(req: &HttpRequest) -> Result<Option<u64>, ApiError> {
     ),
     security((), ("seat_token" = [])),
     responses(
-        (status = 200, description = "The stream: `event`, `state`, `end` and `error` messages", content_type = "text/event-stream", body = StreamMessage),
+        (status = 200, description = "The stream: `event`, `state`, `end`, `error` and `reconnect` messages", content_type = "text/event-stream", body = StreamMessage),
         (status = 400, response = crate::error::BadRequest),
         (status = 401, response = crate::error::Unauthorized),
         (status = 403, response = crate::error::Forbidden),
@@ -112,6 +120,7 @@ pub async fn stream_game(
     id: GameId,
     viewer: ViewerCaller,
     query: web::Query<StreamQuery>,
+    draining: web::Data<Draining>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     if let Some(after) = query.after
@@ -126,7 +135,9 @@ pub async fn stream_game(
         ));
     }
     let after = last_event_id(&req)?.or(query.after).unwrap_or(0);
-    let (first, cursor) = Cursor::new(games, id, (viewer.0, viewer.1), after).open().await?;
+    let (first, cursor) = Cursor::new(games, id, (viewer.0, viewer.1), after, draining.subscribe())
+        .open()
+        .await?;
     let rest = futures_util::stream::unfold(cursor, Cursor::next);
     let body = futures_util::stream::once(std::future::ready(first))
         .chain(rest)

@@ -205,6 +205,11 @@ pub enum StoreError {
     /// No connection to the store could be made: nothing was sent.
     #[error("store refused the connection: {0}")]
     Refused(String),
+    /// The store is out of room and refused the write before applying any of it: Redis's `OOM`
+    /// reply, or a creation refused by the store over the share of its memory kept for running
+    /// games.
+    #[error("store full: {0}")]
+    Full(String),
     /// What the store holds does not read back as a game.
     #[error("stored data is corrupt: {0}")]
     Corrupt(String),
@@ -233,7 +238,9 @@ impl Retention {
 /// Games, by id. Implementations are shared by every worker.
 #[async_trait]
 pub trait GameStore: Outbox + Send + Sync + 'static {
-    /// Stores a new game with its setup events. `false` if the id is taken.
+    /// Stores a new game with its setup events. `false` if the id is taken; [`StoreError::Full`]
+    /// if the store is fuller than the share of its memory from which new games are refused,
+    /// checked in the same atomic step as the write.
     async fn create(&self, game: &StoredGame, events: &[StoredEvent]) -> Result<bool, StoreError>;
 
     /// The game, and the idempotency record under `idempotency_key` if one is asked for, in

@@ -42,12 +42,23 @@ use super::{
 /// found out.
 pub const RECENT_WRITES: usize = 64;
 
-/// Creates a game unless its version key exists or the creation was fenced off.
+/// Creates a game unless its version key exists, the creation was fenced off, or Redis uses
+/// `limit` percent of its `maxmemory` or more: "the room check and the creation must be one
+/// decision", so no burst of creations can take the room kept for running games. `INFO memory`
+/// is read inside the script, so that every creation sees the ones before it.
 /// KEYS: version, state, events, writes, fenced, outbox, webhook.
-/// ARGV: revision, state, ttl, webhook or '', notice count, notices..., events...
+/// ARGV: revision, state, ttl, webhook or '', limit (0: none), notice count, notices..., events...
+/// Returns 1 created, 0 taken or fenced, 2 refused for room.
 const CREATE: &str = r"
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 if redis.call('SISMEMBER', KEYS[5], ARGV[1]) == 1 then return 0 end
+local limit = tonumber(ARGV[5])
+if limit > 0 then
+  local memory = redis.call('INFO', 'memory')
+  local used = tonumber(string.match(memory, '[\r\n]used_memory:(%d+)'))
+  local max = tonumber(string.match(memory, '[\r\n]maxmemory:(%d+)'))
+  if used and max and max > 0 and used * 100 >= max * limit then return 2 end
+end
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3])
 redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3])
 redis.call('LPUSH', KEYS[4], ARGV[1])
@@ -55,13 +66,13 @@ redis.call('EXPIRE', KEYS[4], ARGV[3])
 if ARGV[4] ~= '' then
   redis.call('SET', KEYS[7], ARGV[4], 'EX', ARGV[3])
 end
-local notices = tonumber(ARGV[5])
+local notices = tonumber(ARGV[6])
 if notices > 0 then
-  redis.call('RPUSH', KEYS[6], unpack(ARGV, 6, 5 + notices))
+  redis.call('RPUSH', KEYS[6], unpack(ARGV, 7, 6 + notices))
   redis.call('EXPIRE', KEYS[6], ARGV[3])
 end
-if #ARGV > 5 + notices then
-  redis.call('RPUSH', KEYS[3], unpack(ARGV, 6 + notices))
+if #ARGV > 6 + notices then
+  redis.call('RPUSH', KEYS[3], unpack(ARGV, 7 + notices))
   redis.call('EXPIRE', KEYS[3], ARGV[3])
 end
 return 1
@@ -253,6 +264,8 @@ pub struct RedisStore<C> {
     load_with_record: Script,
     take_token: Script,
     retention: Retention,
+    /// Percent of `maxmemory` from which the create script refuses new games; `0` never does.
+    create_limit_percent: u64,
     timeout: Duration,
     updates: std::sync::Arc<Updates>,
     /// Where `INFO memory` is asked: the one Redis, or the listed nodes of a Cluster.
@@ -264,10 +277,12 @@ where
     C: ConnectionLike + Clone + Send + Sync + 'static,
 {
     /// A store over `conn`, hearing of writes through `updates` and reading memory figures from
-    /// `nodes`; each call fails as unavailable after `timeout`.
+    /// `nodes`; each call fails as unavailable after `timeout`. New games are refused from
+    /// `create_limit_percent` of `maxmemory` on (`0`: never).
     pub fn new(
         conn: C,
         retention: Retention,
+        create_limit_percent: u64,
         timeout: Duration,
         updates: std::sync::Arc<Updates>,
         nodes: Vec<redis::aio::ConnectionManager>,
@@ -281,6 +296,7 @@ where
             load_with_record: Script::new(LOAD_WITH_RECORD),
             take_token: Script::new(TAKE_TOKEN),
             retention,
+            create_limit_percent,
             timeout,
             updates,
             nodes,
@@ -292,6 +308,9 @@ where
         match tokio::time::timeout(self.timeout, f(&mut conn)).await {
             Ok(Ok(value)) => Ok(value),
             Ok(Err(e)) if e.is_connection_refusal() => Err(StoreError::Refused(e.to_string())),
+            // Redis refuses a write when over `maxmemory` before applying any of it (a script's
+            // first write, or a script with flags before it runs).
+            Ok(Err(e)) if e.code() == Some("OOM") => Err(StoreError::Full(e.to_string())),
             Ok(Err(e)) => Err(StoreError::Unavailable(e.to_string())),
             Err(_) => Err(StoreError::Unavailable("timed out".into())),
         }
@@ -373,6 +392,7 @@ where
                     .arg(&state)
                     .arg(ttl)
                     .arg(&target)
+                    .arg(self.create_limit_percent)
                     .arg(game.notices.len());
                 for notice in &game.notices {
                     call.arg(&notice.body);
@@ -383,7 +403,15 @@ where
                 call.invoke_async(conn).await
             })
             .await?;
-        Ok(created == 1)
+        match created {
+            1 => Ok(true),
+            0 => Ok(false),
+            2 => Err(StoreError::Full(format!(
+                "Redis uses {}% of its maxmemory or more",
+                self.create_limit_percent
+            ))),
+            other => Err(StoreError::Corrupt(format!("unexpected create status {other}"))),
+        }
     }
 
     async fn load(
@@ -761,6 +789,7 @@ fn manager(url: &str, timeout: Duration) -> Result<redis::aio::ConnectionManager
 pub async fn connect(
     url: &str,
     retention: Retention,
+    create_limit_percent: u64,
     timeout: Duration,
 ) -> Result<std::sync::Arc<dyn GameStore>, StoreError> {
     let unavailable = |e: redis::RedisError| StoreError::Unavailable(e.to_string());
@@ -787,7 +816,12 @@ pub async fn connect(
             .map(|node| manager(node, timeout))
             .collect::<Result<Vec<_>, _>>()?;
         return Ok(std::sync::Arc::new(RedisStore::new(
-            conn, retention, timeout, updates, probes,
+            conn,
+            retention,
+            create_limit_percent,
+            timeout,
+            updates,
+            probes,
         )));
     }
     let conn = manager(url, timeout)?;
@@ -795,6 +829,7 @@ pub async fn connect(
     Ok(std::sync::Arc::new(RedisStore::new(
         conn.clone(),
         retention,
+        create_limit_percent,
         timeout,
         updates,
         vec![conn],

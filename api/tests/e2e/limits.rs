@@ -249,3 +249,128 @@ fn a_nearly_full_store_refuses_new_games_while_running_games_play_on() {
     assert!(steps > 20, "the game ended after {steps} steps");
     assert_eq!(roadie.game(&running, None).json["status"], "finished");
 }
+
+/// What one creator of a burst did: the games it created (id, host token), and the answer
+/// that stopped it.
+type Creator = (Vec<(String, String)>, crate::support::Reply);
+
+/// `creators` clients creating games at once, each until it is refused.
+fn burst(roadie: &Roadie, creators: usize) -> Vec<Creator> {
+    std::thread::scope(|scope| {
+        let running: Vec<_> = (0..creators)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut created = Vec::new();
+                    loop {
+                        assert!(created.len() < 500, "the store never filled");
+                        let reply = roadie.post(
+                            "/v1/games",
+                            None,
+                            &json!({"ruleset": "show-business", "seats": 5}),
+                        );
+                        if reply.status != 201 {
+                            return (created, reply);
+                        }
+                        let id = reply.json["id"].as_str().expect("an id").to_owned();
+                        let host = reply.json["host_token"]
+                            .as_str()
+                            .expect("a host token")
+                            .to_owned();
+                        created.push((id, host));
+                    }
+                })
+            })
+            .collect();
+        running
+            .into_iter()
+            .map(|creator| creator.join().expect("a creator"))
+            .collect()
+    })
+}
+
+#[test]
+fn a_burst_of_creators_stops_at_the_limit_and_running_games_play_on() {
+    const CREATORS: usize = 32;
+    let redis = Redis::start_with(&[
+        "--maxmemory".into(),
+        "2mb".into(),
+        "--maxmemory-policy".into(),
+        "noeviction".into(),
+    ]);
+    // The harness turns the creation limit off.
+    let roadie = Roadie::start("creation_burst", Some(&redis), &[]);
+    // Memory is read four times a second: whether a burst outruns a reading depends on when it
+    // starts, so there are a few, with the games of each deleted before the next.
+    for round in 0..3 {
+        let started = Instant::now();
+        while roadie.get("/readyz", None).json["creating"] != true {
+            assert!(
+                started.elapsed() < Duration::from_secs(10),
+                "the store never emptied"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let running = roadie.create(SLUG, 4, Some(round));
+        let creators = burst(&roadie, CREATORS);
+        let created: usize = creators.iter().map(|(games, _)| games.len()).sum();
+        for (_, refused) in &creators {
+            refused.assert_problem(503, "store_full");
+        }
+        // The running game plays on in the room kept for it.
+        for step in 0..10 {
+            let state = roadie.game(&running, None);
+            assert_eq!(state.status, 200, "{}", state.body);
+            let seat = state.json["to_act"][0].as_u64().expect("a seat to act") as usize;
+            let actions = roadie.actions(&running, seat);
+            let reply = roadie.act(&running, seat, &actions[0]);
+            assert_eq!(
+                reply.status, 200,
+                "round {round}, step {step} after a burst of {created} games: {}",
+                reply.body
+            );
+        }
+        for (id, host) in creators
+            .iter()
+            .flat_map(|(games, _)| games)
+            .chain([&(running.id.clone(), running.host_token.clone())])
+        {
+            let deleted = roadie.request(
+                roadie
+                    .http
+                    .delete(roadie.url(&format!("/v1/games/{id}")))
+                    .bearer_auth(host),
+            );
+            assert_eq!(deleted.status, 204, "{}", deleted.body);
+        }
+    }
+}
+
+#[test]
+fn a_write_redis_refuses_for_memory_is_answered_as_not_applied() {
+    let redis = Redis::start_with(&["--maxmemory-policy".into(), "noeviction".into()]);
+    let roadie = Roadie::start("store_oom", Some(&redis), &[]);
+    let game = roadie.create(SLUG, 4, Some(3));
+    let seat = roadie.game(&game, None).json["to_act"][0]
+        .as_u64()
+        .expect("a seat to act") as usize;
+    let action = roadie.actions(&game, seat)[0].clone();
+    // Full: Redis answers every write with `OOM`, and applies none.
+    redis.cli(&["CONFIG", "SET", "maxmemory", "1"]);
+    let refused = roadie.act(&game, seat, &action);
+    refused.assert_problem(503, "store_full");
+    assert!(
+        refused.json["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("nothing was changed"))
+    );
+    let read = roadie.game(&game, None);
+    assert_eq!(read.json["version"], 1, "{}", read.body);
+    roadie
+        .post("/v1/games", None, &json!({"ruleset": SLUG, "seats": 4}))
+        .assert_problem(503, "store_full");
+    // Room again: the same post is applied, once.
+    redis.cli(&["CONFIG", "SET", "maxmemory", "0"]);
+    let applied = roadie.act(&game, seat, &action);
+    assert_eq!(applied.status, 200, "{}", applied.body);
+    assert_eq!(applied.json["version"], 2, "{}", applied.body);
+}

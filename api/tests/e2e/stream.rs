@@ -20,6 +20,8 @@ pub struct Message {
     pub id: Option<u64>,
     pub event: String,
     pub data: Value,
+    /// The message's `retry:` field, if it had one.
+    pub retry: Option<u64>,
 }
 
 /// What one connection of a stream gave.
@@ -65,14 +67,19 @@ pub fn read_stream(
             .and_then(|v| v.to_str().ok()),
         Some("text/event-stream")
     );
-    let mut message = (None, String::new(), String::new());
+    let mut message = (None, String::new(), String::new(), None);
     for line in BufReader::new(response).lines() {
         let Ok(line) = line else { break };
         if line.is_empty() {
-            let (id, event, data) = std::mem::take(&mut message);
+            let (id, event, data, retry) = std::mem::take(&mut message);
             if !event.is_empty() {
                 let data = serde_json::from_str(&data).expect("JSON data");
-                let _ = out.send(Received::Message(Message { id, event, data }));
+                let _ = out.send(Received::Message(Message {
+                    id,
+                    event,
+                    data,
+                    retry,
+                }));
             }
         } else if line.starts_with(':') {
             let _ = out.send(Received::KeepAlive);
@@ -82,8 +89,10 @@ pub fn read_stream(
             message.1 = event.to_owned();
         } else if let Some(data) = line.strip_prefix("data: ") {
             message.2.push_str(data);
+        } else if let Some(retry) = line.strip_prefix("retry: ") {
+            message.3 = Some(retry.parse().expect("a numeric retry"));
         } else {
-            assert!(line.starts_with("retry: "), "unexpected line {line:?}");
+            panic!("unexpected line {line:?}");
         }
     }
     let _ = out.send(Received::Closed);
@@ -263,4 +272,73 @@ fn a_stream_is_refused_as_a_read_would_be_and_resumes_after_the_id_given() {
     let streamed: Vec<u64> = seen.iter().filter_map(|m| m.id).collect();
     assert_eq!(streamed, public);
     assert_eq!(seen.last().map(|m| m.data["version"].clone()), Some(json!(1)));
+}
+
+#[test]
+fn on_sigterm_every_stream_is_told_to_reconnect_and_the_process_exits_promptly() {
+    const STREAMS: usize = 50;
+    let redis = Redis::start();
+    let roadie = Roadie::start("stream_shutdown", Some(&redis), &[]);
+    let games: Vec<_> = (0..5)
+        .map(|seed| roadie.create("shrewd-producer", 3, Some(seed)))
+        .collect();
+    let streams: Vec<_> = (0..STREAMS)
+        .map(|i| {
+            let game = &games[i % games.len()];
+            // Each game is watched by its three seats and by spectators.
+            let token = game.tokens.get(i / games.len()).cloned();
+            let (tx, rx) = mpsc::channel();
+            let (base, id) = (roadie.base.clone(), game.id.clone());
+            let reader = std::thread::spawn(move || read_stream(&base, &id, token.as_deref(), None, &tx));
+            (rx, reader)
+        })
+        .collect();
+    // Every stream is caught up (its first `state` came) and waits for a change.
+    let mut received: Vec<Vec<Message>> = vec![Vec::new(); STREAMS];
+    for (i, (rx, _)) in streams.iter().enumerate() {
+        while !received[i].iter().any(|m| m.event == "state") {
+            match rx
+                .recv_timeout(Duration::from_secs(30))
+                .expect("the stream opened")
+            {
+                Received::Message(m) => received[i].push(m),
+                Received::KeepAlive => {}
+                Received::Closed => panic!("stream {i} closed before it caught up"),
+            }
+        }
+    }
+
+    let took = roadie.stop();
+    assert!(
+        took < Duration::from_secs(3),
+        "the process took {took:?} to exit with {STREAMS} streams open"
+    );
+    for (i, (rx, reader)) in streams.into_iter().enumerate() {
+        loop {
+            match rx.recv_timeout(Duration::from_secs(5)).expect("the stream ended") {
+                Received::Message(m) => received[i].push(m),
+                Received::KeepAlive => {}
+                Received::Closed => break,
+            }
+        }
+        reader
+            .join()
+            .expect("the reader")
+            .expect("the stream was refused");
+        let last = received[i].last().expect("messages");
+        assert_eq!(last.event, "reconnect", "stream {i}: {:?}", received[i]);
+        let retry = last.retry.expect("a reconnect carries retry:");
+        assert!((1_000..=3_000).contains(&retry), "retry: {retry}");
+        let game = &games[i % games.len()];
+        let logged = log_length(&redis, &game.id);
+        assert_eq!(last.data, json!({ "after": logged }), "stream {i}");
+    }
+}
+
+/// How many events game `id`'s log holds in Redis.
+fn log_length(redis: &Redis, id: &str) -> u64 {
+    redis
+        .cli(&["LLEN", &format!("roadie:{{{id}}}:events")])
+        .parse()
+        .expect("a length")
 }

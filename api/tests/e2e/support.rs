@@ -249,9 +249,10 @@ impl Roadie {
         }
     }
 
-    /// SIGTERM, then waits for a clean exit.
-    pub fn stop(&self) {
+    /// SIGTERM, then waits for a clean exit; answers how long the process took to exit.
+    pub fn stop(&self) -> Duration {
         let taken = self.child().take();
+        let sent = Instant::now();
         if let Some(mut child) = taken {
             let _ = Command::new("kill")
                 .args(["-TERM", &child.id().to_string()])
@@ -261,7 +262,7 @@ impl Roadie {
                 match child.try_wait() {
                     Ok(Some(status)) => {
                         assert!(status.success(), "roadie did not exit cleanly: {status}");
-                        return;
+                        return sent.elapsed();
                     }
                     Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(20)),
                     _ => {
@@ -272,6 +273,7 @@ impl Roadie {
                 }
             }
         }
+        sent.elapsed()
     }
 
     pub fn log_text(&self) -> String {
