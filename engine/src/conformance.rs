@@ -13,6 +13,9 @@
 //!   phases, those that allow no action);
 //! - every public field of the spectator's view that changed is announced by a public event of
 //!   the step, as the game's [`crate::Announcements`] say ([`announcements`]);
+//! - the step's public events, applied in order to the spectator's view before it as the game's
+//!   [`crate::Replay`] says, give the view after it (events describe changes in the order they
+//!   happened: a pile's count read from them is the view's);
 //!
 //! and at the end that a finished game is in an end phase of the machine and refuses everything,
 //! that its outcome is well formed, and that replaying the same seed and actions gives the same
@@ -196,6 +199,8 @@ pub fn play_one_with<G: Game>(
         check_events(&game, &events).map_err(at)?;
         let view = announcements::spectator_view(&game).map_err(at)?;
         announcements::check_step::<G>(&seen, &view, &events)
+            .map_err(|e| at(format!("after seat {seat}'s {}: {e}", json(&action))))?;
+        announcements::check_replay::<G>(&seen, &view, &events)
             .map_err(|e| at(format!("after seat {seat}'s {}: {e}", json(&action))))?;
         seen = view;
         check_transition(&machine, phase, game.phase())

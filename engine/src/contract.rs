@@ -567,11 +567,42 @@ pub struct Announcements<'a> {
     pub seat_keys: &'a [&'a str],
 }
 
+/// How a client that holds a spectator's view and reads only the public events keeps some of
+/// the view's fields: "events describe changes in the order they happened". Applying a step's
+/// public events to the view before it, one by one and in order, gives each of the `fields` as
+/// the view after the step shows it; the conformance suite checks this after every step.
+#[derive(Clone, Copy, Debug)]
+pub struct Replay {
+    /// The top-level view fields the events alone keep (piles, decks, markets).
+    pub fields: &'static [&'static str],
+    /// Applies one public event (its JSON) to a spectator's view (its JSON); an error names an
+    /// event that does not fit the view, such as a draw from a pile the view shows empty.
+    pub apply: fn(&mut serde_json::Value, &serde_json::Value) -> Result<(), String>,
+}
+
+impl Replay {
+    /// Moves the count `field` of `view` by `by`; a count never goes below zero.
+    pub fn count(view: &mut serde_json::Value, field: &str, by: i64) -> Result<(), String> {
+        let now = view
+            .get(field)
+            .and_then(serde_json::Value::as_u64)
+            .ok_or_else(|| format!("the view has no count {field:?}"))?;
+        let next = (now as i64)
+            .checked_add(by)
+            .filter(|n| *n >= 0)
+            .ok_or_else(|| format!("{field} would go from {now} to {}", now as i64 + by))?;
+        view[field] = next.into();
+        Ok(())
+    }
+}
+
 /// A game's [`Announcements`]: a supertrait of [`Game`], so no game is registered without them.
 /// Each game states them in its `events.rs`.
 pub trait Announces {
     /// Which of the game's event types announce which fields of its view.
     const ANNOUNCEMENTS: Announcements<'static>;
+    /// Which view fields a client keeps by applying the public events in order, and how.
+    const REPLAY: Replay;
 }
 
 /// A new game and the events its setup produced.

@@ -8,8 +8,9 @@ each random outcome in log order and compares it with the sealed event that repo
 
     python3 scripts/seeds/recompute.py --url http://127.0.0.1:8080 --game <id>
 
-Prints one JSON line (`{"ruleset", "seed", "shuffles", "rolls", "draws"}`) and exits 0 when every
-outcome matches; prints the first mismatch and exits 1 otherwise. `--seed` replaces the revealed
+Prints one JSON line (`{"ruleset", "seed", "shuffles", "rolls", "draws"}`, and for Show Business
+`"bag_refills"` and `"draws_after_refill"`, the bag draws checked after the bag was refilled from
+the used pool) and exits 0 when every outcome matches; prints the first mismatch and exits 1 otherwise. `--seed` replaces the revealed
 seed (a wrong one must fail). Standard library only.
 """
 
@@ -194,12 +195,59 @@ def rock_the_world(replay, body):
 
 
 class ShowBusinessBag:
-    """The concert token bag: every token in catalogue order at the start; a draw takes the
-    token at the drawn index and moves the bag's last token into its place."""
+    """The concert token bag and the used pool, followed through the log.
+
+    The bag starts with every concert token in catalogue order; a draw takes the token at the
+    drawn index and moves the bag's last token into its place. A token reaches the used pool
+    when it is discarded (`token_discarded`), taken off the map by a DJ (`token_off_map`) or
+    turned off an artist (`style_changed`, the `discarded` tokens in order), and with its
+    artist's tokens, in the order they were placed, when the artist leaves a band (`dismissed`,
+    `artist_left`) or the band goes bankrupt (`bankrupt`: the band's artists in band order, a
+    band being its starting artists, then each artist recruited or exchanged in, appended). An
+    empty bag is refilled (`reshuffled` of the bag) with the used pool in the order its tokens
+    reached it.
+    """
 
     def __init__(self, tokens):
         self.tokens = list(tokens)
-        self.known = True
+        self.used = []
+        self.bands = {}
+        self.on_artist = {}
+        self.refills = 0
+        self.draws_after_refill = 0
+
+    def follow(self, body):
+        """Applies a public event to the bag, the used pool and the bands."""
+        kind = body["type"]
+        if kind == "starting_band":
+            self.bands[body["seat"]] = [a["artist"] for a in body["artists"]]
+        elif kind == "recruited":
+            self.bands.setdefault(body["seat"], []).append(body["artist"])
+        elif kind == "artists_exchanged":
+            attacker, target = self.bands[body["attacker"]], self.bands[body["target"]]
+            target.remove(body["take"])
+            attacker.remove(body["give"])
+            attacker.append(body["take"])
+            target.append(body["give"])
+        elif kind == "token_on_artist":
+            self.on_artist.setdefault(body["artist"], []).append(body["token"])
+        elif kind in ("token_discarded", "token_off_map"):
+            self.used.append(body["token"])
+        elif kind == "style_changed":
+            for token in body["discarded"]:
+                self.on_artist[body["artist"]].remove(token)
+                self.used.append(token)
+        elif kind in ("dismissed", "artist_left"):
+            self.bands[body["seat"]].remove(body["artist"])
+            self.used.extend(self.on_artist.pop(body["artist"], []))
+        elif kind == "bankrupt":
+            for artist in self.bands.pop(body["seat"], []):
+                self.used.extend(self.on_artist.pop(artist, []))
+        elif kind == "reshuffled" and body["pile"] == "bag":
+            if len(self.used) != body["size"]:
+                raise Mismatch(f"bag refill: the used pool holds {len(self.used)} tokens, the log says {body['size']}")
+            self.tokens, self.used = self.used, []
+            self.refills += 1
 
 
 def show_business(replay, body, bag):
@@ -213,15 +261,13 @@ def show_business(replay, body, bag):
         replay.drawn("first player", len(body["among"]), index)
     elif kind == "bag_draw":
         replay.drawn("bag draw", body["of"], body["index"])
-        if bag.known:
-            replay.expect("bag size", len(bag.tokens), body["of"])
-            i = body["index"]
-            replay.expect("drawn token", bag.tokens[i], body["token"])
-            bag.tokens[i] = bag.tokens[-1]
-            bag.tokens.pop()
-    elif kind == "reshuffled" and body["pile"] == "bag":
-        # The refilled bag holds the used tokens, which the log does not list.
-        bag.known = False
+        replay.expect("bag size", len(bag.tokens), body["of"])
+        i = body["index"]
+        replay.expect("drawn token", bag.tokens[i], body["token"])
+        bag.tokens[i] = bag.tokens[-1]
+        bag.tokens.pop()
+        if bag.refills:
+            bag.draws_after_refill += 1
 
 
 def main():
@@ -255,10 +301,16 @@ def main():
             # a public copy of the same body (a die roll everyone sees) is not a second draw.
             if event["audience"]["to"] == "nobody":
                 games[ruleset](event["body"])
+            elif event["audience"]["to"] == "everyone" and ruleset == "show-business":
+                bag.follow(event["body"])
     except Mismatch as mismatch:
         print(f"event mismatch: {mismatch}", file=sys.stderr)
         return 1
-    print(json.dumps({"ruleset": ruleset, "seed": seed, **replay.counts}))
+    summary = {"ruleset": ruleset, "seed": seed, **replay.counts}
+    if ruleset == "show-business":
+        summary["bag_refills"] = bag.refills
+        summary["draws_after_refill"] = bag.draws_after_refill
+    print(json.dumps(summary))
     return 0
 
 

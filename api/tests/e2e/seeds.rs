@@ -40,6 +40,54 @@ pub fn play_randomly(roadie: &Roadie, game: &Created, seed: u64, mut seen: impl 
     panic!("the game did not end in 20000 steps");
 }
 
+/// Plays as [`play_randomly`] does, except that a seat offered a DJ's step (taking a token off
+/// the map, drawing one from the bag) or a DJ card (played, activated or taken from the market)
+/// picks one of those at random: tokens then cycle through the bag fast enough to empty it.
+fn play_djs(roadie: &Roadie, game: &Created, seed: u64, djs: &BTreeSet<String>) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    for _ in 0..20_000 {
+        let state = roadie.game(game, None);
+        assert_eq!(state.status, 200, "{}", state.body);
+        if state.json["status"] == "finished" {
+            return;
+        }
+        let view = &state.json["view"];
+        let to_act = state.json["to_act"].as_array().expect("to_act").clone();
+        let seat = to_act[rng.random_range(0..to_act.len())]
+            .as_u64()
+            .expect("a seat") as usize;
+        let is_dj = |card: &Value| card.as_str().is_some_and(|c| djs.contains(c));
+        let top_is_dj = view["players"][seat]["influence_field"]
+            .as_array()
+            .and_then(|field| field.last())
+            .is_some_and(is_dj);
+        let actions = roadie.actions(game, seat);
+        let steered: Vec<usize> = (0..actions.len())
+            .filter(|&i| {
+                let action = &actions[i];
+                match action["type"].as_str().unwrap_or("") {
+                    "dj_remove" | "dj_from_bag" => true,
+                    "play" => is_dj(&action["card"]),
+                    "activate_hand" => top_is_dj,
+                    "take_market" => action["field"]
+                        .as_u64()
+                        .is_some_and(|f| is_dj(&view["influence_market"][f as usize - 1])),
+                    _ => false,
+                }
+            })
+            .collect();
+        let pick = if steered.is_empty() {
+            rng.random_range(0..actions.len())
+        } else {
+            steered[rng.random_range(0..steered.len())]
+        };
+        let action = &actions[pick];
+        let reply = roadie.act(game, seat, action);
+        assert_eq!(reply.status, 200, "{action}: {}", reply.body);
+    }
+    panic!("the game did not end in 20000 steps");
+}
+
 fn recompute(roadie: &Roadie, game: &Created, seed: Option<u64>) -> std::process::Output {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/seeds/recompute.py");
     let mut command = Command::new(python());
@@ -106,6 +154,57 @@ fn python_recomputes_every_shuffle_roll_and_draw_of_a_finished_game_from_its_see
         );
         assert!(String::from_utf8_lossy(&wrong.stderr).contains("mismatch"));
     }
+}
+
+/// A Show Business bag emptied and refilled from the used pool holds the used tokens in the
+/// order they reached the pool (`randomness.md`): the script follows the pool through the log and
+/// checks every draw after the refill against it. The seed and the DJ-heavy play are chosen so
+/// that the bag runs out.
+#[test]
+fn python_recomputes_the_bag_draws_after_a_refill_from_the_used_pool() {
+    let redis = Redis::start();
+    let roadie = Roadie::start("seeds_bag", Some(&redis), &[]);
+    let seed = 9_007_199_254_740_801;
+    let game = roadie.create("show-business", 5, Some(seed));
+    let catalogue = roadie.get("/v1/rulesets/show-business/components", None);
+    assert_eq!(catalogue.status, 200, "{}", catalogue.body);
+    let djs: BTreeSet<String> = catalogue.json["components"]["influence_cards"]
+        .as_array()
+        .expect("influence cards")
+        .iter()
+        .filter(|card| card["character"] == "dj")
+        .filter_map(|card| card["id"].as_str().map(str::to_owned))
+        .collect();
+    assert!(!djs.is_empty(), "the catalogue names the DJ cards");
+    play_djs(&roadie, &game, seed, &djs);
+
+    let run = recompute(&roadie, &game, None);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let counts: Value = serde_json::from_str(stdout.trim()).expect("a JSON summary");
+    assert!(
+        counts["bag_refills"].as_u64() >= Some(1),
+        "the bag was refilled: {counts}"
+    );
+    let log = roadie.events(&game, None);
+    let refill = log
+        .iter()
+        .position(|e| e["body"]["type"] == "reshuffled" && e["body"]["pile"] == "bag")
+        .expect("a refill in the log");
+    let later: u64 = log[refill..]
+        .iter()
+        .filter(|e| e["body"]["type"] == "bag_draw")
+        .count() as u64;
+    assert!(later >= 1, "the game drew from the refilled bag");
+    assert_eq!(
+        counts["draws_after_refill"].as_u64(),
+        Some(later),
+        "every draw after the refill was checked: {counts}"
+    );
 }
 
 #[test]

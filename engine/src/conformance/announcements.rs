@@ -4,12 +4,16 @@
 //!
 //! [`check_step`] runs after every step of the conformance suite; [`record`] keeps seeded games'
 //! steps so that a test can show that the check fails once an event is removed ([`removal_caught`]).
+//!
+//! Events also describe the changes in the order they happened: [`check_replay`], after every
+//! step too, applies the step's public events in order to the view before it with the game's
+//! [`Replay`] and compares the fields it keeps with the view after it.
 
 use serde_json::Value;
 
 use super::Policy;
 use crate::rng::GameRng;
-use crate::{Announcements, Audience, Event, Game, Seat, Viewer};
+use crate::{Announcements, Audience, Event, Game, Replay, Seat, Viewer};
 
 /// A changed view field, and the seat it belongs to for a per-seat field.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -135,6 +139,48 @@ pub fn announced(
     }
 }
 
+/// Checks one step of a game of `G`: the spectator's view `before`, with the step's public
+/// `events` applied one by one in their order by the game's [`Replay`], shows every replayed
+/// field as the view `after` does.
+pub fn check_replay<G: Game>(
+    before: &Value,
+    after: &Value,
+    events: &[Event<G::Event>],
+) -> Result<(), String> {
+    replayed(before, after, &public_bodies(events)?, &G::REPLAY)
+}
+
+/// The check on a step's views and its public event bodies, in order.
+pub fn replayed(before: &Value, after: &Value, public: &[Value], replay: &Replay) -> Result<(), String> {
+    let mut view = before.clone();
+    for (i, event) in public.iter().enumerate() {
+        (replay.apply)(&mut view, event)
+            .map_err(|e| format!("public event {i} ({}) does not apply: {e}", kind(event)))?;
+    }
+    let wrong: Vec<String> = replay
+        .fields
+        .iter()
+        .filter(|f| view.get(**f) != after.get(**f))
+        .map(|f| {
+            let show = |v: &Value| v.get(*f).map_or("nothing".into(), Value::to_string);
+            format!(
+                "{f}: the events give {}, the view shows {}",
+                show(&view),
+                show(after)
+            )
+        })
+        .collect();
+    if wrong.is_empty() {
+        Ok(())
+    } else {
+        let kinds: Vec<&str> = public.iter().map(kind).collect();
+        Err(format!(
+            "the public events {kinds:?}, applied in order, do not give the view: {}",
+            wrong.join("; ")
+        ))
+    }
+}
+
 /// One recorded step of a game: the changes of the spectator's view and the public events.
 #[derive(Clone, Debug)]
 pub struct Step {
@@ -179,6 +225,7 @@ pub fn record<G: Game>(
             let events = game.apply(seat, action).map_err(|r| at(n, r.to_string()))?;
             let after = spectator_view(&game).map_err(|e| at(n, e))?;
             check_step::<G>(&before, &after, &events).map_err(|e| at(n, e))?;
+            check_replay::<G>(&before, &after, &events).map_err(|e| at(n, e))?;
             steps.push(Step {
                 changes: view_changes(&before, &after, G::ANNOUNCEMENTS.flow),
                 public: public_bodies(&events).map_err(|e| at(n, e))?,
@@ -277,6 +324,35 @@ mod tests {
         );
         assert!(announced(&changes, &[moved, json!({"type": "earned", "seat": 1})], &TABLE).is_err());
         assert!(announced(&changes, &[json!({"type": "paid", "seat": 1})], &TABLE).is_err());
+    }
+
+    /// A pile a reshuffle forms with `size` cards and each draw takes one from.
+    const PILE: Replay = Replay {
+        fields: &["pile"],
+        apply: |view, event| match kind(event) {
+            "reshuffled" => {
+                view["pile"] = event["size"].clone();
+                Ok(())
+            }
+            "drew" => Replay::count(view, "pile", -1),
+            _ => Ok(()),
+        },
+    };
+
+    #[test]
+    fn events_replayed_in_their_order_give_the_view_and_in_another_order_do_not() {
+        // The last card is drawn, the pile is formed again with 10 cards, one more is drawn.
+        let (before, after) = (json!({"pile": 1}), json!({"pile": 9}));
+        let (drew, formed) = (json!({"type": "drew"}), json!({"type": "reshuffled", "size": 10}));
+        let in_order = [drew.clone(), formed.clone(), drew.clone()];
+        assert!(replayed(&before, &after, &in_order, &PILE).is_ok());
+        let formed_first = [formed, drew.clone(), drew.clone()];
+        let wrong = replayed(&before, &after, &formed_first, &PILE).expect_err("one short");
+        assert!(
+            wrong.contains("pile: the events give 8, the view shows 9"),
+            "{wrong}"
+        );
+        assert!(replayed(&json!({"pile": 0}), &after, &[drew], &PILE).is_err());
     }
 
     #[test]

@@ -284,7 +284,7 @@ pub enum Pending {
     },
 }
 
-fn token_view(t: TokenId) -> TokenView {
+pub(crate) fn token_view(t: TokenId) -> TokenView {
     let tk = t.token();
     TokenView {
         id: t,

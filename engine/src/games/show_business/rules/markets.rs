@@ -93,12 +93,23 @@ impl ShowBusiness {
     }
 
     /// Closes up the influence market and fills it; false when the pile and discards are empty.
+    /// Events tell changes in the order they happen: when the pile runs out during the refill,
+    /// the market as filled from the old pile is told before the pile is formed again.
     pub(crate) fn refill_influence_market(&mut self, ev: &mut Events) -> bool {
-        let before = self.influence_market;
+        let mut told = self.influence_market;
         Self::close_up(&mut self.influence_market);
         let mut full = true;
         for f in 0..4 {
             if self.influence_market[f].is_none() {
+                if self.influence_pile.is_empty() && !self.influence_discard.is_empty() {
+                    Self::tell_market(
+                        MarketRow::Influence,
+                        &self.influence_market,
+                        &mut told,
+                        CardId::id,
+                        ev,
+                    );
+                }
                 match self.draw_influence(ev) {
                     Some(c) => self.influence_market[f] = Some(c),
                     None => {
@@ -108,55 +119,91 @@ impl ShowBusiness {
                 }
             }
         }
-        if before != self.influence_market {
-            tell(
-                ev,
-                GameEvent::MarketRefilled {
-                    market: MarketRow::Influence,
-                    fields: Self::market_fields(&self.influence_market, CardId::id),
-                },
-            );
-        }
+        Self::tell_market(
+            MarketRow::Influence,
+            &self.influence_market,
+            &mut told,
+            CardId::id,
+            ev,
+        );
         full
     }
 
+    /// Closes up the artist market and fills it, told as [`Self::refill_influence_market`].
     pub(crate) fn refill_artist_market(&mut self, ev: &mut Events) {
-        let before = self.artist_market;
+        let mut told = self.artist_market;
         Self::close_up(&mut self.artist_market);
         for f in 0..4 {
-            if self.artist_market[f].is_none()
-                && let Some(a) = self.draw_artist(ev)
-            {
-                self.artist_market[f] = Some(a);
+            if self.artist_market[f].is_none() {
+                if self.artist_pile.is_empty() && !self.artist_discard.is_empty() {
+                    Self::tell_market(
+                        MarketRow::Artist,
+                        &self.artist_market,
+                        &mut told,
+                        ArtistId::id,
+                        ev,
+                    );
+                }
+                if let Some(a) = self.draw_artist(ev) {
+                    self.artist_market[f] = Some(a);
+                }
             }
         }
-        if before != self.artist_market {
-            tell(
-                ev,
-                GameEvent::MarketRefilled {
-                    market: MarketRow::Artist,
-                    fields: Self::market_fields(&self.artist_market, ArtistId::id),
-                },
-            );
-        }
+        Self::tell_market(
+            MarketRow::Artist,
+            &self.artist_market,
+            &mut told,
+            ArtistId::id,
+            ev,
+        );
     }
 
+    /// Closes up the concert market and fills it from the bag, told as
+    /// [`Self::refill_influence_market`]: the tokens drawn before the used pool refills the bag
+    /// are told before the refill.
     pub(crate) fn refill_concert_market(&mut self, ev: &mut Events) {
-        let before = self.concert_market;
+        let mut told = self.concert_market;
         Self::close_up(&mut self.concert_market);
         for f in 0..5 {
-            if self.concert_market[f].is_none()
-                && let Some(t) = self.draw_token(ev)
-            {
-                self.concert_market[f] = Some(t);
+            if self.concert_market[f].is_none() {
+                if self.bag.is_empty() && !self.used_tokens.is_empty() {
+                    Self::tell_market(
+                        MarketRow::Concert,
+                        &self.concert_market,
+                        &mut told,
+                        TokenId::id,
+                        ev,
+                    );
+                }
+                if let Some(t) = self.draw_token(ev) {
+                    self.concert_market[f] = Some(t);
+                }
             }
         }
-        if before != self.concert_market {
+        Self::tell_market(
+            MarketRow::Concert,
+            &self.concert_market,
+            &mut told,
+            TokenId::id,
+            ev,
+        );
+    }
+
+    /// Tells a market's fields when they differ from the fields last `told`.
+    fn tell_market<T: Copy + PartialEq, const N: usize>(
+        row: MarketRow,
+        market: &[Option<T>; N],
+        told: &mut [Option<T>; N],
+        id: fn(T) -> &'static str,
+        ev: &mut Events,
+    ) {
+        if told != market {
+            *told = *market;
             tell(
                 ev,
                 GameEvent::MarketRefilled {
-                    market: MarketRow::Concert,
-                    fields: Self::market_fields(&self.concert_market, TokenId::id),
+                    market: row,
+                    fields: Self::market_fields(market, id),
                 },
             );
         }

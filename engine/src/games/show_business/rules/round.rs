@@ -286,6 +286,8 @@ pub(super) fn step(game: &mut ShowBusiness, task: Task, ev: &mut Events) -> Opti
                         ending: Ending::AllBankrupt,
                     },
                 );
+                // S42: "A bankrupt placer's card is discarded (S34)."
+                game.return_trend_expert(ev);
                 game.queue.push_front(Task::Finish);
                 return None;
             }

@@ -73,3 +73,67 @@ fn s32_a_pile_formed_from_its_discards_is_shuffled_from_catalogue_order() {
         "not the shuffle of the discards in catalogue order"
     );
 }
+
+/// Which refill a test runs.
+#[derive(Clone, Copy, Debug)]
+enum Refill {
+    Influence,
+    Artist,
+    Concert,
+}
+
+/// A market with fields 1 and 2 emptied and a pile (or bag) holding one card (or token), its
+/// discards (or used pool) holding the rest; refilled, with the public events.
+fn refill_crossing_a_reshuffle(refill: Refill) -> (ShowBusiness, ShowBusiness, Vec<Event<GameEvent>>) {
+    let s = scenario(3);
+    let g = s.position();
+    let s = match refill {
+        Refill::Influence => {
+            let mut gone: Vec<&str> = g.influence_pile[1..].iter().map(|c| c.id()).collect();
+            gone.extend(g.influence_market[..2].iter().flatten().map(|c| c.id()));
+            s.discard(&gone)
+        }
+        Refill::Artist => {
+            let mut gone: Vec<&str> = g.artist_pile[1..].iter().map(|a| a.id()).collect();
+            gone.extend(g.artist_market[..2].iter().flatten().map(|a| a.id()));
+            gone.iter().fold(s, |s, a| s.dismiss(a))
+        }
+        Refill::Concert => {
+            let mut gone: Vec<&str> = g.bag[1..].iter().map(|t| t.id()).collect();
+            gone.extend(g.concert_market[..2].iter().flatten().map(|t| t.id()));
+            s.used(&gone)
+        }
+    };
+    let mut g = s.build_here().expect("a valid position");
+    let before = g.clone();
+    let mut events = Vec::new();
+    match refill {
+        Refill::Influence => {
+            assert!(g.refill_influence_market(&mut events), "the market is full");
+        }
+        Refill::Artist => g.refill_artist_market(&mut events),
+        Refill::Concert => g.refill_concert_market(&mut events),
+    }
+    g.check_invariants().expect("a valid position");
+    (before, g, events)
+}
+
+/// RULINGS 9 / S32, as the log tells it: a refill that empties its pile (or bag) and forms it
+/// again tells the fields filled from the old pile first, then the new pile, then the rest of
+/// the refill; a client applying the events in order counts the pile as the view shows it.
+#[test]
+fn a_refill_crossing_a_reshuffle_tells_the_old_pile_first() {
+    for refill in [Refill::Influence, Refill::Artist, Refill::Concert] {
+        let (before, after, events) = refill_crossing_a_reshuffle(refill);
+        let view = |g: &ShowBusiness| conformance::announcements::spectator_view(g).expect("a view");
+        conformance::announcements::check_replay::<ShowBusiness>(&view(&before), &view(&after), &events)
+            .unwrap_or_else(|e| panic!("{refill:?}: {e}"));
+        let public = conformance::announcements::public_bodies(&events).expect("events serialize");
+        let kinds: Vec<&str> = public.iter().map(conformance::announcements::kind).collect();
+        assert_eq!(
+            kinds,
+            ["market_refilled", "reshuffled", "market_refilled"],
+            "{refill:?}"
+        );
+    }
+}

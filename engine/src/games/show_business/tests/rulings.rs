@@ -907,3 +907,50 @@ fn s42_a_trend_expert_standing_at_the_end_returns_and_is_paid_before_the_final_s
     // The influence field was empty: the final CLEARING charges only the expert's POWER 2.
     assert_eq!(g.players[Seat::new(0)].cash, 20 - 2);
 }
+
+/// S42 when every band goes bankrupt: "A bankrupt placer's card is discarded (S34)." The last
+/// solvent seat cannot pay its SALARIES; the game ends with every band bankrupt, and the TREND
+/// EXPERT of the seat that went bankrupt first leaves the dice for the discard pile, as the final
+/// view and the log show.
+#[test]
+fn s42_a_bankrupt_placers_trend_expert_is_discarded_when_every_band_is_bankrupt() {
+    let expert = card("I73");
+    let (g, events) = scenario(3)
+        .trend_expert("I73", Seat::new(0))
+        .bankrupt(Seat::new(0))
+        .bankrupt(Seat::new(1))
+        .cash(Seat::new(2), 0)
+        .then(Start::NextRound)
+        .build_events(Start::Pay {
+            seat: Seat::new(2),
+            amount: 1000,
+            reason: Payment::Salaries,
+        })
+        .expect("a valid position");
+    assert!(g.is_over(), "every band is bankrupt: the game is over");
+    assert!(g.players.iter().all(|p| p.bankrupt.is_some()));
+    g.check_invariants().expect("every card is accounted for");
+    assert_eq!(g.trend_expert, None);
+    assert!(g.view(Viewer::Spectator).trend_expert.is_none());
+    assert_eq!(g.influence_discard.last(), Some(&expert));
+    let bodies: Vec<&GameEvent> = events.iter().map(|e| &e.body).collect();
+    let returned = bodies.iter().position(|b| {
+        **b == GameEvent::TrendExpertReturned {
+            seat: Seat::new(0),
+            card: expert,
+            discarded: true,
+        }
+    });
+    let ends = bodies.iter().position(|b| {
+        **b == GameEvent::GameEnds {
+            ending: Ending::AllBankrupt,
+        }
+    });
+    let over = bodies
+        .iter()
+        .position(|b| matches!(b, GameEvent::GameOver { .. }));
+    assert!(
+        ends < returned && returned < over && ends.is_some(),
+        "the card is discarded at the end, before the score: {bodies:#?}"
+    );
+}
