@@ -5,8 +5,7 @@ use utoipa::ToSchema;
 
 use super::actions::{Token, Tokens};
 use super::components::{CardKind, CharacterId, PlayCardId};
-use super::state::RockTheWorld;
-use crate::{Announcements, Announces, Seat};
+use crate::{Announcements, Seat};
 
 /// What a die roll was for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -271,64 +270,62 @@ pub enum GameEvent {
 }
 
 /// Which event announces which field of the view: every change is a typed event.
-impl Announces for RockTheWorld {
-    const ANNOUNCEMENTS: Announcements<'static> = Announcements {
-        table: &[
-            ("deck_reshuffled", &["deck_count", "discard", "last_card"]),
-            ("die_rolled", &["last_roll"]),
-            ("moved", &["players.space", "board"]),
-            ("token_spent", &["players.tokens", "spent_pool", "supply"]),
-            ("token_bought", &["players.tokens", "players.cash", "supply"]),
-            (
-                "declared",
-                &[
-                    "rocker",
-                    "players.rocker",
-                    "players.tokens",
-                    "players.band",
-                    "spent_pool",
-                ],
-            ),
-            ("character_won", &["players.band", "players.band_value", "board"]),
-            ("lead_turned", &["players.lead_flipped", "players.band_value"]),
-            ("card_drawn", &["deck_count", "discard", "last_card"]),
-            ("paid", &["players.cash"]),
-            (
-                "character_returned",
-                &["players.band", "players.band_value", "board"],
-            ),
-            (
-                "eliminated",
-                &[
-                    "players.eliminated",
-                    "players.space",
-                    "board",
-                    "rocker",
-                    "players.rocker",
-                    "players.band",
-                ],
-            ),
-            (
-                "rocker_cleared",
-                &[
-                    "players.band",
-                    "players.band_value",
-                    "players.tokens",
-                    "players.rocker",
-                    "rocker",
-                    "board",
-                    "supply",
-                ],
-            ),
-            (
-                "dealt",
-                &["players.band", "players.band_value", "players.tokens", "board"],
-            ),
-            ("phase_one_resumed", &["spent_pool"]),
-            ("turn_started", &["players.turns"]),
-            ("game_over", &["end"]),
-        ],
-        flow: &["you", "phase", "active", "step"],
-        seat_keys: &["seat", "from", "to", "by"],
-    };
-}
+pub(super) const ANNOUNCEMENTS: Announcements<'static> = Announcements {
+    table: &[
+        ("deck_reshuffled", &["deck_count", "discard", "last_card"]),
+        ("die_rolled", &["last_roll"]),
+        ("moved", &["players.space", "board"]),
+        ("token_spent", &["players.tokens", "spent_pool", "supply"]),
+        ("token_bought", &["players.tokens", "players.cash", "supply"]),
+        (
+            "declared",
+            &[
+                "rocker",
+                "players.rocker",
+                "players.tokens",
+                "players.band",
+                "spent_pool",
+            ],
+        ),
+        ("character_won", &["players.band", "players.band_value", "board"]),
+        ("lead_turned", &["players.lead_flipped", "players.band_value"]),
+        ("card_drawn", &["deck_count", "discard", "last_card"]),
+        ("paid", &["players.cash"]),
+        (
+            "character_returned",
+            &["players.band", "players.band_value", "board"],
+        ),
+        (
+            "eliminated",
+            &[
+                "players.eliminated",
+                "players.space",
+                "board",
+                "rocker",
+                "players.rocker",
+                "players.band",
+            ],
+        ),
+        (
+            "rocker_cleared",
+            &[
+                "players.band",
+                "players.band_value",
+                "players.tokens",
+                "players.rocker",
+                "rocker",
+                "board",
+                "supply",
+            ],
+        ),
+        (
+            "dealt",
+            &["players.band", "players.band_value", "players.tokens", "board"],
+        ),
+        ("phase_one_resumed", &["spent_pool"]),
+        ("turn_started", &["players.turns"]),
+        ("game_over", &["end"]),
+    ],
+    flow: &["you", "phase", "active", "step"],
+    seat_keys: &["seat", "from", "to", "by"],
+};

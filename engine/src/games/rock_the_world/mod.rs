@@ -10,6 +10,7 @@ pub mod events;
 pub mod state;
 pub mod view;
 
+mod bot;
 mod invariants;
 mod machine;
 mod rules;
@@ -24,8 +25,11 @@ pub use events::GameEvent;
 pub use state::RockTheWorld;
 pub use view::View;
 
-use crate::bots::BotLevel;
-use crate::{Event, Game, Machine, Outcome, Seat, SetupError, Started, Timeout, Viewer};
+use rand::RngCore;
+
+use crate::{
+    Announcements, BotLevel, Event, Game, Machine, Outcome, Seat, SetupError, Started, Timeout, Viewer,
+};
 
 impl Game for RockTheWorld {
     const SLUG: &'static str = "rock-the-world";
@@ -36,6 +40,7 @@ impl Game for RockTheWorld {
     const ON_TIMEOUT: Timeout = Timeout::Bot {
         level: BotLevel::Random,
     };
+    const ANNOUNCEMENTS: Announcements<'static> = events::ANNOUNCEMENTS;
 
     type Options = Options;
     type Action = Action;
@@ -96,5 +101,9 @@ impl Game for RockTheWorld {
 
     fn check_invariants(&self) -> Result<(), String> {
         self.invariants()
+    }
+
+    fn greedy_pick(view: &View, legal: &[Action], rng: &mut dyn RngCore) -> Option<usize> {
+        bot::greedy(view, legal, rng)
     }
 }

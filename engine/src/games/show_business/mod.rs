@@ -15,6 +15,7 @@
 //!   discard); pile order, the bag and other seats' hands never leave the engine.
 
 mod actions;
+mod bot;
 mod components;
 mod events;
 mod invariants;
@@ -44,8 +45,11 @@ pub use scenario::{ChartEntry, Scenario, Start};
 pub use state::ShowBusiness;
 pub use view::{ArtistView, Pending, PlayerView, SongView, TiedSong, TokenView, View};
 
-use crate::bots::BotLevel;
-use crate::{Event, Game, Machine, Outcome, Seat, SetupError, Started, Timeout, Viewer};
+use rand::RngCore;
+
+use crate::{
+    Announcements, BotLevel, Event, Game, Machine, Outcome, Seat, SetupError, Started, Timeout, Viewer,
+};
 
 impl Game for ShowBusiness {
     const SLUG: &'static str = "show-business";
@@ -56,6 +60,7 @@ impl Game for ShowBusiness {
     const ON_TIMEOUT: Timeout = Timeout::Bot {
         level: BotLevel::Random,
     };
+    const ANNOUNCEMENTS: Announcements<'static> = events::ANNOUNCEMENTS;
     type Options = Options;
     type Action = Action;
     type Event = GameEvent;
@@ -116,5 +121,9 @@ impl Game for ShowBusiness {
 
     fn check_invariants(&self) -> Result<(), String> {
         self.invariants()
+    }
+
+    fn greedy_pick(view: &View, legal: &[Action], rng: &mut dyn RngCore) -> Option<usize> {
+        bot::greedy(view, legal, rng)
     }
 }
