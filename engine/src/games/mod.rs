@@ -2,8 +2,9 @@
 //! who knows one game finds anything in another:
 //!
 //! - `mod.rs`: the module list and `impl Game`, which forwards to the same names in every game
-//!   (`setup::new_game`, `seats`, `seats_to_act`, `legal`, `check`, `play`, `view_for`,
-//!   `phase_name`, `scored`, `machine::machine`, `hidden_from`, `invariants`);
+//!   (`events::ANNOUNCEMENTS`, `setup::new_game`, `seats`, `seats_to_act`, `is_to_act`, `legal`,
+//!   `check`, `play`, `view_for`, `phase_name`, `scored`, `machine::machine`,
+//!   `components::catalogue`, `hidden_from`, `invariants`, `bot::greedy`);
 //! - `state.rs`: the position and its state enum, `Stage`;
 //! - `setup.rs`: `new_game`, the game's setup;
 //! - `actions.rs`: what a seat posts, and the game `Options`;

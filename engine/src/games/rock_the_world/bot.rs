@@ -11,8 +11,9 @@
 use rand::RngCore;
 use serde::Deserialize;
 
-use super::actions::{Action, Token, Tokens};
+use super::actions::Action;
 use super::components::{CharacterId, Colour};
+use super::components::{Token, Tokens};
 use super::view::View;
 use crate::Seat;
 use crate::heuristic;

@@ -3,8 +3,8 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::actions::{Token, Tokens};
 use super::components::{CardKind, CharacterId, PlayCardId};
+use super::components::{Token, Tokens};
 use crate::{Announcements, Seat};
 
 /// What a die roll was for.

@@ -20,7 +20,8 @@ mod setup;
 #[cfg(test)]
 mod tests;
 
-pub use actions::{Action, Options, Token, Tokens, Variant};
+pub use actions::{Action, Options, Variant};
+pub use components::{Token, Tokens};
 pub use events::GameEvent;
 pub use state::RockTheWorld;
 pub use view::View;
@@ -41,7 +42,6 @@ impl Game for RockTheWorld {
         level: BotLevel::Random,
     };
     const ANNOUNCEMENTS: Announcements<'static> = events::ANNOUNCEMENTS;
-
     type Options = Options;
     type Action = Action;
     type Event = GameEvent;
