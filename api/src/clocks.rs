@@ -16,7 +16,7 @@
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use roadie_engine::bots::{self, BotLevel};
+use roadie_engine::BotLevel;
 use roadie_engine::{AnyGame, Event, Seat, Timeout};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -275,7 +275,7 @@ fn play_for(game: &mut AnyGame, seat: Seat, deadline_ms: u64, declared: Timeout)
             Timeout::Bot { level } => level,
             Timeout::Action { .. } => BotLevel::Random,
         };
-        let action = bots::choose(game, seat, level, &mut rand::rng())?;
+        let action = game.bot_action(seat, level, &mut rand::rng())?;
         let events = game.apply(seat, action.get()).ok()?;
         played = Some(("bot", Some(level), events));
     }

@@ -10,7 +10,7 @@
 //! generation counts up to the same number a second time.
 
 use rand::SeedableRng;
-use roadie_engine::bots::{self, BotLevel};
+use roadie_engine::BotLevel;
 use roadie_engine::{AnyGame, Audience, Seat, Viewer};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -425,7 +425,7 @@ pub fn play_bots(game: &mut AnyGame, table: &SeatTable) -> Vec<StoredEvent> {
         else {
             break;
         };
-        let Some(action) = bots::choose(game, seat, level, &mut rng) else {
+        let Some(action) = game.bot_action(seat, level, &mut rng) else {
             tracing::error!(
                 ruleset = game.ruleset().slug,
                 seat = seat.index(),

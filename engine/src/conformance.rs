@@ -31,6 +31,8 @@ use crate::{Event, Game, Machine, RejectionCode, Seat, Viewer};
 
 pub mod announcements;
 #[cfg(test)]
+mod bots;
+#[cfg(test)]
 mod template;
 
 /// How one run of the suite plays.

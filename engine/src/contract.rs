@@ -3,11 +3,10 @@
 use std::fmt;
 use std::ops::{Index, IndexMut, RangeInclusive};
 
+use rand::{Rng, RngCore};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-
-use crate::bots::BotLevel;
 
 /// A seat at the table, numbered `0..seats` in clockwise order. On the wire, in messages and in
 /// logs it is the plain number.
@@ -405,6 +404,29 @@ pub struct PhaseGroup {
     pub phases: Vec<&'static str>,
 }
 
+/// How well a bot plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum BotLevel {
+    /// Any legal action, each as likely.
+    Random,
+    /// The game's own heuristic, [`Game::greedy_pick`].
+    Greedy,
+}
+
+impl BotLevel {
+    /// Every level.
+    pub const ALL: [BotLevel; 2] = [BotLevel::Random, BotLevel::Greedy];
+
+    /// The level as it appears on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BotLevel::Random => "random",
+            BotLevel::Greedy => "greedy",
+        }
+    }
+}
+
 /// What the service does for a seat whose clock runs out (see the `clock` option of a new game).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -596,15 +618,6 @@ impl Replay {
     }
 }
 
-/// A game's [`Announcements`]: a supertrait of [`Game`], so no game is registered without them.
-/// Each game states them in its `events.rs`.
-pub trait Announces {
-    /// Which of the game's event types announce which fields of its view.
-    const ANNOUNCEMENTS: Announcements<'static>;
-    /// Which view fields a client keeps by applying the public events in order, and how.
-    const REPLAY: Replay;
-}
-
 /// A new game and the events its setup produced.
 pub type Started<G> = (G, Vec<Event<<G as Game>::Event>>);
 
@@ -620,8 +633,12 @@ pub type Started<G> = (G, Vec<Event<<G as Game>::Event>>);
 /// is not legal) before [`Game::apply_legal`] runs. A game implements only the required methods;
 /// the provided ones are the contract and are not overridden, except [`Game::may_act`] and
 /// [`Game::check_legal`], which a game may answer faster than its lists do.
+///
+/// A bot seat plays through [`Game::bot_action`]: the contract hands the game's heuristic,
+/// [`Game::greedy_pick`], nothing but the seat's view and legal actions, so a bot learns nothing
+/// a person in that seat would not.
 pub trait Game:
-    Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + Announces + 'static
+    Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static
 {
     /// The ruleset's slug (`shrewd-producer`).
     const SLUG: &'static str;
@@ -631,6 +648,12 @@ pub trait Game:
     const SEATS: RangeInclusive<usize>;
     /// What a seat whose clock runs out does; [`Game::machine`] documents it.
     const ON_TIMEOUT: Timeout;
+    /// Which of the game's event types announce which fields of its view: no game is registered
+    /// without them. Each game states them in its `events.rs`.
+    const ANNOUNCEMENTS: Announcements<'static>;
+    /// Which view fields a client keeps by applying the public events in order, and how. Each
+    /// game states it in its `events.rs`, beside its announcements.
+    const REPLAY: Replay;
 
     /// Game options, each documented with the ruling it sets; `Default` is the rulebook's game.
     type Options: Clone + fmt::Debug + Default + Serialize + DeserializeOwned + ToSchema;
@@ -680,6 +703,11 @@ pub trait Game:
 
     /// The game's own invariants (cards and money conserved, ...); `Err` names the broken one.
     fn check_invariants(&self) -> Result<(), String>;
+
+    /// The greedy bot's pick among `legal`, the legal actions of the seat that sees `view`, as an
+    /// index into `legal`; `None` leaves the pick to chance. Each game writes its heuristic in its
+    /// `bot.rs`; it is given no game, so it cannot read what the seat may not see.
+    fn greedy_pick(view: &Self::View, legal: &[Self::Action], rng: &mut dyn RngCore) -> Option<usize>;
 
     /// A new game of `seats` seats, refused unless [`Game::SEATS`] allows that many.
     fn setup(options: Self::Options, seats: usize, seed: u64) -> Result<Started<Self>, SetupError> {
@@ -744,6 +772,25 @@ pub trait Game:
             Ok(()) => self.actions_for(seat),
             Err(_) => Vec::new(),
         }
+    }
+
+    /// The action a `level` bot in `seat` plays now; `None` when the seat has nothing to do. A
+    /// random bot picks any legal action, each as likely; a greedy one plays
+    /// [`Game::greedy_pick`] from the seat's view, or at random where the heuristic has no pick.
+    fn bot_action(&self, seat: Seat, level: BotLevel, rng: &mut dyn RngCore) -> Option<Self::Action> {
+        let mut legal = self.legal_actions(seat);
+        if legal.is_empty() {
+            return None;
+        }
+        let pick = match level {
+            BotLevel::Random => None,
+            BotLevel::Greedy => Self::greedy_pick(&self.view(Viewer::Seat(seat)), &legal, rng),
+        };
+        let pick = match pick {
+            Some(i) if i < legal.len() => i,
+            _ => rng.random_range(0..legal.len()),
+        };
+        Some(legal.swap_remove(pick))
     }
 
     /// Plays one action, after the contract's checks. On `Err` the state is untouched.

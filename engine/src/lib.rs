@@ -9,7 +9,6 @@
 //! same actions always give the same game.
 #![deny(missing_docs)]
 
-pub mod bots;
 pub mod catalogue;
 pub mod conformance;
 pub mod games;
@@ -17,6 +16,7 @@ pub mod registry;
 pub mod rng;
 
 mod contract;
+mod heuristic;
 mod ids;
 
 pub use contract::*;

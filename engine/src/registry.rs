@@ -5,6 +5,7 @@
 use std::borrow::Cow;
 use std::ops::RangeInclusive;
 
+use rand::RngCore;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use utoipa::ToSchema;
@@ -12,7 +13,7 @@ use utoipa::openapi::{RefOr, Schema};
 
 use crate::games;
 use crate::{
-    Catalogue, Event, Game, Machine, Outcome, Rejection, Seat, SetupError, Started, Timeout, Viewer,
+    BotLevel, Catalogue, Event, Game, Machine, Outcome, Rejection, Seat, SetupError, Started, Timeout, Viewer,
 };
 
 /// A game's JSON, produced once by serde and passed through untouched.
@@ -108,6 +109,7 @@ trait Erased {
     fn view(&self, viewer: Viewer) -> Json;
     fn outcome(&self) -> Option<Outcome>;
     fn secrets(&self, viewer: Viewer) -> Vec<String>;
+    fn bot_action(&self, seat: Seat, level: BotLevel, rng: &mut dyn RngCore) -> Option<Json>;
 }
 
 impl<G: Game> Erased for G {
@@ -146,6 +148,10 @@ impl<G: Game> Erased for G {
 
     fn secrets(&self, viewer: Viewer) -> Vec<String> {
         Game::secrets(self, viewer)
+    }
+
+    fn bot_action(&self, seat: Seat, level: BotLevel, rng: &mut dyn RngCore) -> Option<Json> {
+        Game::bot_action(self, seat, level, rng).map(|action| to_json(&action))
     }
 }
 
@@ -300,6 +306,12 @@ impl AnyGame {
     /// What `viewer` must not see (see [`Game::secrets`]): for tests that check responses.
     pub fn secrets(&self, viewer: Viewer) -> Vec<String> {
         self.erased().secrets(viewer)
+    }
+
+    /// The action a `level` bot in `seat` plays now, as JSON; `None` when the seat has nothing
+    /// to do. It reads only the seat's view and legal actions (see [`Game::bot_action`]).
+    pub fn bot_action(&self, seat: Seat, level: BotLevel, rng: &mut impl RngCore) -> Option<Json> {
+        self.erased().bot_action(seat, level, rng)
     }
 }
 

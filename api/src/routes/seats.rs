@@ -2,7 +2,7 @@
 
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpResponse, web};
-use roadie_engine::bots::BotLevel;
+use roadie_engine::BotLevel;
 
 use crate::auth::{HostCaller, SeatCaller};
 use crate::body::JsonBody;

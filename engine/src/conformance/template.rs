@@ -17,6 +17,7 @@ const REQUIRED: &[(&str, bool)] = &[
     ("scoring.rs", false),
     ("machine.rs", false),
     ("invariants.rs", false),
+    ("bot.rs", false),
     ("components.rs", false),
     ("RULES.md", false),
     ("tests", true),

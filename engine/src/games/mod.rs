@@ -2,18 +2,20 @@
 //! who knows one game finds anything in another:
 //!
 //! - `mod.rs`: the module list and `impl Game`, which forwards to the same names in every game
-//!   (`setup::new_game`, `seats`, `seats_to_act`, `legal`, `check`, `play`, `view_for`,
-//!   `phase_name`, `scored`, `machine::machine`, `hidden_from`, `invariants`);
+//!   (`events::ANNOUNCEMENTS`, `setup::new_game`, `seats`, `seats_to_act`, `is_to_act`, `legal`,
+//!   `check`, `play`, `view_for`, `phase_name`, `scored`, `machine::machine`,
+//!   `components::catalogue`, `hidden_from`, `invariants`, `bot::greedy`);
 //! - `state.rs`: the position and its state enum, `Stage`;
 //! - `setup.rs`: `new_game`, the game's setup;
 //! - `actions.rs`: what a seat posts, and the game `Options`;
 //! - `rules/`: who acts and the legal actions in `mod.rs`, what each decision does in its own module;
-//! - `events.rs`: what a game reports, every change a typed event, and its `Announces` table (which
-//!   event announces which view field);
+//! - `events.rs`: what a game reports, every change a typed event, and its `ANNOUNCEMENTS` table
+//!   (which event announces which view field);
 //! - `view.rs`: what one viewer sees;
 //! - `scoring.rs`: the final score and the `Outcome`;
 //! - `machine.rs`: the phase machine as data, and `phase_name`;
 //! - `invariants.rs`: what must always hold, and the secrets no viewer may see;
+//! - `bot.rs`: `greedy`, the greedy bot's heuristic, reading only the seat's view and legal actions;
 //! - `components.rs`: the cards and tables as data, and each ruling's constant;
 //! - `RULES.md`: one line for every ruling id the code cites;
 //! - `tests/`: one test per rule and ruling;

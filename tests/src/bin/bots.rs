@@ -2,7 +2,7 @@
 //!
 //! For every ruleset and seat count it plays `--games` seeded games with one greedy seat
 //! (rotating through the seats) and random bots in the others, and as many all-random games
-//! as a control, through the engine's registry and `roadie_engine::bots::choose`, the function
+//! as a control, through the engine's registry and `AnyGame::bot_action`, the method
 //! bot seats in the service call. It prints the tracked seat's win share with its 95% Wilson
 //! interval beside the baseline 1/seats. A shared first place counts 1/k for each of the k
 //! winners, so every finished game hands out exactly one win.
@@ -12,8 +12,7 @@
 use clap::Parser;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use roadie_engine::bots::{self, BotLevel};
-use roadie_engine::{AnyGame, RULESETS, Seat};
+use roadie_engine::{AnyGame, BotLevel, RULESETS, Seat};
 
 #[derive(Parser)]
 #[command(about = "Win rate of each ruleset's greedy bot against random bots")]
@@ -94,7 +93,7 @@ fn play(
         } else {
             BotLevel::Random
         };
-        let action = bots::choose(&game, seat, level, &mut rng)?;
+        let action = game.bot_action(seat, level, &mut rng)?;
         if let Err(refused) = game.apply(seat, action.get()) {
             panic!(
                 "{slug} seed {seed}: the {} bot's {} was refused: {refused}",

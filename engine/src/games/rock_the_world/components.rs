@@ -382,10 +382,81 @@ impl PlayCardId {
     }
 }
 
+/// A travel token type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = RockTheWorldToken)]
+pub enum Token {
+    /// "Buses: Allow a player to move one or two spaces in either direction."
+    Bus,
+    /// "Trains: Allow a player to move any number of spaces in a straight line in either
+    /// direction" (R21: along one side's line, corners included).
+    Train,
+    /// "Planes: Allow a player to move anywhere on the board."
+    Plane,
+}
+
+impl Token {
+    /// Every type, in the order R34 deals them.
+    pub const ALL: [Token; 3] = [Token::Bus, Token::Train, Token::Plane];
+}
+
+/// A count of travel tokens per type.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = RockTheWorldTokens)]
+pub struct Tokens {
+    /// Buses.
+    pub bus: u8,
+    /// Trains.
+    pub train: u8,
+    /// Planes.
+    pub plane: u8,
+}
+
+impl Tokens {
+    /// `n` of each type.
+    pub const fn each(n: u8) -> Self {
+        Self {
+            bus: n,
+            train: n,
+            plane: n,
+        }
+    }
+
+    /// How many of `token`.
+    pub const fn get(&self, token: Token) -> u8 {
+        match token {
+            Token::Bus => self.bus,
+            Token::Train => self.train,
+            Token::Plane => self.plane,
+        }
+    }
+
+    /// The count of `token`, mutably.
+    pub fn get_mut(&mut self, token: Token) -> &mut u8 {
+        match token {
+            Token::Bus => &mut self.bus,
+            Token::Train => &mut self.train,
+            Token::Plane => &mut self.plane,
+        }
+    }
+
+    /// All tokens.
+    pub const fn total(&self) -> u32 {
+        self.bus as u32 + self.train as u32 + self.plane as u32
+    }
+
+    /// Adds `other` to these.
+    pub fn add(&mut self, other: Tokens) {
+        self.bus += other.bus;
+        self.train += other.train;
+        self.plane += other.plane;
+    }
+}
+
 /// Every printed component, keyed by the ids the wire uses: the board's spaces (by number), the
 /// characters, the play deck, the Lead Singers, the colours and the travel tokens.
 pub fn catalogue() -> crate::Catalogue {
-    use super::actions::Token;
     use serde_json::json;
     let icons = |i: &Icons| {
         let mut map = serde_json::Map::new();

@@ -3,10 +3,9 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::actions::{Token, Tokens};
 use super::components::{CardKind, CharacterId, PlayCardId};
-use super::state::RockTheWorld;
-use crate::{Announcements, Announces, Replay, Seat};
+use super::components::{Token, Tokens};
+use crate::{Announcements, Replay, Seat};
 
 /// What a die roll was for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -271,72 +270,71 @@ pub enum GameEvent {
 }
 
 /// Which event announces which field of the view: every change is a typed event.
-impl Announces for RockTheWorld {
-    const ANNOUNCEMENTS: Announcements<'static> = Announcements {
-        table: &[
-            ("deck_reshuffled", &["deck_count", "discard", "last_card"]),
-            ("die_rolled", &["last_roll"]),
-            ("moved", &["players.space", "board"]),
-            ("token_spent", &["players.tokens", "spent_pool", "supply"]),
-            ("token_bought", &["players.tokens", "players.cash", "supply"]),
-            (
-                "declared",
-                &[
-                    "rocker",
-                    "players.rocker",
-                    "players.tokens",
-                    "players.band",
-                    "spent_pool",
-                ],
-            ),
-            ("character_won", &["players.band", "players.band_value", "board"]),
-            ("lead_turned", &["players.lead_flipped", "players.band_value"]),
-            ("card_drawn", &["deck_count", "discard", "last_card"]),
-            ("paid", &["players.cash"]),
-            (
-                "character_returned",
-                &["players.band", "players.band_value", "board"],
-            ),
-            (
-                "eliminated",
-                &[
-                    "players.eliminated",
-                    "players.space",
-                    "board",
-                    "rocker",
-                    "players.rocker",
-                    "players.band",
-                ],
-            ),
-            (
-                "rocker_cleared",
-                &[
-                    "players.band",
-                    "players.band_value",
-                    "players.tokens",
-                    "players.rocker",
-                    "rocker",
-                    "board",
-                    "supply",
-                ],
-            ),
-            (
-                "dealt",
-                &["players.band", "players.band_value", "players.tokens", "board"],
-            ),
-            ("phase_one_resumed", &["spent_pool"]),
-            ("turn_started", &["players.turns"]),
-            ("game_over", &["end"]),
-        ],
-        flow: &["you", "phase", "active", "step"],
-        seat_keys: &["seat", "from", "to", "by"],
-    };
+pub(super) const ANNOUNCEMENTS: Announcements<'static> = Announcements {
+    table: &[
+        ("deck_reshuffled", &["deck_count", "discard", "last_card"]),
+        ("die_rolled", &["last_roll"]),
+        ("moved", &["players.space", "board"]),
+        ("token_spent", &["players.tokens", "spent_pool", "supply"]),
+        ("token_bought", &["players.tokens", "players.cash", "supply"]),
+        (
+            "declared",
+            &[
+                "rocker",
+                "players.rocker",
+                "players.tokens",
+                "players.band",
+                "spent_pool",
+            ],
+        ),
+        ("character_won", &["players.band", "players.band_value", "board"]),
+        ("lead_turned", &["players.lead_flipped", "players.band_value"]),
+        ("card_drawn", &["deck_count", "discard", "last_card"]),
+        ("paid", &["players.cash"]),
+        (
+            "character_returned",
+            &["players.band", "players.band_value", "board"],
+        ),
+        (
+            "eliminated",
+            &[
+                "players.eliminated",
+                "players.space",
+                "board",
+                "rocker",
+                "players.rocker",
+                "players.band",
+            ],
+        ),
+        (
+            "rocker_cleared",
+            &[
+                "players.band",
+                "players.band_value",
+                "players.tokens",
+                "players.rocker",
+                "rocker",
+                "board",
+                "supply",
+            ],
+        ),
+        (
+            "dealt",
+            &["players.band", "players.band_value", "players.tokens", "board"],
+        ),
+        ("phase_one_resumed", &["spent_pool"]),
+        ("turn_started", &["players.turns"]),
+        ("game_over", &["end"]),
+    ],
+    flow: &["you", "phase", "active", "step"],
+    seat_keys: &["seat", "from", "to", "by"],
+};
 
-    const REPLAY: Replay = Replay {
-        fields: &["deck_count"],
-        apply: replay,
-    };
-}
+/// Which view fields a client keeps by applying the public events in order.
+pub(super) const REPLAY: Replay = Replay {
+    fields: &["deck_count"],
+    apply: replay,
+};
 
 /// R29 as a client reads it: a reshuffle forms a deck of `cards`, and each card drawn leaves it.
 fn replay(view: &mut serde_json::Value, event: &serde_json::Value) -> Result<(), String> {

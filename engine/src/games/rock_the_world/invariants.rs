@@ -1,6 +1,6 @@
 //! What must always hold, and what a viewer must never see.
 
-use super::actions::Token;
+use super::components::Token;
 use super::components::{BOARD, CharacterId, DECK_SIZE, SPACES, START_CASH, TOKEN_SUPPLY};
 use super::events::End;
 use super::state::RockTheWorld;

@@ -10,6 +10,7 @@ pub mod events;
 pub mod state;
 pub mod view;
 
+mod bot;
 mod invariants;
 mod machine;
 mod rules;
@@ -19,13 +20,18 @@ mod setup;
 #[cfg(test)]
 mod tests;
 
-pub use actions::{Action, Options, Token, Tokens, Variant};
+pub use actions::{Action, Options, Variant};
+pub use components::{Token, Tokens};
 pub use events::GameEvent;
 pub use state::RockTheWorld;
 pub use view::View;
 
-use crate::bots::BotLevel;
-use crate::{Event, Game, Machine, Outcome, Seat, SetupError, Started, Timeout, Viewer};
+use rand::RngCore;
+
+use crate::{
+    Announcements, BotLevel, Event, Game, Machine, Outcome, Replay, Seat, SetupError, Started, Timeout,
+    Viewer,
+};
 
 impl Game for RockTheWorld {
     const SLUG: &'static str = "rock-the-world";
@@ -36,7 +42,8 @@ impl Game for RockTheWorld {
     const ON_TIMEOUT: Timeout = Timeout::Bot {
         level: BotLevel::Random,
     };
-
+    const ANNOUNCEMENTS: Announcements<'static> = events::ANNOUNCEMENTS;
+    const REPLAY: Replay = events::REPLAY;
     type Options = Options;
     type Action = Action;
     type Event = GameEvent;
@@ -96,5 +103,9 @@ impl Game for RockTheWorld {
 
     fn check_invariants(&self) -> Result<(), String> {
         self.invariants()
+    }
+
+    fn greedy_pick(view: &View, legal: &[Action], rng: &mut dyn RngCore) -> Option<usize> {
+        bot::greedy(view, legal, rng)
     }
 }

@@ -1,6 +1,7 @@
 //! Setting up a game (R11, R13).
 
-use super::actions::{MAX_TURNS_PER_SEAT, Options, Tokens};
+use super::actions::{MAX_TURNS_PER_SEAT, Options};
+use super::components::Tokens;
 use super::components::{PlayCardId, START_CASH, START_SPACE, TOKEN_SUPPLY};
 use super::events::GameEvent;
 use super::rules::deck_order;

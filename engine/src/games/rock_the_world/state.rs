@@ -3,7 +3,8 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::actions::{Options, Tokens};
+use super::actions::Options;
+use super::components::Tokens;
 use super::components::{CharacterId, Colour, FAMILY_SIZE, FLIPPED_LEAD_VALUE, LEAD_VALUE, PlayCardId, city};
 use super::events::End;
 use crate::rng::GameRng;

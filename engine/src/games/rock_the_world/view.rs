@@ -3,7 +3,8 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::actions::{Options, Tokens};
+use super::actions::Options;
+use super::components::Tokens;
 use super::components::{BOARD, CardKind, CharacterId, Colour, LEADS};
 use super::events::{End, PlayCard};
 use super::state::{RockTheWorld, Stage};

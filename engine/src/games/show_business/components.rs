@@ -661,6 +661,15 @@ impl std::fmt::Display for SongId {
     }
 }
 
+/// The rondel's five fields, clockwise, by their catalogue ids (`event_rondel_fields`).
+pub const RONDEL: [&str; 5] = [
+    "trend_change",
+    "popularity_check",
+    "salaries",
+    "integration_control",
+    "royalties",
+];
+
 /// Every printed component, keyed by the ids the wire uses: influence cards, artists, concert
 /// tokens, the map's cities, chart fields, and the characters, styles, dice, die faces,
 /// instruments and token colours that views, actions and events name.
@@ -745,7 +754,7 @@ pub fn catalogue() -> crate::Catalogue {
             })
         })
         .collect();
-    let rondel = super::state::RONDEL
+    let rondel = RONDEL
         .iter()
         .map(|&field| json!({"id": field, "name": field.replace('_', " ").to_uppercase()}))
         .collect();

@@ -6,9 +6,8 @@ use utoipa::ToSchema;
 
 use super::actions::{Market, SongContent};
 use super::components::{ArtistId, CardId, CityId, Die, SongId, TokenId};
-use super::state::ShowBusiness;
 use super::view::token_view;
-use crate::{Announcements, Announces, Replay, Seat};
+use crate::{Announcements, Replay, Seat};
 
 /// An artist of a starting band.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -907,175 +906,174 @@ pub enum GameEvent {
 }
 
 /// Which event announces which field of the view: every change is a typed event.
-impl Announces for ShowBusiness {
-    const ANNOUNCEMENTS: Announcements<'static> = Announcements {
-        table: &[
-            ("starting_band", &["players.band", "players.cash"]),
-            (
-                "reshuffled",
-                &[
-                    "influence_pile",
-                    "influence_discard",
-                    "influence_discard_top",
-                    "artist_pile",
-                    "artist_discard",
-                    "bag",
-                    "used_tokens",
-                ],
-            ),
-            ("drew", &["players.hand_count", "influence_pile"]),
-            (
-                "market_refilled",
-                &[
-                    "influence_market",
-                    "artist_market",
-                    "concert_market",
-                    "influence_pile",
-                    "artist_pile",
-                    "bag",
-                ],
-            ),
-            (
-                "market_discard",
-                &[
-                    "influence_market",
-                    "artist_market",
-                    "influence_discard",
-                    "influence_discard_top",
-                    "artist_discard",
-                ],
-            ),
-            ("die_shows", &["dice"]),
-            ("token_to_map", &["map_tokens", "concert_market", "bag"]),
-            ("token_off_map", &["map_tokens", "used_tokens"]),
-            ("paid", &["players.cash"]),
-            ("earned", &["players.cash"]),
-            ("advertised", &["players.cash", "players.popularity"]),
-            ("satisfaction", &["players.satisfaction"]),
-            ("popularity", &["players.popularity"]),
-            ("scandal", &["players.scandal"]),
-            ("shown", &["revealed", "influence_pile"]),
-            (
-                "shown_discarded",
-                &["revealed", "influence_discard", "influence_discard_top"],
-            ),
-            (
-                "discarded",
-                &["players.hand_count", "influence_discard", "influence_discard_top"],
-            ),
-            (
-                "field_discarded",
-                &[
-                    "players.influence_field",
-                    "influence_discard",
-                    "influence_discard_top",
-                ],
-            ),
-            (
-                "bankrupt",
-                &[
-                    "players.cash",
-                    "players.time",
-                    "players.last_in_turn",
-                    "players.hand_count",
-                    "players.influence_field",
-                    "players.band",
-                    "players.songs",
-                    "players.blanks",
-                    "players.bankrupt",
-                    "influence_discard",
-                    "influence_discard_top",
-                    "artist_discard",
-                    "used_tokens",
-                ],
-            ),
-            ("round_begins", &["players.blanks"]),
-            (
-                "time_lapse",
-                &["players.time", "players.hand_count", "players.influence_field"],
-            ),
-            (
-                "quarter_end_reached",
-                &["quarter_ends", "quarter_end_pending", "last_turn"],
-            ),
-            (
-                "activated_from_market",
-                &["influence_market", "players.influence_field"],
-            ),
-            ("bought", &["influence_market", "players.hand_count"]),
-            ("recruited", &["artist_market", "players.band"]),
-            ("car_moved", &["players.car"]),
-            ("concert", &["map_tokens"]),
-            ("token_on_artist", &["players.band"]),
-            ("token_discarded", &["used_tokens"]),
-            ("studio_used", &["players.blanks"]),
-            ("song_recorded", &["players.songs"]),
-            ("promoted", &["players.songs", "chart"]),
-            ("defence", &["players.hand_count", "players.influence_field"]),
-            ("time_swapped", &["players.time"]),
-            ("artists_exchanged", &["players.band"]),
-            ("dismissed", &["players.band", "artist_discard", "used_tokens"]),
-            ("artist_left", &["players.band", "artist_discard", "used_tokens"]),
-            ("style_changed", &["players.band", "used_tokens"]),
-            ("regrouped", &["players.band"]),
-            ("rondel_moved", &["rondel"]),
-            (
-                "trend_expert_placed",
-                &["trend_expert", "players.influence_field"],
-            ),
-            (
-                "trend_expert_returned",
-                &[
-                    "trend_expert",
-                    "players.influence_field",
-                    "influence_discard",
-                    "influence_discard_top",
-                ],
-            ),
-            ("bids_revealed", &["players.cash"]),
-            ("sequence", &["order", "players.last_in_turn"]),
-            ("quarter_end", &["quarter_end_pending", "players.blanks"]),
-            ("disclosed", &["chart"]),
-            ("chart_scores", &["chart"]),
-            ("chart_placed", &["chart"]),
-            ("sponsor_card", &["players.hand_count", "players.influence_field"]),
-            ("charts_done", &["chart"]),
-            ("game_over", &["players.songs", "chart"]),
-        ],
-        flow: &[
-            "me",
-            "phase",
-            "to_act",
-            "active",
-            "my_bid",
-            "power_left",
-            "pending",
-        ],
-        seat_keys: &[
-            "seat",
-            "seats",
-            "restocked",
-            "attacker",
-            "target",
-            "first",
-            "order",
-            "bids",
-            "winners",
-        ],
-    };
+pub(super) const ANNOUNCEMENTS: Announcements<'static> = Announcements {
+    table: &[
+        ("starting_band", &["players.band", "players.cash"]),
+        (
+            "reshuffled",
+            &[
+                "influence_pile",
+                "influence_discard",
+                "influence_discard_top",
+                "artist_pile",
+                "artist_discard",
+                "bag",
+                "used_tokens",
+            ],
+        ),
+        ("drew", &["players.hand_count", "influence_pile"]),
+        (
+            "market_refilled",
+            &[
+                "influence_market",
+                "artist_market",
+                "concert_market",
+                "influence_pile",
+                "artist_pile",
+                "bag",
+            ],
+        ),
+        (
+            "market_discard",
+            &[
+                "influence_market",
+                "artist_market",
+                "influence_discard",
+                "influence_discard_top",
+                "artist_discard",
+            ],
+        ),
+        ("die_shows", &["dice"]),
+        ("token_to_map", &["map_tokens", "concert_market", "bag"]),
+        ("token_off_map", &["map_tokens", "used_tokens"]),
+        ("paid", &["players.cash"]),
+        ("earned", &["players.cash"]),
+        ("advertised", &["players.cash", "players.popularity"]),
+        ("satisfaction", &["players.satisfaction"]),
+        ("popularity", &["players.popularity"]),
+        ("scandal", &["players.scandal"]),
+        ("shown", &["revealed", "influence_pile"]),
+        (
+            "shown_discarded",
+            &["revealed", "influence_discard", "influence_discard_top"],
+        ),
+        (
+            "discarded",
+            &["players.hand_count", "influence_discard", "influence_discard_top"],
+        ),
+        (
+            "field_discarded",
+            &[
+                "players.influence_field",
+                "influence_discard",
+                "influence_discard_top",
+            ],
+        ),
+        (
+            "bankrupt",
+            &[
+                "players.cash",
+                "players.time",
+                "players.last_in_turn",
+                "players.hand_count",
+                "players.influence_field",
+                "players.band",
+                "players.songs",
+                "players.blanks",
+                "players.bankrupt",
+                "influence_discard",
+                "influence_discard_top",
+                "artist_discard",
+                "used_tokens",
+            ],
+        ),
+        ("round_begins", &["players.blanks"]),
+        (
+            "time_lapse",
+            &["players.time", "players.hand_count", "players.influence_field"],
+        ),
+        (
+            "quarter_end_reached",
+            &["quarter_ends", "quarter_end_pending", "last_turn"],
+        ),
+        (
+            "activated_from_market",
+            &["influence_market", "players.influence_field"],
+        ),
+        ("bought", &["influence_market", "players.hand_count"]),
+        ("recruited", &["artist_market", "players.band"]),
+        ("car_moved", &["players.car"]),
+        ("concert", &["map_tokens"]),
+        ("token_on_artist", &["players.band"]),
+        ("token_discarded", &["used_tokens"]),
+        ("studio_used", &["players.blanks"]),
+        ("song_recorded", &["players.songs"]),
+        ("promoted", &["players.songs", "chart"]),
+        ("defence", &["players.hand_count", "players.influence_field"]),
+        ("time_swapped", &["players.time"]),
+        ("artists_exchanged", &["players.band"]),
+        ("dismissed", &["players.band", "artist_discard", "used_tokens"]),
+        ("artist_left", &["players.band", "artist_discard", "used_tokens"]),
+        ("style_changed", &["players.band", "used_tokens"]),
+        ("regrouped", &["players.band"]),
+        ("rondel_moved", &["rondel"]),
+        (
+            "trend_expert_placed",
+            &["trend_expert", "players.influence_field"],
+        ),
+        (
+            "trend_expert_returned",
+            &[
+                "trend_expert",
+                "players.influence_field",
+                "influence_discard",
+                "influence_discard_top",
+            ],
+        ),
+        ("bids_revealed", &["players.cash"]),
+        ("sequence", &["order", "players.last_in_turn"]),
+        ("quarter_end", &["quarter_end_pending", "players.blanks"]),
+        ("disclosed", &["chart"]),
+        ("chart_scores", &["chart"]),
+        ("chart_placed", &["chart"]),
+        ("sponsor_card", &["players.hand_count", "players.influence_field"]),
+        ("charts_done", &["chart"]),
+        ("game_over", &["players.songs", "chart"]),
+    ],
+    flow: &[
+        "me",
+        "phase",
+        "to_act",
+        "active",
+        "my_bid",
+        "power_left",
+        "pending",
+    ],
+    seat_keys: &[
+        "seat",
+        "seats",
+        "restocked",
+        "attacker",
+        "target",
+        "first",
+        "order",
+        "bids",
+        "winners",
+    ],
+};
 
-    const REPLAY: Replay = Replay {
-        fields: &[
-            "influence_pile",
-            "artist_pile",
-            "bag",
-            "influence_market",
-            "artist_market",
-            "concert_market",
-        ],
-        apply: replay,
-    };
-}
+/// Which view fields a client keeps by applying the public events in order.
+pub(super) const REPLAY: Replay = Replay {
+    fields: &[
+        "influence_pile",
+        "artist_pile",
+        "bag",
+        "influence_market",
+        "artist_market",
+        "concert_market",
+    ],
+    apply: replay,
+};
 
 /// The piles, the bag and the markets as a client reads them (RULINGS 9, S32): a reshuffle forms
 /// a pile or refills the bag with `size`; each card drawn to a hand or shown leaves the influence

@@ -119,7 +119,7 @@ impl ShowBusiness {
     }
 
     /// S2: hands, undisclosed songs, piles holding cards never seen, the bag and sealed bids.
-    pub(crate) fn secrets_from(&self, viewer: Viewer) -> Vec<String> {
+    pub(crate) fn hidden_from(&self, viewer: Viewer) -> Vec<String> {
         if self.result.is_some() {
             return vec![];
         }

@@ -15,6 +15,7 @@
 //!   discard); pile order, the bag and other seats' hands never leave the engine.
 
 mod actions;
+mod bot;
 mod components;
 mod events;
 mod invariants;
@@ -29,8 +30,6 @@ mod view;
 #[cfg(test)]
 mod tests;
 
-use std::ops::RangeInclusive;
-
 pub use actions::{Action, ChartFields, Market, Options, PaparazziBlock, Restock, RoyaltyBasis, SongContent};
 pub use components::{
     ArtistId, CardId, Character, CityId, Die, Instrument, Lyrics, SongId, Style, Tempo, TokenColour, TokenId,
@@ -44,35 +43,39 @@ pub use scenario::{ChartEntry, Scenario, Start};
 pub use state::ShowBusiness;
 pub use view::{ArtistView, Pending, PlayerView, SongView, TiedSong, TokenView, View};
 
-use crate::bots::BotLevel;
-use crate::{Event, Game, Machine, Outcome, Seat, SetupError, Started, Timeout, Viewer};
+use rand::RngCore;
+
+use crate::{
+    Announcements, BotLevel, Event, Game, Machine, Outcome, Replay, Seat, SetupError, Started, Timeout,
+    Viewer,
+};
 
 impl Game for ShowBusiness {
     const SLUG: &'static str = "show-business";
     const TITLE: &'static str = "Show Business";
-    const SEATS: RangeInclusive<usize> = 2..=5;
+    const SEATS: std::ops::RangeInclusive<usize> = 2..=5;
     /// The rules know no clock and no pass that fits every decision: a random bot plays a
     /// seat that runs out of time, from what that seat may see.
     const ON_TIMEOUT: Timeout = Timeout::Bot {
         level: BotLevel::Random,
     };
+    const ANNOUNCEMENTS: Announcements<'static> = events::ANNOUNCEMENTS;
+    const REPLAY: Replay = events::REPLAY;
     type Options = Options;
     type Action = Action;
     type Event = GameEvent;
     type View = View;
 
     fn new_game(options: Options, seats: usize, seed: u64) -> Result<Started<Self>, SetupError> {
-        let (mut game, mut events) = ShowBusiness::new(options, seats, seed);
-        game.advance(&mut events);
-        Ok((game, events))
+        setup::new_game(options, seats, seed)
     }
 
     fn seat_count(&self) -> usize {
-        self.players.len()
+        self.seats()
     }
 
     fn to_act(&self) -> Vec<Seat> {
-        self.to_act_now()
+        self.seats_to_act()
     }
 
     fn may_act(&self, seat: Seat) -> bool {
@@ -83,15 +86,16 @@ impl Game for ShowBusiness {
         self.legal(seat)
     }
 
+    fn check_legal(&self, seat: Seat, action: &Action) -> Result<(), String> {
+        self.check(seat, action)
+    }
+
     fn apply_legal(&mut self, seat: Seat, action: &Action) -> Vec<Event<GameEvent>> {
-        let mut events = Vec::new();
-        self.exec(seat, action, &mut events);
-        self.advance(&mut events);
-        events
+        self.play(seat, action)
     }
 
     fn view(&self, viewer: Viewer) -> View {
-        self.make_view(viewer, self.phase_name())
+        self.view_for(viewer)
     }
 
     fn phase(&self) -> &'static str {
@@ -99,7 +103,7 @@ impl Game for ShowBusiness {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        self.result.clone()
+        self.scored()
     }
 
     fn machine() -> Machine {
@@ -111,10 +115,14 @@ impl Game for ShowBusiness {
     }
 
     fn secrets(&self, viewer: Viewer) -> Vec<String> {
-        self.secrets_from(viewer)
+        self.hidden_from(viewer)
     }
 
     fn check_invariants(&self) -> Result<(), String> {
         self.invariants()
+    }
+
+    fn greedy_pick(view: &View, legal: &[Action], rng: &mut dyn RngCore) -> Option<usize> {
+        bot::greedy(view, legal, rng)
     }
 }

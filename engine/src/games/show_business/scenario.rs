@@ -3,9 +3,9 @@
 //! test states the position it needs without writing the game's private fields.
 
 use super::actions::Options;
-use super::components::{ArtistId, CardId, Character, CityId, SongId, Style, TokenId};
+use super::components::{ArtistId, CardId, Character, CityId, RONDEL, SongId, Style, TokenId};
 use super::events::{GameEvent, Payment};
-use super::state::{BandArtist, ChartSong, PartialSong, RONDEL, ShowBusiness, Song, Task, Then};
+use super::state::{BandArtist, ChartSong, PartialSong, ShowBusiness, Song, Task, Then};
 use crate::{Event, Game, Seat, SetupError};
 
 /// A step of the game, named as the rulebook names it, at which a built position waits or

@@ -5,6 +5,11 @@ use super::state::{ShowBusiness, Song};
 use crate::{Outcome, ScoreLine, Seat, SeatScore};
 
 impl ShowBusiness {
+    /// The outcome, once the game is over.
+    pub(crate) fn scored(&self) -> Option<Outcome> {
+        self.result.clone()
+    }
+
     /// Which dice a song hits (S37: a blank die counts as a hit).
     pub(crate) fn hits(&self, s: &Song) -> [bool; 4] {
         let fields = [s.style.index(), s.lyrics, s.tempo, s.volume];

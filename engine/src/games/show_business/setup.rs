@@ -8,7 +8,18 @@ use super::events::{GameEvent, StartingArtist, ToMap};
 use super::rules::{Events, MAP_TOKENS, MAX_SATISFACTION, START_CASH, START_HAND, placements, tell};
 use super::state::{BandArtist, Bidding, Player, ShowBusiness, Task};
 use crate::rng::GameRng;
-use crate::{BySeat, Event, Seat};
+use crate::{BySeat, Event, Seat, SetupError, Started};
+
+/// A new game of `seats` seats, up to its first decision (the opening bids).
+pub(super) fn new_game(
+    options: Options,
+    seats: usize,
+    seed: u64,
+) -> Result<Started<ShowBusiness>, SetupError> {
+    let (mut game, mut events) = ShowBusiness::new(options, seats, seed);
+    game.advance(&mut events);
+    Ok((game, events))
+}
 
 impl ShowBusiness {
     pub(crate) fn new(options: Options, seats: usize, seed: u64) -> (Self, Events) {

@@ -166,15 +166,6 @@ impl Then {
     }
 }
 
-/// The rondel's five fields, clockwise, by their catalogue ids (`event_rondel_fields`).
-pub const RONDEL: [&str; 5] = [
-    "trend_change",
-    "popularity_check",
-    "salaries",
-    "integration_control",
-    "royalties",
-];
-
 /// One entry of the work queue: a decision a seat must make, or an automatic step.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Task {
@@ -432,4 +423,11 @@ pub struct ShowBusiness {
     pub(crate) queue: VecDeque<Task>,
     pub(crate) result: Option<Outcome>,
     pub(crate) rng: GameRng,
+}
+
+impl ShowBusiness {
+    /// Seats in this game.
+    pub(crate) fn seats(&self) -> usize {
+        self.players.len()
+    }
 }

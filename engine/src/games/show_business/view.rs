@@ -5,11 +5,11 @@ use utoipa::ToSchema;
 
 use super::actions::SongContent;
 use super::components::{
-    ArtistId, CardId, ChartField, CityId, Die, LYRICS, SongId, Style, TEMPI, TokenColour, TokenId, VOLUMES,
-    components,
+    ArtistId, CardId, ChartField, CityId, Die, LYRICS, RONDEL, SongId, Style, TEMPI, TokenColour, TokenId,
+    VOLUMES, components,
 };
 use super::events::{Hostile, Payment};
-use super::state::{RONDEL, ShowBusiness, Song, Task};
+use super::state::{ShowBusiness, Song, Task};
 use crate::{Seat, Viewer};
 
 pub(crate) fn content(s: &Song) -> SongContent {
@@ -304,7 +304,8 @@ impl ShowBusiness {
         }
     }
 
-    pub(crate) fn make_view(&self, viewer: Viewer, phase: &str) -> View {
+    /// What `viewer` sees.
+    pub(crate) fn view_for(&self, viewer: Viewer) -> View {
         let c = components();
         let me = viewer.seat();
         let players = self
@@ -370,8 +371,8 @@ impl ShowBusiness {
         };
         View {
             me,
-            phase: phase.to_owned(),
-            to_act: self.to_act_now(),
+            phase: self.phase_name().to_owned(),
+            to_act: self.seats_to_act(),
             order: self.order.clone(),
             active: self.active(),
             players,

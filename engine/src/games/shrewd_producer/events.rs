@@ -4,8 +4,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::components::{ArtistId, ScoutId, SongId};
-use super::state::ShrewdProducer;
-use crate::{Announcements, Announces, Replay, Seat};
+use crate::{Announcements, Replay, Seat};
 
 /// Something that happened.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -216,92 +215,91 @@ pub enum GameEvent {
 }
 
 /// Which event announces which field of the view: every change is a typed event.
-impl Announces for ShrewdProducer {
-    const ANNOUNCEMENTS: Announcements<'static> = Announcements {
-        table: &[
-            ("starting_lead", &["lead"]),
-            ("scout_money_removed", &["scout_removed", "scout_deck"]),
-            ("song_dealt", &["players.songs"]),
-            ("song_removed", &["songs_removed"]),
-            ("raise_money_dealt", &["players.raise_money", "supply"]),
-            (
-                "scout_drawn",
-                &["players.scout_cards", "players.choosing", "scout_deck"],
-            ),
-            ("kept", &["players.choosing", "players.scout_cards"]),
-            ("cards_passed_left", &["players.scout_cards"]),
-            (
-                "bids_cleared",
-                &[
-                    "players.scout_play",
-                    "players.raise_phase",
-                    "players.raised",
-                    "players.total_bid",
-                    "players.passed",
-                    "lead_suit",
-                    "scout_discard",
-                ],
-            ),
-            (
-                "round_started",
-                &["round", "lead", "lead_suit", "artists_revealed", "artist_deck"],
-            ),
-            ("debt_taken", &["players.debts", "players.raise_money", "supply"]),
-            (
-                "scout_played",
-                &[
-                    "players.scout_play",
-                    "players.scout_cards",
-                    "players.raise_phase",
-                    "players.total_bid",
-                    "lead_suit",
-                ],
-            ),
-            (
-                "substituted",
-                &[
-                    "players.scout_play",
-                    "players.raise_money",
-                    "players.raise_phase",
-                    "players.total_bid",
-                    "supply",
-                ],
-            ),
-            ("raise_order", &["raise_order", "players.total_bid"]),
-            (
-                "raised",
-                &["players.raised", "players.raise_money", "players.total_bid"],
-            ),
-            ("passed", &["players.passed"]),
-            ("ranked", &["places"]),
-            (
-                "artist_signed",
-                &[
-                    "players.artists",
-                    "players.songs",
-                    "artists_revealed",
-                    "song_queue",
-                ],
-            ),
-            ("artist_discarded", &["artist_discard", "artists_revealed"]),
-            ("money_processed", &["players.raise_money", "supply"]),
-            ("song_taken", &["players.songs", "open_songs", "song_queue"]),
-            ("song_declined", &["song_queue"]),
-            ("next_lead", &["lead", "places", "raise_order", "song_queue"]),
-            (
-                "scout_money_gathered",
-                &["players.scout_cards", "scout_deck", "scout_discard"],
-            ),
-        ],
-        flow: &["viewer", "phase", "to_act", "hand"],
-        seat_keys: &["seat", "seats", "lead", "order", "places"],
-    };
+pub(super) const ANNOUNCEMENTS: Announcements<'static> = Announcements {
+    table: &[
+        ("starting_lead", &["lead"]),
+        ("scout_money_removed", &["scout_removed", "scout_deck"]),
+        ("song_dealt", &["players.songs"]),
+        ("song_removed", &["songs_removed"]),
+        ("raise_money_dealt", &["players.raise_money", "supply"]),
+        (
+            "scout_drawn",
+            &["players.scout_cards", "players.choosing", "scout_deck"],
+        ),
+        ("kept", &["players.choosing", "players.scout_cards"]),
+        ("cards_passed_left", &["players.scout_cards"]),
+        (
+            "bids_cleared",
+            &[
+                "players.scout_play",
+                "players.raise_phase",
+                "players.raised",
+                "players.total_bid",
+                "players.passed",
+                "lead_suit",
+                "scout_discard",
+            ],
+        ),
+        (
+            "round_started",
+            &["round", "lead", "lead_suit", "artists_revealed", "artist_deck"],
+        ),
+        ("debt_taken", &["players.debts", "players.raise_money", "supply"]),
+        (
+            "scout_played",
+            &[
+                "players.scout_play",
+                "players.scout_cards",
+                "players.raise_phase",
+                "players.total_bid",
+                "lead_suit",
+            ],
+        ),
+        (
+            "substituted",
+            &[
+                "players.scout_play",
+                "players.raise_money",
+                "players.raise_phase",
+                "players.total_bid",
+                "supply",
+            ],
+        ),
+        ("raise_order", &["raise_order", "players.total_bid"]),
+        (
+            "raised",
+            &["players.raised", "players.raise_money", "players.total_bid"],
+        ),
+        ("passed", &["players.passed"]),
+        ("ranked", &["places"]),
+        (
+            "artist_signed",
+            &[
+                "players.artists",
+                "players.songs",
+                "artists_revealed",
+                "song_queue",
+            ],
+        ),
+        ("artist_discarded", &["artist_discard", "artists_revealed"]),
+        ("money_processed", &["players.raise_money", "supply"]),
+        ("song_taken", &["players.songs", "open_songs", "song_queue"]),
+        ("song_declined", &["song_queue"]),
+        ("next_lead", &["lead", "places", "raise_order", "song_queue"]),
+        (
+            "scout_money_gathered",
+            &["players.scout_cards", "scout_deck", "scout_discard"],
+        ),
+    ],
+    flow: &["viewer", "phase", "to_act", "hand"],
+    seat_keys: &["seat", "seats", "lead", "order", "places"],
+};
 
-    const REPLAY: Replay = Replay {
-        fields: &["scout_deck", "artist_deck"],
-        apply: replay,
-    };
-}
+/// Which view fields a client keeps by applying the public events in order.
+pub(super) const REPLAY: Replay = Replay {
+    fields: &["scout_deck", "artist_deck"],
+    apply: replay,
+};
 
 /// The draw piles as a client reads them: each draw and each round's two artists leave them, and
 /// the redraft (G14) gathers every Scout Money card of the game into the Scout Money pile.

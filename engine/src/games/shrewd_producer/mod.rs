@@ -32,6 +32,7 @@ pub mod scoring;
 pub mod state;
 pub mod view;
 
+mod bot;
 mod invariants;
 mod machine;
 mod rules;
@@ -45,8 +46,12 @@ pub use events::GameEvent;
 pub use state::ShrewdProducer;
 pub use view::View;
 
-use crate::bots::BotLevel;
-use crate::{Event, Game, Machine, Outcome, Seat, SetupError, Started, Timeout, Viewer};
+use rand::RngCore;
+
+use crate::{
+    Announcements, BotLevel, Event, Game, Machine, Outcome, Replay, Seat, SetupError, Started, Timeout,
+    Viewer,
+};
 
 impl Game for ShrewdProducer {
     const SLUG: &'static str = "shrewd-producer";
@@ -57,6 +62,8 @@ impl Game for ShrewdProducer {
     const ON_TIMEOUT: Timeout = Timeout::Bot {
         level: BotLevel::Random,
     };
+    const ANNOUNCEMENTS: Announcements<'static> = events::ANNOUNCEMENTS;
+    const REPLAY: Replay = events::REPLAY;
     type Options = Options;
     type Action = Action;
     type Event = GameEvent;
@@ -116,5 +123,9 @@ impl Game for ShrewdProducer {
 
     fn check_invariants(&self) -> Result<(), String> {
         self.invariants()
+    }
+
+    fn greedy_pick(view: &View, legal: &[Action], rng: &mut dyn RngCore) -> Option<usize> {
+        bot::greedy(view, legal, rng)
     }
 }

@@ -1,8 +1,9 @@
 //! R27, R32-R34, R39: the rocker who cannot pay is eliminated, as the variant says.
 
 use super::Events;
-use crate::games::rock_the_world::actions::{Token, Tokens, Variant};
+use crate::games::rock_the_world::actions::Variant;
 use crate::games::rock_the_world::components::CharacterId;
+use crate::games::rock_the_world::components::{Token, Tokens};
 use crate::games::rock_the_world::events::{DealtItem, End, GameEvent};
 use crate::games::rock_the_world::state::RockTheWorld;
 use crate::{Event, Seat};

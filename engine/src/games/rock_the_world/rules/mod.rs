@@ -6,7 +6,8 @@ mod elimination;
 mod gigs;
 mod travel;
 
-use super::actions::{Action, Token};
+use super::actions::Action;
+use super::components::Token;
 use super::components::{BUS_REACH, DIE_SIDES, PlayCardId, SPACES, TRAIN_LINES};
 use super::events::{End, GameEvent, PlayCard, RollPurpose};
 use super::state::{RockTheWorld, Stage};

@@ -1,7 +1,7 @@
 //! R16-R21: the move roll, and buying and using travel tokens.
 
 use super::{Events, clockwise, roll_die};
-use crate::games::rock_the_world::actions::Token;
+use crate::games::rock_the_world::components::Token;
 use crate::games::rock_the_world::components::{BUY_LIMIT_CORNER, BUY_LIMIT_REGULAR, TOKEN_PRICE, city};
 use crate::games::rock_the_world::events::{GameEvent, MoveBy, RollPurpose, TokenDestination};
 use crate::games::rock_the_world::state::{RockTheWorld, Stage};

@@ -4,16 +4,14 @@
 
 use super::actions::{Action, ChartFields, Market, PaparazziBlock, Restock, RoyaltyBasis};
 use super::components::{
-    ArtistId, CardId, Character, ChartField, CityId, Die, LYRICS, MANDATORY_FIELDS, SongId, Style, TEMPI,
-    TokenColour, TokenId, VOLUMES, components,
+    ArtistId, CardId, Character, ChartField, CityId, Die, LYRICS, MANDATORY_FIELDS, RONDEL, SongId, Style,
+    TEMPI, TokenColour, TokenId, VOLUMES, components,
 };
 use super::events::{
     DisclosedSong, Ending, FinalScore, GameEvent, Income, MarketRow, Payment, Pile, PollAnswer,
     PopularityCause, RevealedBid, RondelCause, SatisfactionCause, ToMap,
 };
-use super::state::{
-    Attack, BandArtist, Bidding, DrawPurpose, PartialSong, RONDEL, ShowBusiness, Song, Task, Then,
-};
+use super::state::{Attack, BandArtist, Bidding, DrawPurpose, PartialSong, ShowBusiness, Song, Task, Then};
 use crate::{BySeat, Event, Seat};
 
 mod bidding;
@@ -316,7 +314,7 @@ impl ShowBusiness {
 
     // ----- who acts and what they may do -----
 
-    pub(crate) fn to_act_now(&self) -> Vec<Seat> {
+    pub(crate) fn seats_to_act(&self) -> Vec<Seat> {
         if self.result.is_some() {
             return vec![];
         }
@@ -344,7 +342,7 @@ impl ShowBusiness {
         .collect()
     }
 
-    /// Whether `seat` is in [`Self::to_act_now`], without building the list.
+    /// Whether `seat` is in [`Self::seats_to_act`], without building the list.
     pub(crate) fn is_to_act(&self, seat: Seat) -> bool {
         if self.result.is_some() {
             return false;
@@ -358,7 +356,7 @@ impl ShowBusiness {
         }
     }
 
-    /// The actions of `seat`, a seat the contract has found in [`Self::to_act_now`].
+    /// The actions of `seat`, a seat the contract has found in [`Self::seats_to_act`].
     pub(crate) fn legal(&self, seat: Seat) -> Vec<Action> {
         let mut out = Vec::new();
         let Some(task) = self.queue.front() else {
@@ -371,7 +369,27 @@ impl ShowBusiness {
         out
     }
 
+    /// Why `action` is not legal for `seat`, a seat that may act, or `Ok`: it is not listed.
+    pub(crate) fn check(&self, seat: Seat, action: &Action) -> Result<(), String> {
+        if self.legal(seat).contains(action) {
+            Ok(())
+        } else {
+            Err(format!(
+                "not a legal action of seat {seat} in phase {}",
+                self.phase_name()
+            ))
+        }
+    }
+
     // ----- applying a listed action -----
+
+    /// Carries out a legal action, then every automatic step up to the next decision.
+    pub(crate) fn play(&mut self, seat: Seat, action: &Action) -> Events {
+        let mut events = Events::new();
+        self.exec(seat, action, &mut events);
+        self.advance(&mut events);
+        events
+    }
 
     /// Applies an action already checked against [`Self::legal`].
     pub(crate) fn exec(&mut self, seat: Seat, action: &Action, ev: &mut Events) {

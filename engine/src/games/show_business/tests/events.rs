@@ -3,7 +3,7 @@
 //! announcements table says, and the check fails once an event is removed.
 
 use super::*;
-use crate::Announces;
+use crate::Game;
 use crate::conformance::announcements::{record, removal_caught};
 
 #[test]

@@ -5,9 +5,8 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 
-use super::{BotLevel, choose};
 use crate::rng::GameRng;
-use crate::{AnyGame, RULESETS, Seat, Viewer};
+use crate::{AnyGame, BotLevel, RULESETS, Seat, Viewer};
 
 const MAX_STEPS: usize = 100_000;
 
@@ -22,7 +21,8 @@ fn play_out(slug: &str, seats: usize, seed: u64, levels: impl Fn(Seat) -> BotLev
         }
         let seat = game.to_act()[0];
         let level = levels(seat);
-        let action = choose(&game, seat, level, &mut rng)
+        let action = game
+            .bot_action(seat, level, &mut rng)
             .unwrap_or_else(|| panic!("{slug}: seat {seat} is to act but its bot has no action"));
         if let Err(refused) = game.apply(seat, action.get()) {
             panic!(
@@ -66,7 +66,11 @@ fn a_seat_with_nothing_to_do_gets_no_action() {
         for seat in waiting {
             for level in BotLevel::ALL {
                 let mut rng = ChaCha8Rng::seed_from_u64(1);
-                assert!(choose(&game, seat, level, &mut rng).is_none(), "{}", ruleset.slug);
+                assert!(
+                    game.bot_action(seat, level, &mut rng).is_none(),
+                    "{}",
+                    ruleset.slug
+                );
             }
         }
     }
@@ -122,13 +126,16 @@ fn a_bots_choice_depends_only_on_its_view_and_legal_actions() {
                 for level in BotLevel::ALL {
                     let pick = |g: &AnyGame| {
                         let mut bot_rng = ChaCha8Rng::seed_from_u64(step);
-                        choose(g, seat, level, &mut bot_rng).map(|a| a.get().to_owned())
+                        g.bot_action(seat, level, &mut bot_rng)
+                            .map(|a| a.get().to_owned())
                     };
                     assert_eq!(pick(&game), pick(&twin), "{} step {step}", ruleset.slug);
                 }
                 compared += 1;
             }
-            let action = choose(&game, seat, BotLevel::Greedy, &mut rng).expect("an action");
+            let action = game
+                .bot_action(seat, BotLevel::Greedy, &mut rng)
+                .expect("an action");
             game.apply(seat, action.get()).expect("a bot's choice is legal");
         }
         assert!(

@@ -9,15 +9,18 @@
 //! ("DISMISSAL ... -1 satisfaction") and advertises as little as a payment needs ("moves her/his
 //! marker on the POPULARITY TRACK any number of fields towards field -25").
 
-use rand::Rng;
+use rand::RngCore;
 use serde::Deserialize;
 
+use super::actions::Action;
+use super::components::{CityId, TokenId};
+use super::view::View;
 use crate::Seat;
-use crate::games::show_business::{Action, CityId, TokenId};
+use crate::heuristic;
 
 /// The seat's view, as far as the heuristic reads it.
 #[derive(Debug, Deserialize)]
-pub(super) struct View {
+struct Seen {
     me: Option<Seat>,
     map_tokens: Vec<Token>,
 }
@@ -30,12 +33,13 @@ struct Token {
 }
 
 /// The greedy pick, as an index into `legal`.
-pub(super) fn greedy(view: &View, legal: &[Action], rng: &mut impl Rng) -> Option<usize> {
-    view.me?;
-    super::best_by(legal, rng, |action| score(view, action))
+pub(super) fn greedy(view: &View, legal: &[Action], rng: &mut dyn RngCore) -> Option<usize> {
+    let seen: Seen = heuristic::read(view)?;
+    seen.me?;
+    heuristic::best_by(legal, rng, |action| score(&seen, action))
 }
 
-fn token_value(view: &View, id: TokenId) -> f64 {
+fn token_value(view: &Seen, id: TokenId) -> f64 {
     view.map_tokens
         .iter()
         .find(|t| t.id == id.id())
@@ -43,7 +47,7 @@ fn token_value(view: &View, id: TokenId) -> f64 {
 }
 
 /// The best concert token waiting in `city`.
-fn city_value(view: &View, city: CityId) -> f64 {
+fn city_value(view: &Seen, city: CityId) -> f64 {
     view.map_tokens
         .iter()
         .filter(|t| t.city == city.id())
@@ -51,7 +55,7 @@ fn city_value(view: &View, city: CityId) -> f64 {
         .fold(0.0, f64::max)
 }
 
-fn score(view: &View, action: &Action) -> f64 {
+fn score(view: &Seen, action: &Action) -> f64 {
     match action {
         // Cash is a tenth of the score: the cheapest bid keeps it.
         Action::Bid { amount } => -f64::from(*amount),

@@ -8,13 +8,15 @@
 //! what it adds to the seat's best song, and a raise is worth making only while it costs less
 //! (at $200 a Pt) than the Pt the artist it wins adds.
 
-use rand::Rng;
+use rand::RngCore;
 use serde::Deserialize;
 
+use super::actions::Action;
+use super::components::{ArtistId, Part, ScoutId, SongId, Suit};
+use super::scoring::best_assignment;
+use super::view::View;
 use crate::Seat;
-use crate::games::shrewd_producer::Action;
-use crate::games::shrewd_producer::components::{ArtistId, Part, ScoutId, SongId, Suit};
-use crate::games::shrewd_producer::scoring::best_assignment;
+use crate::heuristic;
 
 /// "For every $200 of Raise Money, 1 Pt is added."
 const DOLLARS_PER_PT: f64 = 200.0;
@@ -28,7 +30,7 @@ const WANT_PT: f64 = 3.0;
 
 /// The seat's view, as far as the heuristic reads it.
 #[derive(Debug, Deserialize)]
-pub(super) struct View {
+struct Seen {
     viewer: Option<Seat>,
     lead: Seat,
     lead_suit: Option<Suit>,
@@ -65,15 +67,16 @@ struct Player {
 }
 
 /// The greedy pick, as an index into `legal`.
-pub(super) fn greedy(view: &View, legal: &[Action], rng: &mut impl Rng) -> Option<usize> {
-    let me = view.players.get(view.viewer?.index())?;
-    let plan = Plan::new(view, me);
-    super::best_by(legal, rng, |action| plan.score(action))
+pub(super) fn greedy(view: &View, legal: &[Action], rng: &mut dyn RngCore) -> Option<usize> {
+    let seen: Seen = heuristic::read(view)?;
+    let me = seen.players.get(seen.viewer?.index())?;
+    let plan = Plan::new(&seen, me);
+    heuristic::best_by(legal, rng, |action| plan.score(action))
 }
 
 /// What the seat wants this round, worked out once from the view.
 struct Plan<'a> {
-    view: &'a View,
+    view: &'a Seen,
     me: &'a Player,
     artists: Vec<ArtistId>,
     songs: Vec<SongId>,
@@ -82,7 +85,7 @@ struct Plan<'a> {
 }
 
 impl<'a> Plan<'a> {
-    fn new(view: &'a View, me: &'a Player) -> Self {
+    fn new(view: &'a Seen, me: &'a Player) -> Self {
         let artists: Vec<ArtistId> = me.artists.iter().map(|a| a.id).collect();
         let songs: Vec<SongId> = me.songs.iter().map(|s| s.song.id).collect();
         let mut plan = Plan {

@@ -8,12 +8,15 @@
 //! ("If the roll meets or exceeds the character's value number"), and a travel token is worth
 //! spending when the space it reaches is worth more than its price.
 
-use rand::Rng;
+use rand::RngCore;
 use serde::Deserialize;
 
+use super::actions::Action;
+use super::components::{CharacterId, Colour};
+use super::components::{Token, Tokens};
+use super::view::View;
 use crate::Seat;
-use crate::games::rock_the_world::components::{CharacterId, Colour};
-use crate::games::rock_the_world::{Action, Token, Tokens};
+use crate::heuristic;
 
 /// R1: a gig's earnings are counted in units of $10,000.
 const GIG_UNIT: f64 = 10_000.0;
@@ -40,7 +43,7 @@ const RESERVE: u64 = 300_000;
 
 /// The seat's view, as far as the heuristic reads it.
 #[derive(Debug, Deserialize)]
-pub(super) struct View {
+struct Seen {
     you: Option<Seat>,
     rocker: Option<Seat>,
     players: Vec<Player>,
@@ -75,15 +78,16 @@ struct Space {
 }
 
 /// The greedy pick, as an index into `legal`.
-pub(super) fn greedy(view: &View, legal: &[Action], rng: &mut impl Rng) -> Option<usize> {
-    let me = view.players.iter().find(|p| Some(p.seat) == view.you)?;
-    let bot = Bot { view, me };
-    super::best_by(legal, rng, |action| bot.score(action))
+pub(super) fn greedy(view: &View, legal: &[Action], rng: &mut dyn RngCore) -> Option<usize> {
+    let seen: Seen = heuristic::read(view)?;
+    let me = seen.players.iter().find(|p| Some(p.seat) == seen.you)?;
+    let bot = Bot { view: &seen, me };
+    heuristic::best_by(legal, rng, |action| bot.score(action))
 }
 
 /// The bot in its seat.
 struct Bot<'a> {
-    view: &'a View,
+    view: &'a Seen,
     me: &'a Player,
 }
 
