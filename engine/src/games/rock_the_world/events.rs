@@ -5,7 +5,7 @@ use utoipa::ToSchema;
 
 use super::components::{CardKind, CharacterId, PlayCardId};
 use super::components::{Token, Tokens};
-use crate::{Announcements, Replay, Seat};
+use crate::{Announcements, Seat};
 
 /// What a die roll was for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -329,21 +329,3 @@ pub(super) const ANNOUNCEMENTS: Announcements<'static> = Announcements {
     flow: &["you", "phase", "active", "step"],
     seat_keys: &["seat", "from", "to", "by"],
 };
-
-/// Which view fields a client keeps by applying the public events in order.
-pub(super) const REPLAY: Replay = Replay {
-    fields: &["deck_count"],
-    apply: replay,
-};
-
-/// R29 as a client reads it: a reshuffle forms a deck of `cards`, and each card drawn leaves it.
-fn replay(view: &mut serde_json::Value, event: &serde_json::Value) -> Result<(), String> {
-    match event.get("type").and_then(serde_json::Value::as_str) {
-        Some("deck_reshuffled") => {
-            view["deck_count"] = event.get("cards").cloned().unwrap_or_default();
-            Ok(())
-        }
-        Some("card_drawn") => Replay::count(view, "deck_count", -1),
-        _ => Ok(()),
-    }
-}

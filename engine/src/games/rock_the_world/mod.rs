@@ -43,7 +43,7 @@ impl Game for RockTheWorld {
         level: BotLevel::Random,
     };
     const ANNOUNCEMENTS: Announcements<'static> = events::ANNOUNCEMENTS;
-    const REPLAY: Replay = events::REPLAY;
+    const REPLAY: Replay = view::REPLAY;
     type Options = Options;
     type Action = Action;
     type Event = GameEvent;

@@ -8,7 +8,7 @@ use super::components::Tokens;
 use super::components::{BOARD, CardKind, CharacterId, Colour, LEADS};
 use super::events::{End, PlayCard};
 use super::state::{RockTheWorld, Stage};
-use crate::{Seat, Viewer};
+use crate::{Replay, Seat, Viewer};
 
 /// A character in a band.
 #[derive(Clone, Debug, Serialize, ToSchema)]
@@ -210,5 +210,24 @@ impl RockTheWorld {
             }
         }
         out
+    }
+}
+
+/// Which fields of this view a client keeps by applying the public events in order: "events
+/// describe changes in the order they happened".
+pub(super) const REPLAY: Replay = Replay {
+    fields: &["deck_count"],
+    apply: replay,
+};
+
+/// R29 as a client reads it: a reshuffle forms a deck of `cards`, and each card drawn leaves it.
+fn replay(view: &mut serde_json::Value, event: &serde_json::Value) -> Result<(), String> {
+    match event.get("type").and_then(serde_json::Value::as_str) {
+        Some("deck_reshuffled") => {
+            view["deck_count"] = event.get("cards").cloned().unwrap_or_default();
+            Ok(())
+        }
+        Some("card_drawn") => Replay::count(view, "deck_count", -1),
+        _ => Ok(()),
     }
 }

@@ -6,8 +6,7 @@ use utoipa::ToSchema;
 
 use super::actions::{Market, SongContent};
 use super::components::{ArtistId, CardId, CityId, Die, SongId, TokenId};
-use super::view::token_view;
-use crate::{Announcements, Replay, Seat};
+use crate::{Announcements, Seat};
 
 /// An artist of a starting band.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -1061,97 +1060,3 @@ pub(super) const ANNOUNCEMENTS: Announcements<'static> = Announcements {
         "winners",
     ],
 };
-
-/// Which view fields a client keeps by applying the public events in order.
-pub(super) const REPLAY: Replay = Replay {
-    fields: &[
-        "influence_pile",
-        "artist_pile",
-        "bag",
-        "influence_market",
-        "artist_market",
-        "concert_market",
-    ],
-    apply: replay,
-};
-
-/// The piles, the bag and the markets as a client reads them (RULINGS 9, S32): a reshuffle forms
-/// a pile or refills the bag with `size`; each card drawn to a hand or shown leaves the influence
-/// pile; a refilled market drew from its pile (or the bag) as many cards as it gained; a card
-/// bought, activated, recruited or discarded from a market, and a token taken from the concert
-/// market, leaves its field; a token from the bag leaves the bag.
-fn replay(view: &mut serde_json::Value, event: &serde_json::Value) -> Result<(), String> {
-    use serde_json::Value;
-    let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_owned);
-    let number = |v: &Value, key: &str| v.get(key).and_then(Value::as_u64);
-    let clear = |view: &mut Value, market: &str, field: Option<u64>| -> Result<(), String> {
-        let slot = field
-            .and_then(|f| view.get_mut(market)?.get_mut(f.checked_sub(1)? as usize))
-            .ok_or_else(|| format!("{market} has no field {field:?}"))?;
-        if slot.is_null() {
-            return Err(format!("{market} field {field:?} is already empty"));
-        }
-        *slot = Value::Null;
-        Ok(())
-    };
-    match event.get("type").and_then(Value::as_str).unwrap_or("") {
-        "reshuffled" => {
-            let pile = match text(event, "pile").as_deref() {
-                Some("influence") => "influence_pile",
-                Some("artist") => "artist_pile",
-                Some("bag") => "bag",
-                other => return Err(format!("no pile {other:?}")),
-            };
-            view[pile] = number(event, "size").unwrap_or(0).into();
-            Ok(())
-        }
-        "drew" | "shown" => Replay::count(view, "influence_pile", -1),
-        "market_refilled" => {
-            let (market, pile) = match text(event, "market").as_deref() {
-                Some("influence") => ("influence_market", "influence_pile"),
-                Some("artist") => ("artist_market", "artist_pile"),
-                Some("concert") => ("concert_market", "bag"),
-                other => return Err(format!("no market {other:?}")),
-            };
-            let filled = |v: Option<&Value>| {
-                v.and_then(Value::as_array)
-                    .map_or(0, |l| l.iter().filter(|x| !x.is_null()).count() as i64)
-            };
-            let fields = event.get("fields").cloned().unwrap_or_default();
-            let drawn = filled(Some(&fields)) - filled(view.get(market));
-            view[market] = if market == "concert_market" {
-                let tokens = fields.as_array().cloned().unwrap_or_default();
-                let views: Result<Vec<Value>, String> = tokens
-                    .iter()
-                    .map(|t| match t.as_str() {
-                        None => Ok(Value::Null),
-                        Some(id) => TokenId::find(id)
-                            .and_then(|t| serde_json::to_value(token_view(t)).ok())
-                            .ok_or_else(|| format!("no token {id:?}")),
-                    })
-                    .collect();
-                Value::Array(views?)
-            } else {
-                fields
-            };
-            Replay::count(view, pile, -drawn)
-        }
-        "market_discard" => {
-            let market = match text(event, "market").as_deref() {
-                Some("influence") => "influence_market",
-                _ => "artist_market",
-            };
-            clear(view, market, number(event, "field"))
-        }
-        "bought" | "activated_from_market" => clear(view, "influence_market", number(event, "field")),
-        "recruited" => clear(view, "artist_market", number(event, "market_field")),
-        "token_to_map" => {
-            let cause = event.get("cause").cloned().unwrap_or_default();
-            match text(&cause, "kind").as_deref() {
-                Some("concerts" | "dj_market") => clear(view, "concert_market", number(&cause, "field")),
-                _ => Replay::count(view, "bag", -1),
-            }
-        }
-        _ => Ok(()),
-    }
-}

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::components::{ArtistId, ScoutId, SongId};
-use crate::{Announcements, Replay, Seat};
+use crate::{Announcements, Seat};
 
 /// Something that happened.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -294,39 +294,3 @@ pub(super) const ANNOUNCEMENTS: Announcements<'static> = Announcements {
     flow: &["viewer", "phase", "to_act", "hand"],
     seat_keys: &["seat", "seats", "lead", "order", "places"],
 };
-
-/// Which view fields a client keeps by applying the public events in order.
-pub(super) const REPLAY: Replay = Replay {
-    fields: &["scout_deck", "artist_deck"],
-    apply: replay,
-};
-
-/// The draw piles as a client reads them: each draw and each round's two artists leave them, and
-/// the redraft (G14) gathers every Scout Money card of the game into the Scout Money pile.
-fn replay(view: &mut serde_json::Value, event: &serde_json::Value) -> Result<(), String> {
-    let len = |key: &str| {
-        event
-            .get(key)
-            .and_then(serde_json::Value::as_array)
-            .map_or(0, Vec::len)
-    };
-    match event.get("type").and_then(serde_json::Value::as_str) {
-        Some("scout_drawn") => {
-            let count = event
-                .get("count")
-                .and_then(serde_json::Value::as_u64)
-                .unwrap_or(0);
-            Replay::count(view, "scout_deck", -(count as i64))
-        }
-        Some("round_started") => Replay::count(view, "artist_deck", -(len("artists") as i64)),
-        Some("scout_money_gathered") => {
-            let removed = view
-                .get("scout_removed")
-                .and_then(serde_json::Value::as_array)
-                .map_or(0, Vec::len);
-            view["scout_deck"] = (ScoutId::all().count() - removed).into();
-            Ok(())
-        }
-        _ => Ok(()),
-    }
-}

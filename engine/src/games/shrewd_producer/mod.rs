@@ -63,7 +63,7 @@ impl Game for ShrewdProducer {
         level: BotLevel::Random,
     };
     const ANNOUNCEMENTS: Announcements<'static> = events::ANNOUNCEMENTS;
-    const REPLAY: Replay = events::REPLAY;
+    const REPLAY: Replay = view::REPLAY;
     type Options = Options;
     type Action = Action;
     type Event = GameEvent;
