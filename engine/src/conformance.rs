@@ -537,6 +537,10 @@ fn collect_strings(value: &Value, out: &mut Vec<String>) {
     }
 }
 
+/// The one name of the phase a game ends in, in every ruleset, so a client can tell a finished
+/// game by its phase alone.
+pub const END_PHASE: &str = "over";
+
 fn check_finished<G: Game>(game: &G) -> Result<(), String> {
     game.check_invariants()
         .map_err(|e| format!("invariant broken: {e}"))?;
@@ -549,6 +553,12 @@ fn check_finished<G: Game>(game: &G) -> Result<(), String> {
     {
         return Err(format!(
             "the game is over in phase {:?}, which is no end phase of the machine",
+            game.phase()
+        ));
+    }
+    if game.phase() != END_PHASE {
+        return Err(format!(
+            "the game is over in phase {:?}: every ruleset names its end {END_PHASE:?}",
             game.phase()
         ));
     }

@@ -36,10 +36,10 @@ fn phase(
 }
 
 impl ShowBusiness {
-    /// The decision the game waits for, by name; `game_over` once scored.
+    /// The decision the game waits for, by name; `over` once scored.
     pub(crate) fn phase_name(&self) -> &'static str {
         if self.result.is_some() {
-            return "game_over";
+            return "over";
         }
         match self.queue.front() {
             Some(Task::Bid(b)) if b.setup => "opening_bid",
@@ -66,7 +66,7 @@ impl ShowBusiness {
             Some(Task::HandDiscard { .. }) => "hand_discard",
             Some(Task::Advertise { .. }) => "advertising",
             Some(Task::Charts) => "charts",
-            Some(_) | None => "game_over",
+            Some(_) | None => "over",
         }
     }
 }
@@ -417,7 +417,7 @@ pub(crate) fn machine() -> Machine {
                     ("quarter_end", "a quarter end is pending"),
                     ("round_start", "the next seat's round"),
                     ("end_scoring", "S38: the last turn is over"),
-                    ("game_over", "every band is bankrupt"),
+                    ("over", "every band is bankrupt"),
                 ],
             ),
             phase(
@@ -438,7 +438,7 @@ pub(crate) fn machine() -> Machine {
                     ("quarter_end", "a quarter end is pending"),
                     ("round_start", "the next turn"),
                     ("end_scoring", "S38: the last turn is over"),
-                    ("game_over", "every band is bankrupt"),
+                    ("over", "every band is bankrupt"),
                 ],
             ),
             phase(
@@ -475,7 +475,7 @@ pub(crate) fn machine() -> Machine {
                     ("advertising", SHORT),
                     ("round_start", "the next round"),
                     ("end_scoring", "S38: the last quarter end closes the last turn"),
-                    ("game_over", "every band is bankrupt"),
+                    ("over", "every band is bankrupt"),
                 ],
             ),
             phase(
@@ -510,11 +510,11 @@ pub(crate) fn machine() -> Machine {
                 &[
                     ("advertising", SHORT),
                     ("emergency_clearing", "S32: the scandal draw finds no card"),
-                    ("game_over", "every seat is scored"),
+                    ("over", "every seat is scored"),
                 ],
             ),
             phase(
-                "game_over",
+                "over",
                 "END OF GAME: popularity + 10% of cash; ties by popularity, then cash (S39).",
                 &[],
                 false,
@@ -586,6 +586,6 @@ fn groups() -> Vec<PhaseGroup> {
             "Quarter ends, charts and payments (S32-S36)",
             &["quarter_end", "charts", "advertising", "emergency_clearing"],
         ),
-        group("part_end", "End of the game (S39)", &["end_scoring", "game_over"]),
+        group("part_end", "End of the game (S39)", &["end_scoring", "over"]),
     ]
 }

@@ -1678,7 +1678,7 @@ fn phase_machine_is_closed_and_declares_every_action_type() {
             );
         }
         assert!(
-            !phase.transitions.is_empty() || phase.name == "game_over",
+            !phase.transitions.is_empty() || phase.name == "over",
             "{} leads nowhere",
             phase.name
         );
@@ -1692,7 +1692,7 @@ fn phase_machine_is_closed_and_declares_every_action_type() {
     let diagram = machine.mermaid();
     assert!(diagram.contains("round_tail --> [*]"));
     assert!(diagram.contains("part_round --> part_round_end"));
-    assert!(diagram.contains("game_over --> [*]"));
+    assert!(diagram.contains("over --> [*]"));
 }
 
 #[test]
@@ -1703,7 +1703,7 @@ fn phase_machine_refuses_an_undeclared_change_and_accepts_one_through_automatic_
     conformance::check_transition(&machine, "charts", "market_review")
         .expect("the quarter end finishes and the next round starts");
     assert!(conformance::check_transition(&machine, "recording", "sequence_bid").is_err());
-    assert!(conformance::check_transition(&machine, "game_over", "market_review").is_err());
+    assert!(conformance::check_transition(&machine, "over", "market_review").is_err());
 }
 
 #[test]
