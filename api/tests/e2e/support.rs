@@ -188,8 +188,11 @@ impl Roadie {
             env,
             child: Mutex::new(None),
             log: scratch(name).join("roadie.log"),
+            // An idle connection is dropped well before the server's 5 s keep-alive closes it,
+            // so a request never goes out on a connection the server is closing at that moment.
             http: Client::builder()
                 .timeout(Duration::from_secs(30))
+                .pool_idle_timeout(Duration::from_secs(2))
                 .build()
                 .expect("client"),
         };
