@@ -13,6 +13,7 @@
 //! moves the entry on) but never missing. Every process sweeps the index; a timeout is written
 //! with the same compare-and-set as a post, so exactly one process applies it.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -339,6 +340,16 @@ pub fn apply_timeouts(stored: &StoredGame, now: u64) -> Option<(StoredGame, Vec<
     }
     let next = stored.succeeded_by(game, events.len() as u64, Some(clock));
     Some((next, events))
+}
+
+/// `stored` as the deadline rule leaves it at `now`: with every timeout that came due played
+/// first, and their events; as it is (borrowed, no events) when none has. A write judged against
+/// it and built with `stored.succeeded_by` carries those timeouts in its own compare-and-set.
+pub fn due_at(stored: &StoredGame, now: u64) -> (Cow<'_, StoredGame>, Vec<StoredEvent>) {
+    match apply_timeouts(stored, now) {
+        Some((timed, events)) => (Cow::Owned(timed), events),
+        None => (Cow::Borrowed(stored), Vec::new()),
+    }
 }
 
 /// What one look at a due game did.

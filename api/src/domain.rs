@@ -2,6 +2,7 @@
 //!
 //! Handlers call exactly one of these; everything here speaks [`ApiError`].
 
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -761,11 +762,7 @@ impl Games {
             return Err((ApiError::version_mismatch(stored.revision), None));
         }
         seated(stored, Viewer::Seat(command.seat), command.credential).map_err(|e| (e, None))?;
-        let timed = clocks::apply_timeouts(stored, now);
-        let (base, mut events) = match &timed {
-            Some((game, events)) => (game, events.clone()),
-            None => (stored, Vec::new()),
-        };
+        let (base, mut events) = clocks::due_at(stored, now);
         let mut game = base.game.clone();
         // A panic in the rules is a bug, never the client's doing: it becomes a logged 500 and
         // the stored game stays as it was.
@@ -780,13 +777,14 @@ impl Games {
             Ok(Err(rejection)) => {
                 let legal = game.legal_actions(command.seat);
                 let refusal = ApiError::from_rejection(rejection, legal, game.to_act());
-                let timeouts = timed.map(|(next, events)| {
-                    Box::new(Applied {
+                let timeouts = match base {
+                    Cow::Owned(next) => Some(Box::new(Applied {
                         first_seq: stored.events + 1,
                         next,
                         events,
-                    })
-                });
+                    })),
+                    Cow::Borrowed(_) => None,
+                };
                 return Err((refusal, timeouts));
             }
             Ok(Ok(played)) => played,

@@ -563,11 +563,7 @@ impl Games {
             let now = crate::clocks::now_ms();
             // A deadline is the rule: timeouts that came due are played first, in this write,
             // and the change is judged against the game they leave.
-            let timed = crate::clocks::apply_timeouts(&stored, now);
-            let (base, mut events) = match timed {
-                Some((game, events)) => (std::borrow::Cow::Owned(game), events),
-                None => (std::borrow::Cow::Borrowed(stored.as_ref()), Vec::new()),
-            };
+            let (base, mut events) = crate::clocks::due_at(&stored, now);
             let (seat, occupant, event) = change(&base)?;
             let mut seats = base.seats.clone();
             let entry = seats.entry_mut(seat, base.game.seat_count());
