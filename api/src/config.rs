@@ -5,9 +5,9 @@ use std::time::Duration;
 use rand::RngCore;
 use secrecy::{SecretSlice, SecretString};
 
-use crate::limits::{ClientAddress, LimitsConfig};
+use crate::http::limits::{ClientAddress, LimitsConfig};
 use crate::store::Quota;
-use crate::webhooks::WebhookConfig;
+use crate::service::webhooks::WebhookConfig;
 
 /// The shortest `ROADIE_JWT_SECRET` accepted, in bytes: HS256 with a short or guessable secret
 /// lets any player who holds a token find the secret by trying, and forge every other token.

@@ -1,34 +1,26 @@
-//! Roadie's HTTP service: the engine's games over a REST API.
+//! Roadie's HTTP service: the engine's games over a REST API, in layers that depend one way:
 //!
-//! Handlers in [`routes`] parse, call one verb of [`domain::Games`] and map the result; errors
-//! are [`error::ApiError`], turned into `application/problem+json` in one place. Games live in
-//! a [`store::GameStore`] (Redis, or memory when no Redis is configured).
+//! - [`table`], the core: a game's table and every change to it as a value applied by pure
+//!   functions with `now` passed in; why it says no is a [`table::Refusal`].
+//! - [`store`], where tables live (Redis, or memory when no Redis is configured); it knows the
+//!   core's types and nothing above them.
+//! - [`service`], the only code that reads and writes the store: each verb hands a change to the
+//!   core and writes it through the one write path.
+//! - [`http`], the edge: extractors, routes, the OpenAPI document, and the one place a refusal
+//!   becomes `application/problem+json`. [`wire`] holds the bodies the service answers with.
 #![deny(missing_docs)]
 
-pub mod auth;
-pub mod body;
-pub mod cache;
-pub mod catalogue;
-pub mod clocks;
 pub mod config;
-pub mod domain;
-pub mod error;
-pub mod headroom;
-pub mod limits;
-pub mod lobby;
+pub mod http;
 pub mod metrics;
-pub mod model;
-pub mod openapi;
-pub mod request;
-pub mod routes;
-pub mod seats;
+pub mod service;
 pub mod shutdown;
 pub mod startup;
 pub mod store;
-pub mod stream;
+pub mod table;
 pub mod telemetry;
-pub mod web;
-pub mod webhooks;
+pub mod tokens;
+pub mod wire;
 
 use config::Config;
 use startup::{Application, StartError};

@@ -12,17 +12,16 @@ use actix_web::{App, HttpResponse, HttpServer, web};
 use secrecy::ExposeSecret;
 use utoipa_swagger_ui::SwaggerUi;
 
-use crate::auth::{KeyError, Keys};
-use crate::body::BodyLimits;
+use crate::tokens::{KeyError, Keys};
+use crate::http::body::BodyLimits;
 use crate::config::Config;
-use crate::domain::Games;
-use crate::error;
-use crate::headroom::Headroom;
-use crate::limits::Limits;
+use crate::service::Games;
+use crate::service::headroom::Headroom;
+use crate::http::limits::Limits;
 use crate::metrics::Metrics;
 use crate::shutdown::Draining;
 use crate::store::{self, GameStore, MemoryStore, Retention, StoreError};
-use crate::{openapi, routes};
+use crate::http::{openapi, problem, routes};
 
 /// Why the service could not start.
 #[derive(Debug, thiserror::Error)]
@@ -252,8 +251,8 @@ impl Application {
             )
             .with_webhooks(Arc::new(config.webhooks.clone())),
         );
-        crate::webhooks::spawn(store.clone(), config.webhooks.clone(), metrics.clone())?;
-        crate::clocks::spawn_sweeper(games.clone().into_inner(), config.store.clock_sweep);
+        crate::service::webhooks::spawn(store.clone(), config.webhooks.clone(), metrics.clone())?;
+        crate::service::sweeper::spawn_sweeper(games.clone().into_inner(), config.store.clock_sweep);
         let keys = web::Data::from(keys);
         let metrics = web::Data::from(metrics);
         let headroom = web::Data::from(headroom);
@@ -292,10 +291,10 @@ impl Application {
                 .app_data(draining.clone())
                 .app_data(
                     web::QueryConfig::default().error_handler(|err, req| {
-                        error::query_error(err, req.path(), req.query_string()).into()
+                        problem::query_error(err, req.path(), req.query_string()).into()
                     }),
                 )
-                .app_data(web::PathConfig::default().error_handler(|err, _| error::path_error(err).into()))
+                .app_data(web::PathConfig::default().error_handler(|err, _| problem::path_error(err).into()))
                 .wrap_fn(head_as_get)
                 .wrap_fn(move |req, srv| {
                     let metrics = metrics_mw.clone();
@@ -333,7 +332,7 @@ impl Application {
                     cors(cors_origins.clone(), &cors_headers),
                 ))
                 .configure(routes::configure)
-                .configure(crate::web::configure)
+                .configure(crate::http::web::configure)
                 .service(SwaggerUi::new("/swagger-ui/{_:.*}").url("/api-docs/openapi.json", document.clone()))
                 .route(
                     "/swagger-ui",

@@ -12,11 +12,11 @@ use super::redis::RECENT_WRITES;
 mod outbox;
 use super::{
     Freshness, GameStore, IdempotentRecord, IdempotentWrite, MemoryUse, Quota, Retention, Revision, Saved,
-    StoreError, StoredEvent, StoredGame, WriteOutcome,
+    StoreError, StoredEvent, Table, WriteOutcome,
 };
 
 struct Entry {
-    game: StoredGame,
+    game: Table,
     /// The revision, for those waiting for the game to change.
     updates: tokio::sync::watch::Sender<Revision>,
     events: Vec<StoredEvent>,
@@ -115,7 +115,7 @@ impl MemoryStore {
 
 #[async_trait]
 impl GameStore for MemoryStore {
-    async fn create(&self, game: &StoredGame, events: &[StoredEvent]) -> Result<bool, StoreError> {
+    async fn create(&self, game: &Table, events: &[StoredEvent]) -> Result<bool, StoreError> {
         let mut games = self.lock()?;
         if Self::live(&mut games, &game.id).is_some() || self.is_fenced(&game.revision)? {
             return Ok(false);
@@ -142,7 +142,7 @@ impl GameStore for MemoryStore {
         &self,
         id: &str,
         idempotency_key: Option<&str>,
-    ) -> Result<(Option<StoredGame>, Option<IdempotentRecord>), StoreError> {
+    ) -> Result<(Option<Table>, Option<IdempotentRecord>), StoreError> {
         let mut games = self.lock()?;
         Ok(match Self::live(&mut games, id) {
             None => (None, None),
@@ -217,7 +217,7 @@ impl GameStore for MemoryStore {
     async fn save(
         &self,
         expected: &Revision,
-        game: &StoredGame,
+        game: &Table,
         events: &[StoredEvent],
         idempotency: Option<IdempotentWrite<'_>>,
     ) -> Result<Saved, StoreError> {

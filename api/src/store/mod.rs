@@ -1,6 +1,6 @@
 //! Where games live: the [`GameStore`] trait, in Redis or in memory.
 //!
-//! A game is a [`StoredGame`] (the typed position, its version and its seed) plus an
+//! A game is a [`Table`] (the typed position, its version and its seed) plus an
 //! append-only list of [`StoredEvent`]s whose sequence numbers are their positions (1-based).
 //! Every write is a compare-and-set on the version: it succeeds only if nobody wrote since the
 //! writer read, and it appends the write's events in the same step.
@@ -8,99 +8,18 @@
 use std::time::Duration;
 
 use async_trait::async_trait;
-use roadie_engine::{AnyGame, Audience, Event, Seat};
+use roadie_engine::Seat;
 use serde::{Deserialize, Serialize};
-use serde_json::value::RawValue;
 
 mod memory;
 mod outbox;
 pub mod redis;
-mod revision;
 mod updates;
 
 pub use memory::MemoryStore;
 pub use outbox::{CLAIM_SCAN, Claim, Failure, Outbox, OutboxNotice, Pending, Room, Webhook, superseded};
 pub use redis::RedisStore;
-pub use revision::{MalformedRevision, Revision};
-
-/// A game as stored: read and written whole, typed.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct StoredGame {
-    /// The game's id.
-    pub id: String,
-    /// The write that produced this state: its number is incremented by every write.
-    pub revision: Revision,
-    /// How many events the game's log holds.
-    pub events: u64,
-    /// The seed the game was set up with: revealed only once the game is over.
-    pub seed: u64,
-    /// The random salt of the seed's commitment (hex): revealed with the seed.
-    pub salt: String,
-    /// The game's clocks, when it was created with a time control.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub clock: Option<crate::clocks::Clock>,
-    /// The position.
-    pub game: AnyGame,
-    /// Who sits in each seat, and each seat's token generation.
-    #[serde(default)]
-    pub seats: crate::seats::SeatTable,
-    /// Where the game's webhook notices go, if its creator asked for them.
-    #[serde(default)]
-    pub webhook: Option<Webhook>,
-    /// The notices this write adds to the webhook's outbox, written in the same atomic step
-    /// (never part of the stored state).
-    #[serde(skip)]
-    pub notices: Vec<OutboxNotice>,
-}
-
-impl StoredGame {
-    /// The receiver of the game's notices ([`Webhook::receiver`]; "" without a webhook).
-    pub fn receiver(&self) -> String {
-        self.webhook.as_ref().map(Webhook::receiver).unwrap_or_default()
-    }
-
-    /// The write after this one: `game` with `events` more entries in its log and `clock`, the
-    /// seat table and webhook carried over, and the webhook notices the change calls for.
-    pub fn succeeded_by(
-        &self,
-        game: AnyGame,
-        events: u64,
-        clock: Option<crate::clocks::Clock>,
-    ) -> StoredGame {
-        let mut next = StoredGame {
-            id: self.id.clone(),
-            revision: self.revision.next(),
-            events: self.events + events,
-            seed: self.seed,
-            salt: self.salt.clone(),
-            clock,
-            game,
-            seats: self.seats.clone(),
-            webhook: self.webhook.clone(),
-            notices: Vec::new(),
-        };
-        next.notices = crate::webhooks::notices(Some(&self.game), &next);
-        next
-    }
-}
-
-/// One entry of a game's event log.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct StoredEvent {
-    /// Who may see it while the game runs.
-    pub audience: Audience,
-    /// What happened, as the ruleset reports it.
-    pub body: Box<RawValue>,
-}
-
-impl From<Event<Box<RawValue>>> for StoredEvent {
-    fn from(event: Event<Box<RawValue>>) -> Self {
-        Self {
-            audience: event.audience,
-            body: event.body,
-        }
-    }
-}
+pub use crate::table::{MalformedRevision, Revision, StoredEvent, Table};
 
 /// What is kept of the first answer to a post that carried an `Idempotency-Key`: enough to
 /// answer again (the events themselves are read back from the log), a few hundred bytes.
@@ -190,7 +109,7 @@ pub enum Freshness {
     /// The store is still at the version held.
     Unchanged,
     /// The store has moved on: the game as it is now.
-    Changed(Box<StoredGame>),
+    Changed(Box<Table>),
     /// The game is gone (deleted or expired).
     Missing,
 }
@@ -226,7 +145,7 @@ pub struct Retention {
 
 impl Retention {
     /// The lifetime a write of `game` gives it.
-    pub fn for_game(&self, game: &StoredGame) -> Duration {
+    pub fn for_game(&self, game: &Table) -> Duration {
         if game.game.is_over() {
             self.finished
         } else {
@@ -241,7 +160,7 @@ pub trait GameStore: Outbox + Send + Sync + 'static {
     /// Stores a new game with its setup events. `false` if the id is taken; [`StoreError::Full`]
     /// if the store is fuller than the share of its memory from which new games are refused,
     /// checked in the same atomic step as the write.
-    async fn create(&self, game: &StoredGame, events: &[StoredEvent]) -> Result<bool, StoreError>;
+    async fn create(&self, game: &Table, events: &[StoredEvent]) -> Result<bool, StoreError>;
 
     /// The game, and the idempotency record under `idempotency_key` if one is asked for, in
     /// one read.
@@ -249,7 +168,7 @@ pub trait GameStore: Outbox + Send + Sync + 'static {
         &self,
         id: &str,
         idempotency_key: Option<&str>,
-    ) -> Result<(Option<StoredGame>, Option<IdempotentRecord>), StoreError>;
+    ) -> Result<(Option<Table>, Option<IdempotentRecord>), StoreError>;
 
     /// The game if its revision is no longer `known`, in one read that sends nothing more than
     /// the answer "unchanged" when it is.
@@ -261,7 +180,7 @@ pub trait GameStore: Outbox + Send + Sync + 'static {
     async fn save(
         &self,
         expected: &Revision,
-        game: &StoredGame,
+        game: &Table,
         events: &[StoredEvent],
         idempotency: Option<IdempotentWrite<'_>>,
     ) -> Result<Saved, StoreError>;

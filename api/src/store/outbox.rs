@@ -1,6 +1,6 @@
 //! Webhook notices waiting to be delivered, and who delivers them.
 //!
-//! A write that causes notices carries them in [`StoredGame::notices`]; the store appends them
+//! A write that causes notices carries them in [`Table::notices`]; the store appends them
 //! to the game's outbox in the same atomic write as the game itself, so a notice exists exactly
 //! when its write does. Before such a write, the game is marked in a due set shared by every
 //! process ([`Outbox::mark_due`]); a sweeper claims due games with a lease
@@ -23,57 +23,16 @@
 //! receiver is down. A notice removed so while a sweeper posts it is simply not found again:
 //! removing it after its delivery, or counting its failure, changes nothing else.
 //!
-//! [`StoredGame::notices`]: super::StoredGame::notices
+//! [`Table::notices`]: crate::table::Table::notices
 
 use std::collections::HashSet;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use super::StoreError;
-
-/// Where a game's notices go, and the key they are signed with.
-#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Webhook {
-    /// An `http` or `https` URL whose host the operator allows.
-    pub url: String,
-    /// The per-game HMAC-SHA256 key, shown once at creation.
-    pub secret: String,
-}
-
-impl Webhook {
-    /// Who receives the notices: the URL's `host:port` in lower case (the URL itself if it does
-    /// not parse). Delivery slots are shared between receivers.
-    pub fn receiver(&self) -> String {
-        match reqwest::Url::parse(&self.url) {
-            Ok(url) => match (url.host_str(), url.port_or_known_default()) {
-                (Some(host), Some(port)) => format!("{}:{port}", host.to_ascii_lowercase()),
-                _ => self.url.clone(),
-            },
-            Err(_) => self.url.clone(),
-        }
-    }
-}
-
-impl std::fmt::Debug for Webhook {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Webhook")
-            .field("url", &"<redacted>")
-            .field("secret", &"<redacted>")
-            .finish()
-    }
-}
-
-/// One notice of a game's outbox: its id and its body, the exact bytes that are signed and
-/// sent.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OutboxNotice {
-    /// The notice's id (also in the body).
-    pub id: String,
-    /// The JSON body.
-    pub body: String,
-}
+pub use crate::table::notices::{OutboxNotice, Webhook};
 
 /// The part of a notice's body that coalescing reads.
 #[derive(Deserialize)]

@@ -5,7 +5,7 @@
 //! | key | holds |
 //! | --- | --- |
 //! | `roadie:{<id>}:version` | the [`Revision`] as text: the compare-and-set checks it alone |
-//! | `roadie:{<id>}:state` | the [`StoredGame`] as MessagePack (a third of the JSON's size, three times faster to decode) |
+//! | `roadie:{<id>}:state` | the [`Table`] as MessagePack (a third of the JSON's size, three times faster to decode) |
 //! | `roadie:{<id>}:events` | a list of [`StoredEvent`]s as JSON; position + 1 is the sequence number |
 //! | `roadie:{<id>}:idem` | a hash of [`IdempotentRecord`]s as MessagePack arrays, by `<seat>:<key>` |
 //! | `roadie:{<id>}:writes` | the revisions of the last [`RECENT_WRITES`] writes, newest first |
@@ -35,7 +35,7 @@ use super::updates::Updates;
 mod outbox;
 use super::{
     Freshness, GameStore, IdempotentRecord, IdempotentWrite, MemoryUse, Quota, Retention, Revision, Saved,
-    StoreError, StoredEvent, StoredGame, WriteOutcome,
+    StoreError, StoredEvent, Table, WriteOutcome,
 };
 
 /// How many recent writes each game remembers, so that a write whose answer was lost can be
@@ -328,11 +328,11 @@ fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, StoreError>
 /// The state is read and written on every post: MessagePack, measured about three times faster
 /// to decode than JSON (`cargo bench -p roadie-engine --bench encoding`). Events and idempotency
 /// records stay JSON, because they carry the API's JSON as it was sent.
-fn encode_state(game: &StoredGame) -> Result<Vec<u8>, StoreError> {
+fn encode_state(game: &Table) -> Result<Vec<u8>, StoreError> {
     rmp_serde::to_vec_named(game).map_err(|e| StoreError::Corrupt(e.to_string()))
 }
 
-fn decode_state(bytes: &[u8]) -> Result<StoredGame, StoreError> {
+fn decode_state(bytes: &[u8]) -> Result<Table, StoreError> {
     rmp_serde::from_slice(bytes).map_err(|e| StoreError::Corrupt(e.to_string()))
 }
 
@@ -362,7 +362,7 @@ impl<C> GameStore for RedisStore<C>
 where
     C: ConnectionLike + Clone + Send + Sync + 'static,
 {
-    async fn create(&self, game: &StoredGame, events: &[StoredEvent]) -> Result<bool, StoreError> {
+    async fn create(&self, game: &Table, events: &[StoredEvent]) -> Result<bool, StoreError> {
         let state = encode_state(game)?;
         let events = events.iter().map(encode).collect::<Result<Vec<_>, _>>()?;
         let ttl = ttl_secs(self.retention.for_game(game));
@@ -418,7 +418,7 @@ where
         &self,
         id: &str,
         idempotency_key: Option<&str>,
-    ) -> Result<(Option<StoredGame>, Option<IdempotentRecord>), StoreError> {
+    ) -> Result<(Option<Table>, Option<IdempotentRecord>), StoreError> {
         let (state, record): (Option<Vec<u8>>, Option<Vec<u8>>) = match idempotency_key {
             None => {
                 let state = self
@@ -470,7 +470,7 @@ where
     async fn save(
         &self,
         expected: &Revision,
-        game: &StoredGame,
+        game: &Table,
         events: &[StoredEvent],
         idempotency: Option<IdempotentWrite<'_>>,
     ) -> Result<Saved, StoreError> {
@@ -869,14 +869,14 @@ mod tests {
                 let action = serde_json::to_string(&actions[actions.len() / 2]).expect("serializes");
                 game.apply(seat, &action).expect("a listed action is legal");
             }
-            let stored = StoredGame {
+            let stored = Table {
                 id: "g".into(),
                 revision: Revision::first().next(),
                 events: 7,
                 seed: 11,
                 salt: "00ff".into(),
-                clock: Some(crate::clocks::Clock::start(
-                    crate::clocks::TimeControl {
+                clock: Some(crate::table::clock::Clock::start(
+                    crate::table::clock::TimeControl {
                         per_decision_secs: 30,
                         bank_secs: 60,
                     },

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeSet;
 
-use roadie_api::routes::ROUTES;
+use roadie_api::http::routes::ROUTES;
 use serde_json::json;
 
 use crate::helpers::TestApp;

@@ -190,7 +190,7 @@ impl Outbox for MemoryStore {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::{GameStore, Retention, StoredGame};
+    use crate::store::{GameStore, Retention, Table};
 
     fn store() -> MemoryStore {
         MemoryStore::new(Retention {
@@ -224,7 +224,7 @@ mod tests {
     }
 
     /// A write of game "g" after `prior`, adding `notices`.
-    async fn write(store: &MemoryStore, prior: &StoredGame, notices: Vec<OutboxNotice>) -> StoredGame {
+    async fn write(store: &MemoryStore, prior: &Table, notices: Vec<OutboxNotice>) -> Table {
         let mut next = prior.clone();
         next.revision = prior.revision.next();
         next.notices = notices;
@@ -246,7 +246,7 @@ mod tests {
     async fn a_write_coalesces_the_outbox_and_a_notice_being_delivered_meanwhile_leaves_its_successor() {
         let store = store();
         let (game, _) = roadie_engine::AnyGame::setup("shrewd-producer", None, 3, 11).expect("setup");
-        let mut stored = StoredGame {
+        let mut stored = Table {
             id: "g".into(),
             revision: crate::store::Revision::first(),
             events: 0,

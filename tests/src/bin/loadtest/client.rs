@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use hyper::Method;
-use roadie_api::model::{ActionResult, CreatedGame, GameState, LegalActions};
+use roadie_api::wire::{ActionResult, CreatedGame, GameState, LegalActions};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 

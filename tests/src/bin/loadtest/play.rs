@@ -14,7 +14,7 @@ use serde_json::json;
 use serde_json::value::RawValue;
 
 use crate::Flow;
-use roadie_api::model::{ActionResult, CreatedGame, GameState, Status};
+use roadie_api::wire::{ActionResult, CreatedGame, GameState, Status};
 
 use crate::client::{CallError, Client, Server};
 use crate::report::Stats;

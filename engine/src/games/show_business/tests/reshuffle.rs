@@ -1,5 +1,5 @@
 //! RULINGS 9 / S32: an empty pile is formed again from its shuffled discards. The published
-//! procedure (`api/src/randomness.md`: "A shuffle always starts from its cards in catalogue
+//! procedure (`api/src/http/openapi/randomness.md`: "A shuffle always starts from its cards in catalogue
 //! order") lets anyone recompute the new pile from the revealed seed without knowing in which
 //! order the cards were discarded.
 

@@ -1,0 +1,319 @@
+//! `/v1/games`: create, show, act, read the log, delete.
+
+use std::time::Duration;
+
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde::Deserialize;
+use utoipa::IntoParams;
+
+use crate::http::caller::{HostCaller, SeatCaller, ViewerCaller};
+use crate::http::body::JsonBody;
+use crate::service::{ActionCommand, Games, MAX_WAIT, NewGame, Representation, Seen};
+use crate::table::Refusal;
+use crate::http::limits::Limits;
+use crate::metrics::Metrics;
+use crate::wire::{ActionResult, CreateGame, CreatedGame, EventLog, GameState, LegalActions, PostAction};
+use crate::table::GameId;
+use crate::http::extract::{IdempotencyKey, IfMatch, IfNoneMatch, };
+
+fn etag(revision: impl std::fmt::Display) -> (header::HeaderName, HeaderValue) {
+    (
+        header::ETAG,
+        HeaderValue::from_str(&format!("\"{revision}\"")).unwrap_or(HeaderValue::from_static("\"0\"")),
+    )
+}
+
+/// Create a game. Returns one token per seat and the host's token.
+///
+/// The options' schema cannot say everything: options that name seats or give one value per
+/// seat (a `first_seat` or `starting_lead` beyond the last seat, fewer `colours` than seats)
+/// are judged with the seat count, and a document-valid body may be refused with `422
+/// invalid_options`.
+///
+/// **Webhook** (optional): with `"webhook": {"url": "https://..."}` (a host the server's operator
+/// allows, else `422 invalid_webhook`), the answer's `webhook.secret` (shown only once) signs
+/// every notice posted to that URL: a `WebhookNotice` of type `your_turn` after each write that
+/// hands seats the turn (creation included), and `game_over` when the game ends. Each is posted
+/// as `application/json` with the header
+/// `Roadie-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`, the key being
+/// the secret's ASCII bytes. A receiver computes the HMAC over the timestamp, a dot and the raw
+/// body as received, compares it with `v1` in constant time, and rejects a `t` more than a few
+/// minutes from its own clock (a replayed notice). It answers any `2xx` to accept; another
+/// status or no answer within the server's timeout is retried with exponential back-off, and a
+/// notice is dropped after the server's last attempt. Delivery is at least once: a notice may
+/// come again after a lost answer, with the same `id`.
+#[utoipa::path(
+    post, path = "/v1/games", tag = "games",
+    request_body = CreateGame,
+    responses(
+        (status = 201, description = "The game was created; `Location` names it.", body = CreatedGame,
+            headers(("Location" = String, description = "The game's URL"))),
+        (status = 400, response = crate::http::problem::BadRequest),
+        (status = 404, response = crate::http::problem::NotFound),
+        (status = 413, response = crate::http::problem::PayloadTooLarge),
+        (status = 408, response = crate::http::problem::RequestTimeout),
+        (status = 422, response = crate::http::problem::Unprocessable),
+        (status = 429, response = crate::http::problem::TooManyRequests),
+        (status = 503, response = crate::http::problem::ServiceUnavailable),
+    )
+)]
+pub async fn create_game(
+    games: web::Data<Games>,
+    limits: web::Data<Limits>,
+    metrics: web::Data<Metrics>,
+    req: HttpRequest,
+    body: JsonBody<CreateGame>,
+) -> Result<HttpResponse, Refusal> {
+    limits.admit_creation(&req, games.store(), &metrics).await?;
+    let created = games.create(new_game(body.0)).await?;
+    Ok(HttpResponse::Created()
+        .insert_header((header::LOCATION, format!("/v1/games/{}", created.id)))
+        .insert_header(etag(&created.revision))
+        .json(created))
+}
+
+/// The creation's body as the service's command.
+fn new_game(body: CreateGame) -> NewGame {
+    let (seats, specs) = body.seats.into_parts();
+    NewGame {
+        ruleset: body.ruleset,
+        seats,
+        specs,
+        open: body.open,
+        options: body.options,
+        seed: body.seed,
+        webhook: body.webhook.map(|option| option.url),
+        clock: body.clock,
+    }
+}
+
+/// How long to wait for a change. Other query parameters (a cache buster, say) are ignored.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct GameQuery {
+    /// With `If-None-Match` naming the current revision: wait up to this many seconds (at most
+    /// 30) for the game to change before answering `304`. A change answers at once with the game.
+    /// With `If-None-Match: *`, which names every revision, the answer is `304` after the wait.
+    #[param(minimum = 0, maximum = 30, example = 1)]
+    pub wait: Option<u64>,
+}
+
+/// `400 malformed_query` unless `value` of parameter `name` is within `min..=max`.
+fn within(name: &str, value: u64, min: u64, max: u64) -> Result<u64, Refusal> {
+    if (min..=max).contains(&value) {
+        Ok(value)
+    } else {
+        Err(Refusal::new(
+            crate::table::Code::MalformedQuery,
+            format!("{name} is from {min} to {max}; it was {value}"),
+        ))
+    }
+}
+
+/// The game as the caller may see it: a seat's view with its token, the spectator view without.
+/// With `If-None-Match` and `wait`, a long poll: the answer comes when the game changes.
+#[utoipa::path(
+    get, path = "/v1/games/{id}", tag = "games",
+    params(
+        ("id" = String, Path, description = "The game's id"),
+        ("If-None-Match" = Option<String>, Header, nullable = false, pattern = r#"^(\*|(,[ \t]*)*(W/)?"[\x21\x23-\x2B\x2D-\x7E]*"([ \t]*,([ \t]*(W/)?"[\x21\x23-\x2B\x2D-\x7E]*")?)*)[ \t]*$"#,
+            description = "The `ETag` already held (or several, separated by commas): `304` while the game is still at that revision. `*` names every revision (RFC 9110): `304` while the game exists"),
+        GameQuery,
+    ),
+    security((), ("seat_token" = [])),
+    responses(
+        (status = 200, description = "The game", body = GameState, headers(("ETag" = String, description = "The revision"))),
+        (status = 304, description = "Still at the revision named by `If-None-Match`", headers(("ETag" = String, description = "The revision"))),
+        (status = 400, response = crate::http::problem::BadRequest),
+        (status = 401, response = crate::http::problem::Unauthorized),
+        (status = 403, response = crate::http::problem::Forbidden),
+        (status = 404, response = crate::http::problem::NotFound),
+        (status = 503, response = crate::http::problem::ServiceUnavailable),
+    )
+)]
+pub async fn get_game(
+    games: web::Data<Games>,
+    id: GameId,
+    query: web::Query<GameQuery>,
+    viewer: ViewerCaller,
+    known: IfNoneMatch,
+) -> Result<HttpResponse, Refusal> {
+    let wait = Duration::from_secs(within("wait", query.wait.unwrap_or(0), 0, MAX_WAIT.as_secs())?);
+    Ok(
+        match games
+            .get(&id, viewer.viewer, viewer.credential, known.0.as_ref(), wait)
+            .await?
+        {
+            Seen::Changed(state) => HttpResponse::Ok()
+                .insert_header(etag(&state.revision))
+                .insert_header((header::VARY, "Authorization"))
+                .json(*state),
+            Seen::Unchanged { revision } => HttpResponse::NotModified()
+                .insert_header(etag(revision))
+                .insert_header((header::VARY, "Authorization"))
+                .finish(),
+        },
+    )
+}
+
+/// Forget the game (host token only).
+#[utoipa::path(
+    delete, path = "/v1/games/{id}", tag = "games",
+    params(("id" = String, Path, description = "The game's id")),
+    security(("host_token" = [])),
+    responses(
+        (status = 204, description = "Deleted"),
+        (status = 401, response = crate::http::problem::Unauthorized),
+        (status = 403, response = crate::http::problem::Forbidden),
+        (status = 404, response = crate::http::problem::NotFound),
+        (status = 503, response = crate::http::problem::ServiceUnavailable),
+    )
+)]
+pub async fn delete_game(
+    games: web::Data<Games>,
+    id: GameId,
+    _host: HostCaller,
+) -> Result<HttpResponse, Refusal> {
+    games.delete(&id).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// The seat's legal actions now: each element is exactly an `action` to post.
+#[utoipa::path(
+    get, path = "/v1/games/{id}/actions", tag = "games",
+    params(("id" = String, Path, description = "The game's id")),
+    security(("seat_token" = [])),
+    responses(
+        (status = 200, description = "The legal actions", body = LegalActions),
+        (status = 401, response = crate::http::problem::Unauthorized),
+        (status = 403, response = crate::http::problem::Forbidden),
+        (status = 404, response = crate::http::problem::NotFound),
+    )
+)]
+pub async fn list_actions(
+    games: web::Data<Games>,
+    id: GameId,
+    seat: SeatCaller,
+) -> Result<HttpResponse, Refusal> {
+    let actions = games.actions(&id, seat.seat, seat.credential).await?;
+    Ok(HttpResponse::Ok()
+        .insert_header(etag(&actions.revision))
+        .json(actions))
+}
+
+/// Post one action for the token's seat.
+///
+/// A post that races another write is re-validated against the newer state and applied or
+/// refused; with `If-Match` it is refused with `412` instead. A repeated `Idempotency-Key`
+/// returns the first answer's revision, status, seats to act and events, without the game
+/// (header `Idempotent-Replayed: true`). `Prefer: return=minimal` leaves the game's view out of
+/// the answer (header `Preference-Applied: return=minimal`).
+///
+/// Which answers are safe to retry: every `4xx` and `503 store_unavailable` changed nothing;
+/// `503 outcome_unknown` may have been applied, so retry it only with the same
+/// `Idempotency-Key`, which returns the first outcome. A post without a key that gets
+/// `outcome_unknown` must read the game before posting again.
+#[utoipa::path(
+    post, path = "/v1/games/{id}/actions", tag = "games",
+    params(
+        ("id" = String, Path, description = "The game's id"),
+        ("Prefer" = Option<String>, Header, nullable = false, description = "`return=minimal`: answer without the game's view"),
+        ("If-Match" = Option<String>, Header, nullable = false, pattern = r#"^(\*|(,[ \t]*)*(W/)?"[\x21\x23-\x2B\x2D-\x7E]*"([ \t]*,([ \t]*(W/)?"[\x21\x23-\x2B\x2D-\x7E]*")?)*)[ \t]*$"#,
+            description = "Apply only at this revision (the `ETag`; or several, separated by commas; `*`: any)"),
+        ("Idempotency-Key" = Option<String>, Header, nullable = false, pattern = r"^[\x21-\x7E]{1,200}$", description = "1 to 200 visible ASCII characters, scoped to the seat: a retry with the same key returns the first answer"),
+    ),
+    security(("seat_token" = [])),
+    request_body = PostAction,
+    responses(
+        (status = 200, description = "Applied", body = ActionResult, headers(("ETag" = String, description = "The new revision"))),
+        (status = 400, response = crate::http::problem::BadRequest),
+        (status = 401, response = crate::http::problem::Unauthorized),
+        (status = 403, response = crate::http::problem::Forbidden),
+        (status = 404, response = crate::http::problem::NotFound),
+        (status = 409, response = crate::http::problem::Conflict),
+        (status = 408, response = crate::http::problem::RequestTimeout),
+        (status = 412, response = crate::http::problem::PreconditionFailed),
+        (status = 413, response = crate::http::problem::PayloadTooLarge),
+        (status = 422, response = crate::http::problem::Unprocessable),
+        (status = 429, response = crate::http::problem::TooManyRequests),
+        (status = 503, response = crate::http::problem::ServiceUnavailable),
+    )
+)]
+pub async fn post_action(
+    games: web::Data<Games>,
+    game: GameId,
+    seat: SeatCaller,
+    precondition: IfMatch,
+    idempotency_key: IdempotencyKey,
+    representation: Representation,
+    body: JsonBody<PostAction>,
+) -> Result<HttpResponse, Refusal> {
+    let reply = games
+        .post(ActionCommand {
+            game,
+            seat: seat.seat,
+            credential: seat.credential,
+            action: body.0.action,
+            precondition: precondition.0,
+            idempotency_key: idempotency_key.0,
+            representation,
+        })
+        .await?;
+    let mut response = HttpResponse::Ok();
+    response
+        .insert_header(etag(reply.revision))
+        .content_type("application/json");
+    if reply.replayed {
+        response.insert_header(("Idempotent-Replayed", "true"));
+    } else if representation == Representation::Minimal {
+        response.insert_header(("Preference-Applied", "return=minimal"));
+    }
+    Ok(response.body(reply.body))
+}
+
+/// Where to read the log from. Other query parameters (a cache buster, say) are ignored.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct EventsQuery {
+    /// Return events after this sequence number (default 0: from the start).
+    #[serde(default)]
+    #[param(minimum = 0, maximum = 9007199254740991_u64)]
+    pub after: u64,
+    /// At most this many events of the log are read (1 to 5000, default 5000).
+    #[param(minimum = 1, maximum = 5000)]
+    pub limit: Option<u64>,
+}
+
+/// The caller's events after `after`, redacted for the caller (all public once finished).
+///
+/// An `after` beyond the log's last event is `409 cursor_ahead` with the log's `last_seq`:
+/// those events are not in the log (the store lost recent writes, say), and resuming from
+/// `last_seq` or earlier reads what the log holds.
+#[utoipa::path(
+    get, path = "/v1/games/{id}/events", tag = "games",
+    params(("id" = String, Path, description = "The game's id"), EventsQuery),
+    security((), ("seat_token" = [])),
+    responses(
+        (status = 200, description = "The events", body = EventLog),
+        (status = 400, response = crate::http::problem::BadRequest),
+        (status = 401, response = crate::http::problem::Unauthorized),
+        (status = 403, response = crate::http::problem::Forbidden),
+        (status = 404, response = crate::http::problem::NotFound),
+        (status = 409, response = crate::http::problem::Conflict),
+    )
+)]
+pub async fn list_events(
+    games: web::Data<Games>,
+    id: GameId,
+    viewer: ViewerCaller,
+    query: web::Query<EventsQuery>,
+) -> Result<HttpResponse, Refusal> {
+    let max = crate::service::MAX_EVENTS_PER_READ;
+    let limit = within("limit", query.limit.unwrap_or(max), 1, max)?;
+    let after = within("after", query.after, 0, crate::wire::MAX_SAFE_INTEGER)?;
+    let log = games.events(&id, viewer.viewer, viewer.credential, after, limit).await?;
+    Ok(HttpResponse::Ok()
+        .insert_header((header::VARY, "Authorization"))
+        .json(log))
+}

@@ -1,0 +1,171 @@
+//! Creation: a new game set up from a command parsed at the edge, stored with its setup
+//! events, and its seats' tokens.
+
+use rand::{Rng, RngCore};
+use roadie_engine::{AnyGame, Ruleset, SetupError};
+
+use crate::store::{StoreError, StoredEvent};
+use crate::table::bots::play_bots;
+use crate::table::clock::TimeControl;
+use crate::table::notices::notices;
+use crate::table::refusal::plain_types;
+use crate::table::seats::{SeatSpec, table_of};
+use crate::table::{Clock, Code, GameId, Refusal, Revision, Table, seed_commitment};
+use crate::wire::{CreatedGame, SeatToken};
+
+use super::{Games, now_ms};
+
+/// The largest seed: 2^53 - 1, the largest integer that JSON readers which hold numbers as
+/// doubles (JavaScript, jq 1.6) keep exactly.
+pub const MAX_SEED: u64 = (1 << 53) - 1;
+
+/// Random bytes of a seed commitment's salt.
+const SALT_BYTES: usize = 16;
+
+/// A new game, as the edge parsed it from the creation's body.
+#[derive(Clone, Debug)]
+pub struct NewGame {
+    /// The ruleset's slug (checked here: `404 ruleset_not_found`).
+    pub ruleset: String,
+    /// How many seats.
+    pub seats: usize,
+    /// Who sits in each seat, when the creator said so seat by seat.
+    pub specs: Option<Vec<SeatSpec>>,
+    /// Whether every seat is open (with a number of seats).
+    pub open: bool,
+    /// The ruleset's options, as the client wrote them.
+    pub options: Option<serde_json::Value>,
+    /// The seed, or `None` for a random one.
+    pub seed: Option<u64>,
+    /// Where to post the game's notices.
+    pub webhook: Option<String>,
+    /// The time control.
+    pub clock: Option<TimeControl>,
+}
+
+impl Games {
+    /// Sets up a game and stores it; returns its id and tokens.
+    pub async fn create(&self, request: NewGame) -> Result<CreatedGame, Refusal> {
+        let ruleset = Ruleset::find(&request.ruleset).ok_or_else(|| {
+            Refusal::new(
+                Code::RulesetNotFound,
+                format!("no ruleset is called {:?}; see GET /v1/rulesets", request.ruleset),
+            )
+        })?;
+        if let Some(seed) = request.seed
+            && seed > MAX_SEED
+        {
+            return Err(Refusal::new(
+                Code::InvalidSeed,
+                format!("a seed is at most {MAX_SEED} (2^53 - 1)"),
+            ));
+        }
+        let webhook = request
+            .webhook
+            .as_deref()
+            .map(|url| self.webhooks.target(url))
+            .transpose()?;
+        if let Some(control) = &request.clock {
+            control.check()?;
+        }
+        // The last reading refuses early; the store's create decides.
+        if !self.headroom.creation_allowed() {
+            return Err(Refusal::store_full());
+        }
+        let seed = request
+            .seed
+            .unwrap_or_else(|| rand::rng().random_range(0..=MAX_SEED));
+        let table = table_of(request.seats, request.specs.as_deref(), request.open)?;
+        let (mut game, events) = AnyGame::setup(
+            ruleset.slug,
+            request.options.as_ref(),
+            request.seats,
+            seed,
+        )
+        .map_err(|e| match e {
+            SetupError::Seats { .. } => Refusal::new(Code::InvalidSeats, e.to_string()),
+            SetupError::Options(_) => {
+                Refusal::new(Code::InvalidOptions, plain_types(&e.to_string()))
+            }
+            SetupError::UnknownRuleset(_) => Refusal::new(Code::RulesetNotFound, e.to_string()),
+        })?;
+        let mut events: Vec<StoredEvent> = events.into_iter().map(StoredEvent::from).collect();
+        events.extend(play_bots(&mut game, &table));
+        let mut salt = [0u8; SALT_BYTES];
+        rand::rng().fill_bytes(&mut salt);
+        let now = now_ms();
+        let mut stored = Table {
+            id: String::new(),
+            revision: Revision::first(),
+            events: events.len() as u64,
+            seed,
+            salt: hex::encode(salt),
+            clock: None,
+            game,
+            seats: table,
+            webhook,
+            notices: Vec::new(),
+        };
+        stored.clock = request
+            .clock
+            .map(|control| Clock::start(control, stored.game.seat_count(), &stored.game.to_act(), now));
+        let mut created = false;
+        for _ in 0..4 {
+            stored.id = GameId::random().to_string();
+            stored.notices = notices(None, &stored, now);
+            if !stored.notices.is_empty() {
+                self.counted(self.store.mark_due(&stored.id, &stored.receiver()).await)?;
+            }
+            if let Some(deadline) = stored.clock.as_ref().and_then(Clock::earliest) {
+                self.counted(self.store.schedule_clock(&stored.id, deadline, true).await)?;
+            }
+            match self.store.create(&stored, &events).await {
+                Ok(true) => created = true,
+                Ok(false) => continue,
+                Err(StoreError::Full(cause)) => {
+                    tracing::info!(%cause, "a new game was refused for room");
+                    self.headroom.store_refused();
+                    return Err(Refusal::store_full());
+                }
+                Err(e) => {
+                    self.after_lost_answer(&stored.id, &stored.revision, e).await?;
+                    created = true;
+                }
+            }
+            break;
+        }
+        if !created {
+            tracing::error!("four random game ids were all taken");
+            return Err(Refusal::internal());
+        }
+        let seats = stored
+            .seats
+            .players()
+            .map(|seat| {
+                Ok(SeatToken {
+                    seat,
+                    token: self
+                        .keys
+                        .issue_seat(&stored.id, seat, stored.seats.entry(seat).credential())?,
+                })
+            })
+            .collect::<Result<Vec<_>, Refusal>>()?;
+        if stored.seats.has_open_seat() {
+            self.relist(&stored).await;
+        }
+        let host_token = self.keys.issue(&stored.id, None)?;
+        self.metrics.game_created(ruleset.slug);
+        tracing::info!(game = %stored.id, ruleset = ruleset.slug, seats = seats.len(), "game created");
+        Ok(CreatedGame {
+            id: stored.id,
+            ruleset: ruleset.slug.into(),
+            version: stored.revision.number,
+            revision: stored.revision.to_string(),
+            seats,
+            host_token,
+            seed_commitment: seed_commitment(seed, &stored.salt),
+            webhook: stored.webhook.as_ref().map(Into::into),
+        })
+    }
+
+}

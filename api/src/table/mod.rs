@@ -1,0 +1,266 @@
+//! The core: a game's table (position, seats, clock, webhook) and every change to it, as values
+//! applied by pure functions. Nothing here reads a clock, touches the store or speaks HTTP: `now`
+//! is passed in, and a change either yields a [`Transition`] to write or a [`Refusal`].
+
+use roadie_engine::{AnyGame, Audience, Event, Viewer};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use serde_json::value::RawValue;
+
+pub mod bots;
+pub mod clock;
+pub mod notices;
+pub mod post;
+pub mod refusal;
+mod revision;
+pub mod seats;
+
+pub use clock::{Clock, Expire};
+pub use notices::{OutboxNotice, Webhook};
+pub use post::Post;
+pub use refusal::{Code, Refusal};
+pub use revision::{MalformedRevision, Revision};
+pub use seats::{Credential, SeatChange, SeatTable};
+
+/// Game ids are this many random bytes, in hex.
+pub const ID_BYTES: usize = 12;
+
+/// The largest integer every JSON reader keeps exactly: 2^53 - 1.
+pub const MAX_SAFE_INTEGER: u64 = 9_007_199_254_740_991;
+
+/// A whole number from 0 to `max`, written as JSON's integer or as a float with no fraction
+/// (`3.0`): JSON Schema's `integer` allows both. The error names the field.
+pub fn whole_number<'de, D: serde::Deserializer<'de>>(
+    d: D,
+    field: &str,
+    max: u64,
+) -> Result<u64, D::Error> {
+    let value = serde_json::Value::deserialize(d)?;
+    let whole = match &value {
+        serde_json::Value::Number(n) => n.as_u64().or_else(|| {
+            n.as_f64()
+                .filter(|f| f.fract() == 0.0 && (0.0..=max as f64).contains(f))
+                .map(|f| f as u64)
+        }),
+        _ => None,
+    };
+    whole.filter(|n| *n <= max).ok_or_else(|| {
+        serde::de::Error::custom(format!(
+            "{field} is a whole number from 0 to {max}; it was {value}"
+        ))
+    })
+}
+
+/// A game as stored: read and written whole, typed.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Table {
+    /// The game's id.
+    pub id: String,
+    /// The write that produced this state: its number is incremented by every write.
+    pub revision: Revision,
+    /// How many events the game's log holds.
+    pub events: u64,
+    /// The seed the game was set up with: revealed only once the game is over.
+    pub seed: u64,
+    /// The random salt of the seed's commitment (hex): revealed with the seed.
+    pub salt: String,
+    /// The game's clocks, when it was created with a time control.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<Clock>,
+    /// The position.
+    pub game: AnyGame,
+    /// Who sits in each seat, and each seat's token generation.
+    #[serde(default)]
+    pub seats: SeatTable,
+    /// Where the game's webhook notices go, if its creator asked for them.
+    #[serde(default)]
+    pub webhook: Option<Webhook>,
+    /// The notices this write adds to the webhook's outbox, written in the same atomic step
+    /// (never part of the stored state).
+    #[serde(skip)]
+    pub notices: Vec<OutboxNotice>,
+}
+
+impl Table {
+    /// `403 no_such_seat` unless `viewer` is a spectator or a seat the game has (a token of a
+    /// game set up with fewer seats, say); `401 token_revoked` unless the token's `credential`
+    /// is the seat's.
+    pub fn admit(&self, viewer: Viewer, credential: Credential) -> Result<(), Refusal> {
+        self.seats.admit(viewer, credential)?;
+        match viewer {
+            Viewer::Seat(seat) if seat.index() >= self.game.seat_count() => Err(Refusal::new(
+                Code::NoSuchSeat,
+                format!("seat {seat} does not exist in this game"),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// The receiver of the game's notices ([`Webhook::receiver`]; "" without a webhook).
+    pub fn receiver(&self) -> String {
+        self.webhook.as_ref().map(Webhook::receiver).unwrap_or_default()
+    }
+
+    /// The write after this one, at `now_ms`: `game` with `events` more entries in its log,
+    /// `clock`, the seat table and webhook carried over, and the webhook notices the change
+    /// calls for.
+    pub fn succeeded_by(&self, game: AnyGame, events: u64, clock: Option<Clock>, now_ms: u64) -> Table {
+        let mut next = Table {
+            id: self.id.clone(),
+            revision: self.revision.next(),
+            events: self.events + events,
+            seed: self.seed,
+            salt: self.salt.clone(),
+            clock,
+            game,
+            seats: self.seats.clone(),
+            webhook: self.webhook.clone(),
+            notices: Vec::new(),
+        };
+        next.notices = notices::notices(Some(&self.game), &next, now_ms);
+        next
+    }
+}
+
+/// One entry of a game's event log.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct StoredEvent {
+    /// Who may see it while the game runs.
+    pub audience: Audience,
+    /// What happened, as the ruleset reports it.
+    pub body: Box<RawValue>,
+}
+
+impl From<Event<Box<RawValue>>> for StoredEvent {
+    fn from(event: Event<Box<RawValue>>) -> Self {
+        Self {
+            audience: event.audience,
+            body: event.body,
+        }
+    }
+}
+
+/// A change applied to a table, not yet written: the table afterwards and what the change
+/// caused, in order.
+#[derive(Debug)]
+pub struct Transition {
+    /// The table afterwards.
+    pub next: Table,
+    /// What the change caused.
+    pub events: Vec<StoredEvent>,
+}
+
+impl Transition {
+    /// The sequence number of the first of its events.
+    pub fn first_seq(&self) -> u64 {
+        self.next.events - self.events.len() as u64 + 1
+    }
+}
+
+/// The id of a game: lower-case hex of [`ID_BYTES`] bytes. Anything else names no game (`404
+/// game_not_found`) and never reaches a store key, where a `}` would break the hash tag.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameId(String);
+
+impl GameId {
+    /// `id` if it could name a game.
+    pub fn parse(id: &str) -> Result<Self, Refusal> {
+        let valid = id.len() == ID_BYTES * 2
+            && id
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+        if valid {
+            Ok(Self(id.to_owned()))
+        } else {
+            Err(Refusal::game_not_found(id))
+        }
+    }
+
+    /// A fresh random id.
+    pub fn random() -> Self {
+        use rand::RngCore;
+        let mut bytes = [0u8; ID_BYTES];
+        rand::rng().fill_bytes(&mut bytes);
+        Self(hex::encode(bytes))
+    }
+
+    /// The id as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for GameId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Which revisions a request's `If-Match` or `If-None-Match` names: any (`*`), or some.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Precondition {
+    /// `*`: whatever the game's revision.
+    Any,
+    /// These revisions (entity tags that name no revision of ours are left out: they match
+    /// nothing).
+    Revisions(Vec<Revision>),
+}
+
+impl Precondition {
+    /// Whether it names `revision`.
+    pub fn names(&self, revision: &Revision) -> bool {
+        match self {
+            Precondition::Any => true,
+            Precondition::Revisions(revisions) => revisions.contains(revision),
+        }
+    }
+}
+
+/// Hex of SHA-256 of `<salt>:<seed>` (the salt in hex, the seed in decimal): the commitment
+/// published at creation. The salt keeps a seed that is small or guessable from being found by
+/// trying seeds; both are revealed when the game ends.
+pub fn seed_commitment(seed: u64, salt: &str) -> String {
+    hex::encode(Sha256::digest(format!("{salt}:{seed}").as_bytes()))
+}
+
+/// Why a change was not applied, with the timeouts that came due before it: those are due
+/// whatever the change's fate, and are written on their own.
+#[derive(Debug)]
+pub struct Refused {
+    /// Why not.
+    pub refusal: Refusal,
+    /// The table after the timeouts due by the change's `now`, if any were.
+    pub timeouts: Option<Transition>,
+}
+
+impl From<Refusal> for Refused {
+    fn from(refusal: Refusal) -> Self {
+        Self {
+            refusal,
+            timeouts: None,
+        }
+    }
+}
+
+/// A change to a table, as a value: a post, a seat change or the timeouts of due clocks.
+pub trait Change {
+    /// The change applied to `table` at `now`: the transition to write, `None` when there is
+    /// nothing to write, or why not.
+    fn apply(&self, table: &Table, now: u64) -> Result<Option<Transition>, Refused>;
+
+    /// Whether the change was meant for the revision it was applied to alone (`If-Match`): a
+    /// lost race then answers `version_mismatch` instead of applying it again.
+    fn pinned(&self) -> bool {
+        false
+    }
+
+    /// Where the index of clocks files `next` before the write that produces it: the deadline,
+    /// and whether only an earlier one than the entry's may replace it. An entry earlier than
+    /// the game's is harmless; a missing one is not.
+    fn clock_entry(&self, next: &Table, _now: u64) -> Option<(u64, bool)> {
+        next.clock.as_ref()?.earliest().map(|deadline| (deadline, true))
+    }
+}
+
+#[cfg(test)]
+mod tests;

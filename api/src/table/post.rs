@@ -1,0 +1,66 @@
+//! A seat's post of an action, as a change.
+
+use std::borrow::Cow;
+
+use roadie_engine::{Seat, Viewer};
+
+use super::bots::{Panicked, apply_guarded, play_bots};
+use super::refusal::Refusal;
+use super::{Change, Credential, Precondition, Refused, StoredEvent, Table, Transition, clock};
+
+/// One action posted by `seat`, holding a token with `credential`.
+#[derive(Clone, Copy, Debug)]
+pub struct Post<'a> {
+    /// The seat that posts.
+    pub seat: Seat,
+    /// Its token's credential.
+    pub credential: Credential,
+    /// The action, as the client wrote it (valid JSON).
+    pub action: &'a str,
+    /// `If-Match`: apply only at these revisions.
+    pub precondition: Option<&'a Precondition>,
+}
+
+impl Change for Post<'_> {
+    /// The action applied at `now`, or why not: the precondition, the token, or the rules.
+    ///
+    /// A deadline is the rule: when a seat's deadline passed before `now`, its timeout is played
+    /// first (as the sweep would), and the action is judged against the game that results, in
+    /// the same write. When the rules then refuse the action, the refusal comes with that
+    /// write of the timeouts alone, which is due whatever the action's fate.
+    fn apply(&self, table: &Table, now: u64) -> Result<Option<Transition>, Refused> {
+        if let Some(precondition) = self.precondition
+            && !precondition.names(&table.revision)
+        {
+            return Err(Refusal::version_mismatch(table.revision).into());
+        }
+        table.admit(Viewer::Seat(self.seat), self.credential)?;
+        let (base, mut events) = clock::due_at(table, now);
+        let mut game = base.game.clone();
+        let played = match apply_guarded(&mut game, self.seat, self.action) {
+            Err(Panicked) => return Err(Refusal::internal().into()),
+            Ok(Err(rejection)) => {
+                let legal = game.legal_actions(self.seat);
+                let refusal = Refusal::from_rejection(rejection, legal, game.to_act());
+                let timeouts = match base {
+                    Cow::Owned(next) => Some(Transition { next, events }),
+                    Cow::Borrowed(_) => None,
+                };
+                return Err(Refused { refusal, timeouts });
+            }
+            Ok(Ok(played)) => played,
+        };
+        events.extend(played.into_iter().map(StoredEvent::from));
+        events.extend(play_bots(&mut game, &base.seats));
+        let clock = base
+            .clock
+            .as_ref()
+            .map(|clock| clock.after(Some(self.seat), &game.to_act(), now));
+        let next = table.succeeded_by(game, events.len() as u64, clock, now);
+        Ok(Some(Transition { next, events }))
+    }
+
+    fn pinned(&self) -> bool {
+        self.precondition.is_some()
+    }
+}
