@@ -1,5 +1,5 @@
 //! The load generator itself, run as its README says against a real server: both flows play
-//! every game to the end, lose nothing, and report what they did.
+//! every game to the end, lose nothing, and report what they did, CPU per action included.
 
 use std::process::Command;
 
@@ -142,5 +142,102 @@ fn with_bot_seats_only_the_remote_seats_post_and_every_game_ends() {
         refused.status.code(),
         Some(2),
         "every seat a bot leaves nothing to load-test"
+    );
+}
+
+/// The process id of the `roadie` this test started: the one whose `ROADIE_ADDR` is its address.
+fn roadie_pid(roadie: &Roadie) -> u32 {
+    let addr = format!("ROADIE_ADDR={}", roadie.base.trim_start_matches("http://"));
+    let binary = support::roadie_binary();
+    let binary = binary.canonicalize().unwrap_or(binary);
+    std::fs::read_dir("/proc")
+        .expect("read /proc")
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .find(|pid| {
+            std::fs::read_link(format!("/proc/{pid}/exe")).is_ok_and(|exe| exe == binary)
+                && std::fs::read(format!("/proc/{pid}/environ"))
+                    .is_ok_and(|env| env.split(|b| *b == 0).any(|var| var == addr.as_bytes()))
+        })
+        .expect("the started roadie's process")
+}
+
+/// The process id `redis-server` reports for itself.
+fn redis_pid(redis: &Redis) -> u32 {
+    redis
+        .cli(&["INFO", "server"])
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("process_id:")?.parse().ok())
+        .expect("INFO server names the process id")
+}
+
+#[test]
+fn given_the_server_and_store_pids_it_reports_each_ones_cpu_per_posted_action() {
+    let redis = Redis::start();
+    let roadie = Roadie::start("loadtest_cpu", Some(&redis), &[]);
+    let (server, store) = (roadie_pid(&roadie), redis_pid(&redis));
+    // Enough actions that the store's share (tens of microseconds each) spans several of
+    // `/proc`'s 10 ms ticks.
+    let output = Command::new(env!("CARGO_BIN_EXE_loadtest"))
+        .args([
+            "--url",
+            &roadie.base,
+            "--ruleset",
+            "shrewd-producer",
+            "--seats",
+            "4",
+        ])
+        .args(["--games", "40", "--connections", "4", "--floor-secs", "0"])
+        .args(["--flow", "mirrored", "--json"])
+        .args([
+            "--server-pid",
+            &server.to_string(),
+            "--store-pid",
+            &store.to_string(),
+        ])
+        .output()
+        .expect("run loadtest");
+    let summary: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "loadtest printed no JSON summary ({e}): {}",
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    assert!(output.status.success(), "loadtest failed: {summary:#}");
+    let cpu = &summary["cpu"];
+    assert_eq!(cpu["server_pid"], server, "{summary:#}");
+    assert_eq!(cpu["store_pid"], store, "{summary:#}");
+    assert!(
+        cpu["clock_ticks_per_second"].as_u64().is_some_and(|t| t > 0),
+        "{summary:#}"
+    );
+    for field in [
+        "server_seconds",
+        "server_us_per_action",
+        "store_seconds",
+        "store_us_per_action",
+        "generator_seconds",
+        "generator_us_per_action",
+    ] {
+        assert!(
+            cpu[field].as_f64().is_some_and(|v| v > 0.0),
+            "{field} is present and positive: {summary:#}"
+        );
+    }
+    let actions = summary["actions"].as_f64().expect("actions");
+    let server_us = cpu["server_us_per_action"].as_f64().unwrap_or_default();
+    let server_seconds = cpu["server_seconds"].as_f64().unwrap_or_default();
+    assert!(
+        (server_us * actions / 1e6 - server_seconds).abs() < 1e-6,
+        "per action is the total over the posted actions: {summary:#}"
+    );
+
+    let gone = Command::new(env!("CARGO_BIN_EXE_loadtest"))
+        .args(["--url", &roadie.base, "--server-pid", &u32::MAX.to_string()])
+        .output()
+        .expect("run loadtest");
+    assert_eq!(
+        gone.status.code(),
+        Some(2),
+        "a pid with no process is refused before the run"
     );
 }

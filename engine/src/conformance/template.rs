@@ -18,26 +18,19 @@ const REQUIRED: &[(&str, bool)] = &[
     ("machine.rs", false),
     ("invariants.rs", false),
     ("bot.rs", false),
+    ("scenario.rs", false),
     ("components.rs", false),
     ("RULES.md", false),
     ("tests", true),
 ];
 
 /// What a game folder may hold besides, and why it is not in every game.
-const OPTIONAL: &[(&str, bool, &str)] = &[
-    (
-        "scenario.rs",
-        false,
-        "a public builder of test positions, for a game whose position is a queue of steps too \
-         deep to set up field by field in its tests",
-    ),
-    (
-        "components.json",
-        false,
-        "the component tables as data, for a game with more cards than Rust constants keep \
+const OPTIONAL: &[(&str, bool, &str)] = &[(
+    "components.json",
+    false,
+    "the component tables as data, for a game with more cards than Rust constants keep \
          readable; `components.rs` reads it",
-    ),
-];
+)];
 
 /// Top-level items `mod.rs` may hold besides `impl Game`: module declarations and re-exports.
 fn allowed_in_mod_rs(line: &str) -> bool {
@@ -60,6 +53,25 @@ fn entries(folder: &Path) -> BTreeSet<(String, bool)> {
         .collect()
 }
 
+/// What the game folder `name`, holding `held`, lacks of the template or holds beyond it.
+fn off_template(name: &str, held: &BTreeSet<(String, bool)>) -> Vec<String> {
+    let mut wrong = Vec::new();
+    for (file, dir) in REQUIRED {
+        if !held.contains(&(file.to_string(), *dir)) {
+            let kind = if *dir { "folder" } else { "file" };
+            wrong.push(format!("{name}: no {kind} {file}"));
+        }
+    }
+    for (file, dir) in held {
+        let known = REQUIRED.iter().any(|(f, d)| f == file && d == dir)
+            || OPTIONAL.iter().any(|(f, d, _)| f == file && d == dir);
+        if !known {
+            wrong.push(format!("{name}: {file} is not in the template"));
+        }
+    }
+    wrong
+}
+
 #[test]
 fn every_game_folder_has_the_same_template() {
     let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/games");
@@ -71,20 +83,7 @@ fn every_game_folder_has_the_same_template() {
         }
         folders += 1;
         let folder = games.join(&name);
-        let held = entries(&folder);
-        for (file, dir) in REQUIRED {
-            if !held.contains(&(file.to_string(), *dir)) {
-                let kind = if *dir { "folder" } else { "file" };
-                wrong.push(format!("{name}: no {kind} {file}"));
-            }
-        }
-        for (file, dir) in &held {
-            let known = REQUIRED.iter().any(|(f, d)| f == file && d == dir)
-                || OPTIONAL.iter().any(|(f, d, _)| f == file && d == dir);
-            if !known {
-                wrong.push(format!("{name}: {file} is not in the template"));
-            }
-        }
+        wrong.extend(off_template(&name, &entries(&folder)));
         for sub in ["rules", "tests"] {
             if !folder.join(sub).join("mod.rs").is_file() {
                 wrong.push(format!("{name}: {sub}/ has no mod.rs"));
@@ -115,4 +114,19 @@ fn a_folder_off_the_template_is_caught() {
     assert!(!allowed_in_mod_rs("fn helper() {}"));
     assert!(!allowed_in_mod_rs("pub struct Extra;"));
     assert!(!allowed_in_mod_rs("impl ShowBusiness {"));
+}
+
+#[test]
+fn a_game_folder_without_its_scenario_builder_or_bot_is_caught() {
+    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/games");
+    let held = entries(&games.join("shrewd_producer"));
+    assert_eq!(off_template("shrewd_producer", &held), Vec::<String>::new());
+    for file in ["scenario.rs", "bot.rs"] {
+        let mut without = held.clone();
+        without.remove(&(file.to_owned(), false));
+        assert_eq!(
+            off_template("shrewd_producer", &without),
+            [format!("shrewd_producer: no file {file}")]
+        );
+    }
 }

@@ -16,11 +16,14 @@
 //! - `machine.rs`: the phase machine as data, and `phase_name`;
 //! - `invariants.rs`: what must always hold, and the secrets no viewer may see;
 //! - `bot.rs`: `greedy`, the greedy bot's heuristic, reading only the seat's view and legal actions;
+//! - `scenario.rs`: `Scenario`, the public builder of test positions: each step moves a component
+//!   from wherever it lies and the build checks the game's invariants, so tests never write the
+//!   position's private fields;
 //! - `components.rs`: the cards and tables as data, and each ruling's constant;
 //! - `RULES.md`: one line for every ruling id the code cites;
 //! - `tests/`: one test per rule and ruling;
-//! - optional: `scenario.rs`, a public builder of test positions, and `components.json`, the
-//!   component tables as data (the template test in `conformance/template.rs` says why).
+//! - optional: `components.json`, the component tables as data (the template test in
+//!   `conformance/template.rs` says why).
 //!
 //! A new game is a folder in this shape and one line in the registry: the registry's conformance
 //! test and the benches then cover it.

@@ -7,6 +7,7 @@
 pub mod actions;
 pub mod components;
 pub mod events;
+pub mod scenario;
 pub mod state;
 pub mod view;
 

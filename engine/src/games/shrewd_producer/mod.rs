@@ -28,6 +28,7 @@
 pub mod actions;
 pub mod components;
 pub mod events;
+pub mod scenario;
 pub mod scoring;
 pub mod state;
 pub mod view;

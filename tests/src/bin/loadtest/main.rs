@@ -10,6 +10,9 @@
 //! `--streams-per-game K` also watches each game with `K` spectator push streams and reports the
 //! events they delivered per second.
 //!
+//! `--server-pid PID` and `--store-pid PID` also report the CPU per posted action of the server and
+//! of its store, read from `/proc` around the play phase, beside the generator's own.
+//!
 //! `--flow listed` (the default) lists the seat's actions before each post; `--flow mirrored`
 //! plays from a local copy of the rules and posts only, one request per action.
 //!
@@ -18,6 +21,7 @@
 //! It only talks to loopback addresses, and every loop in it is bounded in count and in time.
 
 mod client;
+mod cpu;
 mod http;
 mod play;
 mod report;
@@ -34,6 +38,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use url::Url;
 
 use crate::client::{Client, Server};
+use crate::cpu::{Meters, Process};
 use crate::play::{Plan, Shared};
 use crate::report::{Floor, Stats, Summary};
 
@@ -115,6 +120,13 @@ pub struct Args {
     /// summary reports the events they delivered per second (at most 64).
     #[arg(long, default_value_t = 0)]
     streams_per_game: usize,
+    /// The server's process id: its CPU time (`/proc/PID/stat`, every thread) over the play phase
+    /// is reported per posted action. Must be a process on this machine.
+    #[arg(long)]
+    server_pid: Option<u32>,
+    /// The store's process id (the `redis-server`), reported like `--server-pid`.
+    #[arg(long)]
+    store_pid: Option<u32>,
     /// Print the summary as JSON on stdout instead of a table.
     #[arg(long)]
     json: bool,
@@ -162,6 +174,14 @@ fn main() -> ExitCode {
             "loadtest: at most {MAX_GAMES} games, {MAX_CONNECTIONS} connections and {MAX_SECONDS} s per run"
         );
         return ExitCode::from(2);
+    }
+    for (flag, pid) in [("--server-pid", args.server_pid), ("--store-pid", args.store_pid)] {
+        if let Some(pid) = pid
+            && let Err(e) = Process::Pid(pid).ticks()
+        {
+            eprintln!("loadtest: {flag} {pid}: {e}");
+            return ExitCode::from(2);
+        }
     }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(args.threads)
@@ -260,6 +280,7 @@ async fn run(args: Args, base: Url, server: Server, options: Option<serde_json::
             .progress_chars("=> "),
     );
 
+    let meters = Meters::start(args.server_pid, args.store_pid);
     let started = Instant::now();
     let mut workers = Vec::with_capacity(args.connections);
     for _ in 0..args.connections {
@@ -292,6 +313,7 @@ async fn run(args: Args, base: Url, server: Server, options: Option<serde_json::
     }
     let streams = Arc::clone(&shared.watchers).finish().await;
     let play_elapsed = started.elapsed();
+    let cpu = meters.and_then(|m| m.finish(stats.actions));
     ticker.abort();
     bar.set_position(shared.finished.load(Ordering::Relaxed));
     bar.finish_and_clear();
@@ -313,6 +335,7 @@ async fn run(args: Args, base: Url, server: Server, options: Option<serde_json::
     if args.streams_per_game > 0 {
         summary.add_streams(streams);
     }
+    summary.add_cpu(cpu);
     summary
 }
 

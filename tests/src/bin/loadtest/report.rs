@@ -9,6 +9,7 @@ use hdrhistogram::Histogram;
 use serde::Serialize;
 
 use crate::client::Endpoint;
+use crate::cpu::CpuSummary;
 use crate::stream::StreamStats;
 use crate::{Args, Flow};
 
@@ -188,6 +189,10 @@ pub struct Summary {
     /// What the spectator push streams delivered, when there were any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub streams: Option<StreamSummary>,
+    /// CPU time of the play phase, per posted action: the generator's, and the server's and the
+    /// store's when their pids were given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cpu: Option<CpuSummary>,
 }
 
 /// The push streams of a run.
@@ -217,6 +222,18 @@ impl Summary {
             events_per_second: streams.events as f64 / self.seconds,
             bytes: streams.bytes,
         });
+    }
+
+    /// Adds the CPU the play phase cost; a process that could not be read fails the run.
+    pub fn add_cpu(&mut self, cpu: Result<CpuSummary, String>) {
+        match cpu {
+            Ok(cpu) => self.cpu = Some(cpu),
+            Err(why) => {
+                self.failure_count += 1;
+                self.failures.push(format!("CPU per action: {why}"));
+                self.passed = false;
+            }
+        }
     }
 
     pub fn new(args: &Args, url: &str, elapsed: Duration, stats: Stats, floor: Option<Floor>) -> Self {
@@ -279,6 +296,7 @@ impl Summary {
             failure_count,
             failures,
             streams: None,
+            cpu: None,
         }
     }
 
@@ -355,6 +373,22 @@ impl Summary {
                 s.events,
                 s.events_per_second,
                 s.bytes as f64 / 1e6
+            );
+        }
+        if let Some(c) = &self.cpu {
+            let mut parts = Vec::new();
+            if let Some(us) = c.server_us_per_action {
+                parts.push(format!("server {us:.1} µs"));
+            }
+            if let Some(us) = c.store_us_per_action {
+                parts.push(format!("store {us:.1} µs"));
+            }
+            parts.push(format!("generator {:.1} µs", c.generator_us_per_action));
+            let _ = writeln!(
+                out,
+                "  cpu        per action: {} (/proc, {} ticks/s)",
+                parts.join(", "),
+                c.clock_ticks_per_second
             );
         }
         if self.passed {

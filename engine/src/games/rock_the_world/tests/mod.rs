@@ -4,9 +4,9 @@ use super::actions::*;
 use super::components::*;
 use super::events::*;
 use super::rules;
+use super::scenario::Scenario;
 use super::state::*;
 use crate::conformance::{self, Config};
-use crate::rng::GameRng;
 use crate::{Audience, Event, Game, RejectionCode, Seat, Viewer};
 
 use CharacterId::*;
@@ -29,47 +29,51 @@ fn new_game(seats: usize, options: Options) -> RockTheWorld {
     RockTheWorld::setup(options, seats, 7).expect("setup").0
 }
 
+/// Changes `g` through the scenario builder, which checks the position still holds together.
+fn change(g: &mut RockTheWorld, step: impl FnOnce(Scenario) -> Scenario) {
+    *g = step(Scenario::from_game(g.clone()))
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"));
+}
+
 /// `seat` has rolled and its cutout stands on `space`.
 fn after_roll(g: &mut RockTheWorld, seat: Seat, space: u8) {
-    g.active = seat;
-    g.step = Stage::Main {
-        bought: 0,
-        used: false,
-    };
-    g.players[seat].space = space;
+    change(g, |s| s.rolled(seat, space));
 }
 
 /// The next die shows `value`.
 fn rig_roll(g: &mut RockTheWorld, value: u8) {
-    let seed = (0..)
-        .find(|&s| GameRng::new(s).roll(DIE_SIDES) == value)
-        .expect("some seed rolls it");
-    g.rng = GameRng::new(seed);
+    change(g, |s| s.next_roll(value));
 }
 
 /// The next card drawn is `card`.
 fn rig_top_card(g: &mut RockTheWorld, card: PlayCardId) {
-    g.deck.retain(|&c| c != card);
-    g.discard.retain(|&c| c != card);
-    g.deck.push(card);
+    change(g, |s| s.top_card(card.id()));
 }
 
 /// Sets a seat's cash, booking the difference as paid by the bank (or taken in) so that money
 /// stays accounted for.
 fn set_cash(g: &mut RockTheWorld, seat: Seat, cash: u64) {
-    let old = g.players[seat].cash;
-    if cash > old {
-        g.bank_paid += cash - old;
-    } else {
-        g.bank_received += old - cash;
-    }
-    g.players[seat].cash = cash;
+    change(g, |s| s.cash(seat, cash));
 }
 
 fn give(g: &mut RockTheWorld, seat: Seat, characters: &[CharacterId]) {
-    for c in characters {
-        g.holders[c.index()] = Some(seat);
-    }
+    change(g, |s| s.band(seat, characters));
+}
+
+/// Puts `seat`'s cutout on `space`.
+fn move_to(g: &mut RockTheWorld, seat: Seat, space: u8) {
+    change(g, |s| s.space(seat, space));
+}
+
+/// `seat` attempts to Rock the World.
+fn rocking(g: &mut RockTheWorld, seat: Seat) {
+    change(g, |s| s.rocker(seat));
+}
+
+/// `seat` holds exactly `tokens`, taken from (or returned to) the supply.
+fn hold(g: &mut RockTheWorld, seat: Seat, tokens: Tokens) {
+    change(g, |s| s.tokens(seat, tokens));
 }
 
 fn play(g: &mut RockTheWorld, seat: Seat, action: Action) -> Vec<Event<GameEvent>> {
@@ -160,7 +164,7 @@ fn conformance_long_run_of_10000_games() {
 fn two_character_claim() -> RockTheWorld {
     let mut g = new_game(2, Options::default());
     after_roll(&mut g, Seat::new(0), 2);
-    g.players[Seat::new(1)].space = 2;
+    move_to(&mut g, Seat::new(1), 2);
     give(&mut g, Seat::new(1), &[C07]);
     g
 }
@@ -348,12 +352,15 @@ fn rulebook_bus_train_and_plane_destinations() {
 fn rulebook_several_tokens_in_one_turn_and_each_leaves_play() {
     let mut g = new_game(2, Options::default());
     after_roll(&mut g, Seat::new(0), 3);
-    g.players[Seat::new(0)].tokens = Tokens {
-        bus: 0,
-        train: 2,
-        plane: 0,
-    };
-    g.supply.train -= 2;
+    hold(
+        &mut g,
+        Seat::new(0),
+        Tokens {
+            bus: 0,
+            train: 2,
+            plane: 0,
+        },
+    );
     play(
         &mut g,
         Seat::new(0),
@@ -411,17 +418,22 @@ fn rulebook_one_token_a_turn_on_a_regular_city_two_on_a_corner() {
 #[test]
 fn rulebook_rocker_takes_every_spent_token() {
     let mut g = new_game(3, Options::default());
-    g.supply = Tokens {
-        bus: 6,
-        train: 7,
-        plane: 8,
-    };
-    g.spent = Tokens {
-        bus: 2,
-        train: 1,
-        plane: 0,
-    };
-    g.players[Seat::new(0)].tokens.plane = 0;
+    change(&mut g, |s| {
+        s.spent(Tokens {
+            bus: 2,
+            train: 1,
+            plane: 0,
+        })
+        .tokens(Seat::new(0), Tokens::default())
+    });
+    assert_eq!(
+        g.supply,
+        Tokens {
+            bus: 6,
+            train: 7,
+            plane: 8,
+        }
+    );
     after_roll(&mut g, Seat::new(0), 9);
     let events = play(&mut g, Seat::new(0), Action::Declare);
     assert_eq!(g.rocker, Some(Seat::new(0)));
@@ -449,10 +461,13 @@ fn rulebook_rocker_takes_every_spent_token() {
 #[test]
 fn rulebook_travel_tokens_are_recyclable_while_someone_rocks_the_world() {
     let mut g = new_game(2, Options::default());
-    g.rocker = Some(Seat::new(1));
+    rocking(&mut g, Seat::new(1));
     after_roll(&mut g, Seat::new(0), 3);
-    g.players[Seat::new(0)].tokens.bus = 1;
-    g.supply.bus -= 1;
+    let tokens = Tokens {
+        bus: 1,
+        ..g.players[Seat::new(0)].tokens
+    };
+    hold(&mut g, Seat::new(0), tokens);
     let events = play(
         &mut g,
         Seat::new(0),
@@ -473,7 +488,7 @@ fn rulebook_travel_tokens_are_recyclable_while_someone_rocks_the_world() {
 #[test]
 fn rulebook_rocker_earns_nothing_and_never_plays_a_gig() {
     let mut g = new_game(2, Options::default());
-    g.rocker = Some(Seat::new(0));
+    rocking(&mut g, Seat::new(0));
     after_roll(&mut g, Seat::new(0), 1);
     assert!(!g.legal_actions(Seat::new(0)).contains(&Action::Gig));
     assert_eq!(
@@ -489,9 +504,9 @@ fn rulebook_rocker_earns_nothing_and_never_plays_a_gig() {
 #[test]
 fn rulebook_outsiders_gig_on_the_rocker_who_must_pay() {
     let mut g = new_game(2, Options::default());
-    g.rocker = Some(Seat::new(1));
+    rocking(&mut g, Seat::new(1));
     set_cash(&mut g, Seat::new(1), 500_000);
-    g.players[Seat::new(1)].space = 1;
+    move_to(&mut g, Seat::new(1), 1);
     after_roll(&mut g, Seat::new(0), 1);
     rig_top_card(&mut g, card("success-01"));
     play(&mut g, Seat::new(0), Action::Gig);
@@ -507,12 +522,12 @@ fn rulebook_outsiders_gig_on_the_rocker_who_must_pay() {
 #[test]
 fn rulebook_rocker_must_claim_every_extra_before_any_family_character() {
     let mut g = new_game(3, Options::default());
-    g.rocker = Some(Seat::new(0));
+    rocking(&mut g, Seat::new(0));
     after_roll(&mut g, Seat::new(0), 1);
-    g.players[Seat::new(1)].space = 1;
+    move_to(&mut g, Seat::new(1), 1);
     give(&mut g, Seat::new(1), &[C08, C03]); // Kai: Deep Walker (family), Sunny Strum (extra)
     give(&mut g, Seat::new(2), &[C04]); // Goldie elsewhere: Jade Skank (extra)
-    g.players[Seat::new(2)].space = 12;
+    move_to(&mut g, Seat::new(2), 12);
     let claims = |g: &RockTheWorld| -> Vec<Action> {
         g.legal_actions(Seat::new(0))
             .into_iter()
@@ -520,13 +535,13 @@ fn rulebook_rocker_must_claim_every_extra_before_any_family_character() {
             .collect()
     };
     assert_eq!(claims(&g), vec![claim(&[C03])]);
-    g.holders[C03.index()] = None;
+    change(&mut g, |s| s.home(&[C03]));
     assert_eq!(claims(&g), vec![], "Goldie still holds an extra elsewhere");
     assert_eq!(
         refused(&mut g, Seat::new(0), claim(&[C08])),
         RejectionCode::IllegalAction
     );
-    g.holders[C04.index()] = Some(Seat::new(0));
+    give(&mut g, Seat::new(0), &[C04]);
     assert_eq!(claims(&g), vec![claim(&[C08])]);
     rig_roll(&mut g, 2);
     play(&mut g, Seat::new(0), claim(&[C08]));
@@ -542,7 +557,7 @@ fn rulebook_rocker_must_claim_every_extra_before_any_family_character() {
 #[test]
 fn rulebook_the_rocker_wins_on_the_sixteenth_character() {
     let mut g = new_game(4, Options::default());
-    g.rocker = Some(Seat::new(0));
+    rocking(&mut g, Seat::new(0));
     let fifteen: Vec<CharacterId> = CharacterId::ALL[..15].to_vec();
     give(&mut g, Seat::new(0), &fifteen);
     set_cash(&mut g, Seat::new(1), 300_000);
@@ -584,20 +599,19 @@ fn rocker_cannot_pay(seats: usize, variant: Variant) -> (RockTheWorld, Vec<GameE
             ..Options::default()
         },
     );
-    g.rocker = Some(Seat::new(1));
+    rocking(&mut g, Seat::new(1));
     set_cash(&mut g, Seat::new(1), 50_000);
-    g.players[Seat::new(1)].space = 1;
+    move_to(&mut g, Seat::new(1), 1);
     give(&mut g, Seat::new(1), &[C02, C05, C09]);
-    g.players[Seat::new(1)].tokens = Tokens {
-        bus: 1,
-        train: 0,
-        plane: 1,
-    };
-    g.supply = Tokens {
-        bus: 7,
-        train: 8,
-        plane: 7,
-    };
+    hold(
+        &mut g,
+        Seat::new(1),
+        Tokens {
+            bus: 1,
+            train: 0,
+            plane: 1,
+        },
+    );
     after_roll(&mut g, Seat::new(0), 1);
     rig_top_card(&mut g, card("success-01"));
     let events = play(&mut g, Seat::new(0), Action::Gig);
@@ -641,8 +655,11 @@ fn rulebook_rocker_eliminated_when_he_cannot_pay_tournament_reverts_to_phase_one
 fn r32_after_a_tournament_elimination_spent_tokens_leave_play_again() {
     let (mut g, _) = rocker_cannot_pay(3, Variant::Tournament);
     after_roll(&mut g, Seat::new(2), 5);
-    g.players[Seat::new(2)].tokens.bus = 1;
-    g.supply.bus -= 1;
+    let tokens = Tokens {
+        bus: 1,
+        ..g.players[Seat::new(2)].tokens
+    };
+    hold(&mut g, Seat::new(2), tokens);
     play(
         &mut g,
         Seat::new(2),
@@ -742,9 +759,9 @@ fn flipped_rocker_cannot_pay(variant: Variant) -> (RockTheWorld, Vec<GameEvent>)
             ..Options::default()
         },
     );
-    g.rocker = Some(Seat::new(1));
+    rocking(&mut g, Seat::new(1));
     set_cash(&mut g, Seat::new(1), 50_000);
-    g.players[Seat::new(1)].space = 1;
+    move_to(&mut g, Seat::new(1), 1);
     give(&mut g, Seat::new(1), &[C02, C08, C09, C16]);
     assert!(g.lead_flipped(Seat::new(1)));
     after_roll(&mut g, Seat::new(0), 1);
@@ -819,16 +836,15 @@ fn r1_gig_pays_band_value_times_icons_times_10000_and_start_cash_is_100000() {
 fn r2_tokens_cost_100000_and_none_is_sold_out_of_stock_or_on_credit() {
     let mut g = new_game(2, Options::default());
     after_roll(&mut g, Seat::new(0), 1);
-    g.supply = Tokens {
-        bus: 0,
-        train: 0,
-        plane: 8,
-    };
-    g.players[Seat::new(1)].tokens = Tokens {
-        bus: 8,
-        train: 8,
-        plane: 0,
-    };
+    hold(
+        &mut g,
+        Seat::new(1),
+        Tokens {
+            bus: 8,
+            train: 8,
+            plane: 0,
+        },
+    );
     let buys: Vec<Action> = g
         .legal_actions(Seat::new(0))
         .into_iter()
@@ -847,9 +863,9 @@ fn r2_tokens_cost_100000_and_none_is_sold_out_of_stock_or_on_credit() {
 fn r6_gig_paid_by_bank_and_every_opponent_present() {
     let mut g = new_game(4, Options::default());
     after_roll(&mut g, Seat::new(1), 1);
-    g.players[Seat::new(2)].space = 1;
-    g.players[Seat::new(3)].space = 1;
-    g.players[Seat::new(0)].space = 1;
+    move_to(&mut g, Seat::new(2), 1);
+    move_to(&mut g, Seat::new(3), 1);
+    move_to(&mut g, Seat::new(0), 1);
     set_cash(&mut g, Seat::new(2), 500_000);
     set_cash(&mut g, Seat::new(3), 50_000);
     set_cash(&mut g, Seat::new(0), 0);
@@ -890,7 +906,7 @@ fn r6_gig_paid_by_bank_and_every_opponent_present() {
 fn r6_super_success_doubles_every_payers_share() {
     let mut g = new_game(2, Options::default());
     after_roll(&mut g, Seat::new(0), 1);
-    g.players[Seat::new(1)].space = 1;
+    move_to(&mut g, Seat::new(1), 1);
     set_cash(&mut g, Seat::new(1), 1_000_000);
     rig_top_card(&mut g, card("super-1"));
     play(&mut g, Seat::new(0), Action::Gig);
@@ -1027,7 +1043,7 @@ fn r16_a_turn_begins_with_the_roll_moving_clockwise_past_space_20() {
         refused(&mut g, Seat::new(0), Action::Declare),
         RejectionCode::IllegalAction
     );
-    g.players[Seat::new(0)].space = 19;
+    move_to(&mut g, Seat::new(0), 19);
     rig_roll(&mut g, 3);
     let events = play(&mut g, Seat::new(0), Action::Roll);
     assert_eq!(g.players[Seat::new(0)].space, 2);
@@ -1088,8 +1104,11 @@ fn r20_a_token_needs_a_legal_destination_and_one_in_hand() {
         ),
         RejectionCode::IllegalAction
     );
-    g.players[Seat::new(0)].tokens.bus = 1;
-    g.supply.bus -= 1;
+    let tokens = Tokens {
+        bus: 1,
+        ..g.players[Seat::new(0)].tokens
+    };
+    hold(&mut g, Seat::new(0), tokens);
     let uses: Vec<Action> = g
         .legal_actions(Seat::new(0))
         .into_iter()
@@ -1170,8 +1189,8 @@ fn r24_claims_must_include_the_board_character_in_ascending_order() {
 fn r5_r24_one_roll_against_one_chosen_character_of_each_opponent_present() {
     let mut g = new_game(3, Options::default());
     after_roll(&mut g, Seat::new(0), 2);
-    g.players[Seat::new(1)].space = 2;
-    g.players[Seat::new(2)].space = 2;
+    move_to(&mut g, Seat::new(1), 2);
+    move_to(&mut g, Seat::new(2), 2);
     give(&mut g, Seat::new(1), &[C03, C04]); // two extras for Kai
     give(&mut g, Seat::new(2), &[C06]); // one extra for Goldie
     let claims: Vec<Action> = g
@@ -1218,7 +1237,7 @@ fn r42_gig_after_claim_never_applies_to_the_rocker() {
         ..Options::default()
     };
     let mut g = new_game(2, options);
-    g.rocker = Some(Seat::new(0));
+    rocking(&mut g, Seat::new(0));
     after_roll(&mut g, Seat::new(0), 2);
     rig_roll(&mut g, 6);
     play(&mut g, Seat::new(0), claim(&[C01]));
@@ -1229,10 +1248,10 @@ fn r42_gig_after_claim_never_applies_to_the_rocker() {
 #[test]
 fn r27_a_zero_debt_never_eliminates_the_rocker() {
     let mut g = new_game(2, Options::default());
-    g.rocker = Some(Seat::new(1));
+    rocking(&mut g, Seat::new(1));
     set_cash(&mut g, Seat::new(1), 0);
     give(&mut g, Seat::new(1), &[C02]);
-    g.players[Seat::new(1)].space = 3;
+    move_to(&mut g, Seat::new(1), 3);
     after_roll(&mut g, Seat::new(0), 3); // Memphis: no red icons, open since Bo Slide is held
     rig_top_card(&mut g, card("super-1"));
     play(&mut g, Seat::new(0), Action::Gig);
@@ -1243,8 +1262,7 @@ fn r27_a_zero_debt_never_eliminates_the_rocker() {
 #[test]
 fn r29_an_empty_deck_is_reshuffled_as_a_sealed_event() {
     let mut g = new_game(2, Options::default());
-    let mut all = std::mem::take(&mut g.deck);
-    g.discard.append(&mut all);
+    change(&mut g, Scenario::deck_spent);
     after_roll(&mut g, Seat::new(0), 1);
     let events = play(&mut g, Seat::new(0), Action::Gig);
     let shuffled = events
@@ -1258,10 +1276,10 @@ fn r29_an_empty_deck_is_reshuffled_as_a_sealed_event() {
 #[test]
 fn r30_the_rocker_claims_on_any_space_from_each_outsider_present() {
     let mut g = new_game(3, Options::default());
-    g.rocker = Some(Seat::new(0));
+    rocking(&mut g, Seat::new(0));
     after_roll(&mut g, Seat::new(0), 11);
-    g.players[Seat::new(1)].space = 11;
-    g.players[Seat::new(2)].space = 11;
+    move_to(&mut g, Seat::new(1), 11);
+    move_to(&mut g, Seat::new(2), 11);
     give(&mut g, Seat::new(1), &[C03]);
     give(&mut g, Seat::new(2), &[C02]);
     let claims: Vec<Action> = g
@@ -1275,8 +1293,8 @@ fn r30_the_rocker_claims_on_any_space_from_each_outsider_present() {
 #[test]
 fn r31_outsiders_cannot_claim_the_rockers_characters_or_declare() {
     let mut g = new_game(2, Options::default());
-    g.rocker = Some(Seat::new(1));
-    g.players[Seat::new(1)].space = 2;
+    rocking(&mut g, Seat::new(1));
+    move_to(&mut g, Seat::new(1), 2);
     give(&mut g, Seat::new(1), &[C03]);
     after_roll(&mut g, Seat::new(0), 2);
     let listed = g.legal_actions(Seat::new(0));
@@ -1472,9 +1490,9 @@ fn registry_knows_rock_the_world() {
 #[test]
 fn r25_the_lead_flips_back_when_the_rocker_takes_a_family_character() {
     let mut g = new_game(2, Options::default());
-    g.rocker = Some(Seat::new(0));
+    rocking(&mut g, Seat::new(0));
     give(&mut g, Seat::new(1), &[C02, C08, C09, C16]); // Kai's whole blue family
-    g.players[Seat::new(1)].space = 1;
+    move_to(&mut g, Seat::new(1), 1);
     after_roll(&mut g, Seat::new(0), 1);
     assert!(g.lead_flipped(Seat::new(1)));
     assert_eq!(g.band_value(Seat::new(1)), 30);
@@ -1490,12 +1508,9 @@ fn r25_the_lead_flips_back_when_the_rocker_takes_a_family_character() {
 #[test]
 fn r35_eliminated_players_rank_below_everyone_a_later_elimination_higher() {
     let mut g = new_game(4, Options::default());
-    for seat in [1, 2] {
-        set_cash(&mut g, Seat::new(seat), 0);
-        g.players[Seat::new(seat)].out = true;
-    }
-    g.eliminated = vec![Seat::new(1), Seat::new(2)];
-    g.rocker = Some(Seat::new(0));
+    // Seat 1 is eliminated first, then seat 2.
+    change(&mut g, |s| s.eliminated(Seat::new(1)).eliminated(Seat::new(2)));
+    rocking(&mut g, Seat::new(0));
     give(&mut g, Seat::new(0), &CharacterId::ALL[1..]);
     after_roll(&mut g, Seat::new(0), 2);
     rig_roll(&mut g, 6);

@@ -5,6 +5,7 @@ use super::actions::Action;
 use super::components::*;
 use super::components::{ARTISTS, ArtistId, Part, SCOUT_MONEY, SONGS, ScoutId, SongId, Suit};
 use super::events::GameEvent;
+use super::scenario::Scenario;
 use super::scoring::best_assignment;
 use super::state::{ScoutBid, Stage};
 use super::*;
@@ -63,58 +64,48 @@ fn draft(g: &mut ShrewdProducer) {
     }
 }
 
+fn built(s: Scenario) -> ShrewdProducer {
+    s.build().unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Changes `g` through the scenario builder, which checks the position still holds together.
+fn change(g: &mut ShrewdProducer, step: impl FnOnce(Scenario) -> Scenario) {
+    *g = built(step(Scenario::from_game(g.clone())));
+}
+
+/// Changes `g` through the scenario builder into a rulebook example no play reaches (artists
+/// already signed in round 1), so the invariants are not checked.
+fn change_unchecked(g: &mut ShrewdProducer, step: impl FnOnce(Scenario) -> Scenario) {
+    *g = step(Scenario::from_game(g.clone()))
+        .build_unchecked()
+        .unwrap_or_else(|e| panic!("{e}"));
+}
+
 /// A game at the start of round 1's Scout Phase whose hands hold exactly these cards; the
 /// other Scout Money is in the discard pile.
 fn scout_round(seats: usize, lead: Seat, hands: &[&[&str]]) -> ShrewdProducer {
-    let (mut g, _) = new_game(seats, lead);
+    scout_round_with(Options::default(), seats, lead, hands)
+}
+
+/// As `scout_round`, with these options.
+fn scout_round_with(options: Options, seats: usize, lead: Seat, hands: &[&[&str]]) -> ShrewdProducer {
+    let options = Options {
+        starting_lead: Some(lead),
+        ..options
+    };
+    let (mut g, _) = ShrewdProducer::setup(options, seats, 42).expect("setup");
     draft(&mut g);
-    let mut pool: Vec<ScoutId> = g.players.iter_mut().flat_map(|p| p.hand.drain(..)).collect();
-    for (seat, ids) in Seat::all(hands.len()).zip(hands) {
-        for id in *ids {
-            let card = sc(id);
-            pool.retain(|&c| c != card);
-            g.players[seat].hand.push(card);
-        }
-    }
-    g.scout_discard.extend(pool);
-    g.check_invariants().expect("invariants");
-    g
+    built(Scenario::from_game(g).hands(hands))
 }
 
 /// Makes these the two revealed artists (swapping them with the artist pile).
 fn reveal(g: &mut ShrewdProducer, ids: [&str; 2]) {
-    for (i, id) in ids.iter().enumerate() {
-        let a = ar(id);
-        if let Some(j) = g.revealed.iter().position(|&r| r == a) {
-            g.revealed.swap(i, j);
-            continue;
-        }
-        let at = g
-            .artist_deck
-            .iter()
-            .position(|&d| d == a)
-            .expect("artist in the pile");
-        std::mem::swap(&mut g.artist_deck[at], &mut g.revealed[i]);
-    }
+    change(g, |s| s.reveal(ids));
 }
 
-/// Gives a seat artists from the face-down pile (the pile is then shorter than the round
-/// says, so the tests that use it do not check the invariants afterwards).
-fn give(g: &mut ShrewdProducer, seat: Seat, ids: &[&str]) {
-    for id in ids {
-        let a = ar(id);
-        if let Some(i) = g.revealed.iter().position(|&r| r == a) {
-            g.revealed[i] = g.artist_deck.pop().expect("artist pile");
-        } else {
-            let at = g
-                .artist_deck
-                .iter()
-                .position(|&d| d == a)
-                .expect("artist in the pile");
-            g.artist_deck.remove(at);
-        }
-        g.players[seat].artists.push(a);
-    }
+/// A game after its last round, ready to be scored.
+fn game_over(seats: usize) -> Scenario {
+    Scenario::from_game(new_game(seats, Seat::new(0)).0).game_over()
 }
 
 /// Four seats, lead 0, every seat with one Red and one Yellow card; plays Red all round:
@@ -344,8 +335,10 @@ fn without_the_lead_suit_a_player_plays_any_card_and_is_out_or_substitutes_and_i
 #[test]
 fn the_substitute_needs_two_raise_money_bills() {
     let mut g = scout_round(4, Seat::new(0), &[&["R500a"], &["Y300a"], &["Y200a"], &["Y500a"]]);
-    g.players[Seat::new(0)].bills += g.players[Seat::new(1)].bills - 1;
-    g.players[Seat::new(1)].bills = 1;
+    let (b0, b1) = (g.players[Seat::new(0)].bills, g.players[Seat::new(1)].bills);
+    change(&mut g, |s| {
+        s.bills(Seat::new(1), 1).bills(Seat::new(0), b0 + b1 - 1)
+    });
     act(&mut g, Seat::new(0), play("R500a"));
     assert_eq!(g.legal_actions(Seat::new(1)), vec![play("Y300a")]);
     let refused = g.apply(Seat::new(1), &Action::Substitute).expect_err("refused");
@@ -386,8 +379,11 @@ fn g6_a_substitute_counts_as_a_200_bid_or_as_0_with_the_option() {
         (false, [2, 1, 0].map(Seat::new), 0),
     ] {
         // Seat 1 plays $200 Red (distance 1); seat 2 substitutes (distance 2).
-        let mut g = scout_round(3, Seat::new(0), &[&["R500a"], &["R200a"], &["Y200a"]]);
-        g.options.substitute_counts_200 = counts;
+        let options = Options {
+            substitute_counts_200: counts,
+            ..Options::default()
+        };
+        let mut g = scout_round_with(options, 3, Seat::new(0), &[&["R500a"], &["R200a"], &["Y200a"]]);
         act(&mut g, Seat::new(0), play("R500a"));
         act(&mut g, Seat::new(1), play("R200a"));
         act(&mut g, Seat::new(2), Action::Substitute);
@@ -408,11 +404,13 @@ fn g7_only_a_player_without_the_lead_suit_may_go_off_suit_or_substitute_and_may_
     assert!(g.apply(Seat::new(1), &Action::Substitute).is_err());
     act(&mut g, Seat::new(1), play("R300a"));
     // Seat 2 holds no money but the supply can lend: debt first, then substitute.
-    g.supply = 10;
-    g.players[Seat::new(2)].bills = 0;
-    g.players[Seat::new(0)].bills = 10;
-    g.players[Seat::new(1)].bills = 10;
-    g.players[Seat::new(3)].bills = 10;
+    change(&mut g, |s| {
+        s.bills(Seat::new(2), 0)
+            .bills(Seat::new(0), 10)
+            .bills(Seat::new(1), 10)
+            .bills(Seat::new(3), 10)
+    });
+    assert_eq!(g.supply, 10);
     g.check_invariants().expect("invariants");
     assert_eq!(
         g.legal_actions(Seat::new(2)),
@@ -434,8 +432,8 @@ fn g7_only_a_player_without_the_lead_suit_may_go_off_suit_or_substitute_and_may_
 #[test]
 fn g8_raises_are_multiples_of_100_from_100_to_what_the_seat_holds() {
     let mut g = all_red_raise();
-    g.supply = 5;
-    g.players[Seat::new(1)].bills = 5;
+    change(&mut g, |s| s.bills(Seat::new(1), 5));
+    assert_eq!(g.supply, 5);
     g.check_invariants().expect("invariants");
     assert_eq!(
         g.legal_actions(Seat::new(1)),
@@ -512,8 +510,9 @@ fn derived4_a_debt_takes_500_from_the_supply_only_when_it_holds_500() {
         .apply(Seat::new(0), &Action::TakeDebt)
         .expect_err("no money in the supply");
     assert!(refused.reason.contains("supply"), "{}", refused.reason);
-    g.players[Seat::new(1)].bills -= 5;
-    g.supply = 5;
+    let b1 = g.players[Seat::new(1)].bills;
+    change(&mut g, |s| s.bills(Seat::new(1), b1 - 5));
+    assert_eq!(g.supply, 5);
     act(&mut g, Seat::new(0), Action::TakeDebt);
     assert_eq!(
         (
@@ -529,10 +528,8 @@ fn derived4_a_debt_takes_500_from_the_supply_only_when_it_holds_500() {
 #[test]
 fn debt_is_limited_to_five_per_game() {
     let mut g = all_red_raise();
-    for p in g.players.iter_mut() {
-        p.bills = 0;
-    }
-    g.supply = 40;
+    change(&mut g, |s| Seat::all(4).fold(s, |s, seat| s.bills(seat, 0)));
+    assert_eq!(g.supply, 40);
     for _ in 0..MAX_DEBTS {
         act(&mut g, Seat::new(1), Action::TakeDebt);
     }
@@ -548,8 +545,8 @@ fn debt_is_limited_to_five_per_game() {
 #[test]
 fn g23_debt_only_on_ones_own_scout_or_raise_turn_and_it_does_not_end_the_turn() {
     let (mut g, _) = new_game(4, Seat::new(0));
-    g.supply = 10;
-    g.players[Seat::new(0)].bills = 0;
+    change(&mut g, |s| s.bills(Seat::new(0), 0));
+    assert_eq!(g.supply, 10);
     assert!(
         g.legal_actions(Seat::new(0))
             .iter()
@@ -736,8 +733,8 @@ fn g18_a_substitute_reaches_the_supply_at_once_raise_bids_only_at_money_processi
 #[test]
 fn g19_a_participant_without_money_who_cannot_borrow_may_only_pass() {
     let mut g = all_red_raise();
-    g.players[Seat::new(0)].bills += g.players[Seat::new(1)].bills;
-    g.players[Seat::new(1)].bills = 0;
+    let (b0, b1) = (g.players[Seat::new(0)].bills, g.players[Seat::new(1)].bills);
+    change(&mut g, |s| s.bills(Seat::new(1), 0).bills(Seat::new(0), b0 + b1));
     assert!(g.supply < DEBT_BILLS);
     assert_eq!(g.legal_actions(Seat::new(1)), vec![Action::Pass]);
 }
@@ -810,16 +807,19 @@ fn g4_the_assignment_with_the_most_artist_pt_is_scored_and_others_do_not_partici
 /// Seat 0 leads and will be 1st; its song is Street Ballad and it owns these artists.
 fn signing_with_songs(owned: &[&str], reveal_ids: [&str; 2]) -> ShrewdProducer {
     let mut g = all_red_raise();
-    g.players[Seat::new(0)].songs = vec![so("L1-2")];
-    for p in 1..4 {
-        g.players[Seat::new(p)].songs.clear();
-    }
-    let others: Vec<SongId> = (0..4u8).map(SongId).filter(|&s| s != so("L1-2")).collect();
-    g.players[Seat::new(1)].songs = vec![others[0]];
-    g.players[Seat::new(2)].songs = vec![others[1]];
-    g.players[Seat::new(3)].songs = vec![others[2]];
-    give(&mut g, Seat::new(0), owned);
-    reveal(&mut g, reveal_ids);
+    let others: Vec<&str> = (0..4u8)
+        .map(SongId)
+        .filter(|&s| s != so("L1-2"))
+        .map(SongId::id)
+        .collect();
+    change_unchecked(&mut g, |s| {
+        s.songs(Seat::new(0), &["L1-2"])
+            .songs(Seat::new(1), &[others[0]])
+            .songs(Seat::new(2), &[others[1]])
+            .songs(Seat::new(3), &[others[2]])
+            .signed(Seat::new(0), owned)
+            .reveal(reveal_ids)
+    });
     for seat in [1, 2, 3, 0] {
         act(&mut g, Seat::new(seat), Action::Pass);
     }
@@ -868,14 +868,7 @@ fn g26_declining_ends_the_chain_and_the_song_is_offered_again_at_the_next_signin
     assert_eq!(g.players[Seat::new(0)].songs, [so("L1-2")]);
     // Next round seat 0 signs again (alone) and is asked again.
     let hands: [&[&str]; 4] = [&["R600a"], &["Y300b"], &["Y200b"], &["Y500b"]];
-    for (seat, ids) in Seat::all(hands.len()).zip(hands.iter()) {
-        let hand = std::mem::take(&mut g.players[seat].hand);
-        g.scout_discard.extend(hand);
-        for id in *ids {
-            g.scout_discard.retain(|&c| c != sc(id));
-            g.players[seat].hand.push(sc(id));
-        }
-    }
+    change_unchecked(&mut g, |s| s.hands(&hands));
     act(&mut g, Seat::new(0), play("R600a"));
     act(&mut g, Seat::new(1), play("Y300b"));
     act(&mut g, Seat::new(2), play("Y200b"));
@@ -889,16 +882,15 @@ fn g26_declining_ends_the_chain_and_the_song_is_offered_again_at_the_next_signin
 fn g26_simultaneous_completions_pick_in_order_of_distance_from_the_lead() {
     // Lead 2; seats 3 (distance 1) and 0 (distance 2) both complete Lv.1 songs.
     let mut g = scout_round(4, Seat::new(2), &[&["R600a"], &["R200a"], &["R400a"], &["R700a"]]);
-    for p in g.players.iter_mut() {
-        p.songs.clear();
-    }
-    g.players[Seat::new(0)].songs = vec![so("L1-2")]; // Vo Gt Ba
-    g.players[Seat::new(1)].songs = vec![so("L1-3")];
-    g.players[Seat::new(2)].songs = vec![so("L1-4")];
-    g.players[Seat::new(3)].songs = vec![so("L1-1")]; // Vo Gt Dr
-    give(&mut g, Seat::new(0), &["A03", "A08"]);
-    give(&mut g, Seat::new(3), &["A02", "A06"]);
-    reveal(&mut g, ["A13", "A17"]);
+    change_unchecked(&mut g, |s| {
+        s.songs(Seat::new(0), &["L1-2"]) // Vo Gt Ba
+            .songs(Seat::new(1), &["L1-3"])
+            .songs(Seat::new(2), &["L1-4"])
+            .songs(Seat::new(3), &["L1-1"]) // Vo Gt Dr
+            .signed(Seat::new(0), &["A03", "A08"])
+            .signed(Seat::new(3), &["A02", "A06"])
+            .reveal(["A13", "A17"])
+    });
     act(&mut g, Seat::new(2), play("R400a"));
     act(&mut g, Seat::new(3), play("R700a"));
     act(&mut g, Seat::new(0), play("R600a"));
@@ -924,12 +916,11 @@ fn g26_simultaneous_completions_pick_in_order_of_distance_from_the_lead() {
 fn only_this_rounds_signers_check_their_songs() {
     let mut g = all_red_raise();
     // Seat 1 holds a complete song but does not sign this round.
-    g.players[Seat::new(1)].songs = vec![so("L1-2")];
-    g.players[Seat::new(0)].songs = vec![];
-    for p in [0, 2, 3] {
-        g.players[Seat::new(p)].songs.retain(|&s| s != so("L1-2"));
-    }
-    give(&mut g, Seat::new(1), &["A03", "A08", "A13"]);
+    change_unchecked(&mut g, |s| {
+        s.songs(Seat::new(1), &["L1-2"])
+            .songs(Seat::new(0), &[])
+            .signed(Seat::new(1), &["A03", "A08", "A13"])
+    });
     for seat in [1, 2, 3, 0] {
         act(&mut g, Seat::new(seat), Action::Pass);
     }
@@ -942,9 +933,11 @@ fn only_this_rounds_signers_check_their_songs() {
 
 #[test]
 fn scoring_example_vo_ky_3_gt_5_ba_5_with_street_ballad_6_is_19() {
-    let (mut g, _) = new_game(4, Seat::new(0));
-    g.players[Seat::new(0)].songs = vec![so("L1-2"), so("L2-2")];
-    give(&mut g, Seat::new(0), &["A24", "A07", "A12"]);
+    let g = built(
+        game_over(4)
+            .songs(Seat::new(0), &["L1-2", "L2-2"])
+            .signed(Seat::new(0), &["A24", "A07", "A12"]),
+    );
     let best = best_assignment(so("L1-2").card().requires, &g.players[Seat::new(0)].artists, true)
         .expect("complete");
     assert_eq!(best.artist_pt, 13);
@@ -960,25 +953,27 @@ fn scoring_example_vo_ky_3_gt_5_ba_5_with_street_ballad_6_is_19() {
 #[test]
 fn remaining_money_example_500_scores_2_pt() {
     let (mut g, _) = new_game(4, Seat::new(0));
-    g.players[Seat::new(0)].bills = 5;
+    change(&mut g, |s| s.bills(Seat::new(0), 5));
     assert_eq!(g.final_score(Seat::new(0)).money_pt, 2);
-    g.players[Seat::new(0)].bills = 1;
+    change(&mut g, |s| s.bills(Seat::new(0), 1));
     assert_eq!(g.final_score(Seat::new(0)).money_pt, 0);
 }
 
 #[test]
 fn debt_example_3_checkmarks_score_minus_18() {
     let (mut g, _) = new_game(4, Seat::new(0));
-    g.players[Seat::new(0)].debts = 3;
+    change(&mut g, |s| s.debts(Seat::new(0), 3));
     assert_eq!(g.final_score(Seat::new(0)).debt_pt, -18);
 }
 
 #[test]
 fn only_the_highest_level_completed_song_scores() {
-    let (mut g, _) = new_game(4, Seat::new(0));
     // Street Ballad and Power Quartet both complete: the Lv.2 song scores.
-    g.players[Seat::new(0)].songs = vec![so("L1-2"), so("L2-1")];
-    give(&mut g, Seat::new(0), &["A03", "A08", "A13", "A14"]);
+    let g = built(
+        game_over(4)
+            .songs(Seat::new(0), &["L1-2", "L2-1"])
+            .signed(Seat::new(0), &["A03", "A08", "A13", "A14"]),
+    );
     let score = g.final_score(Seat::new(0));
     assert_eq!(score.song, Some(so("L2-1")));
     assert_eq!(score.song_pt + score.artist_pt, 8 + 6 + 6 + 6 + 2);
@@ -986,12 +981,13 @@ fn only_the_highest_level_completed_song_scores() {
 
 #[test]
 fn g17_final_score_is_best_song_plus_money_over_200_minus_6_per_debt_with_lines() {
-    let (mut g, _) = new_game(4, Seat::new(0));
-    g.players[Seat::new(0)].songs = vec![so("L1-2")];
-    give(&mut g, Seat::new(0), &["A24", "A07", "A12"]);
-    g.players[Seat::new(0)].bills = 5;
-    g.players[Seat::new(0)].debts = 3;
-    g.stage = Stage::Over;
+    let g = built(
+        game_over(4)
+            .songs(Seat::new(0), &["L1-2"])
+            .signed(Seat::new(0), &["A24", "A07", "A12"])
+            .bills(Seat::new(0), 5)
+            .debts(Seat::new(0), 3),
+    );
     let outcome = g.outcome().expect("over");
     let s0 = &outcome.scores[0];
     assert_eq!(s0.total, 19 + 2 - 18);
@@ -1004,20 +1000,19 @@ fn g17_final_score_is_best_song_plus_money_over_200_minus_6_per_debt_with_lines(
 
 #[test]
 fn a_tie_goes_to_the_most_artists_signed_and_then_is_shared() {
-    let (mut g, _) = new_game(3, Seat::new(0));
-    for p in g.players.iter_mut() {
-        p.bills = 10;
-    }
-    g.supply = 10;
-    give(&mut g, Seat::new(1), &["A01"]);
-    g.stage = Stage::Over;
+    let mut g = built(
+        Seat::all(3)
+            .fold(game_over(3), |s, seat| s.bills(seat, 10))
+            .signed(Seat::new(1), &["A01"]),
+    );
+    assert_eq!(g.supply, 10);
     let outcome = g.outcome().expect("over");
     assert_eq!(outcome.winners, [Seat::new(1)]);
     assert_eq!(
         outcome.scores.iter().map(|s| s.rank).collect::<Vec<_>>(),
         [2, 1, 2]
     );
-    give(&mut g, Seat::new(0), &["A04"]);
+    change(&mut g, |s| s.signed(Seat::new(0), &["A04"]));
     assert_eq!(g.outcome().expect("over").winners, [Seat::new(0), Seat::new(1)]);
 }
 
@@ -1040,11 +1035,7 @@ fn g13_with_3_players_the_leftover_lv1_song_is_removed_face_down() {
 fn g14_g28_scout_money_is_redrafted_after_round_6_from_round_7s_lead() {
     let mut g = all_red_raise();
     // Jump to round 6 (ten artists already gone).
-    for _ in 0..10 {
-        let a = g.artist_deck.pop().expect("artist");
-        g.artist_discard.push(a);
-    }
-    g.round = 6;
+    change(&mut g, |s| s.round(6));
     g.check_invariants().expect("invariants");
     act(&mut g, Seat::new(1), raise(500));
     for seat in [2, 3, 0, 1] {
