@@ -6,8 +6,8 @@ use rand::RngCore;
 use secrecy::{SecretSlice, SecretString};
 
 use crate::http::limits::{ClientAddress, LimitsConfig};
-use crate::store::Quota;
 use crate::service::webhooks::WebhookConfig;
+use crate::store::Quota;
 
 /// The shortest `ROADIE_JWT_SECRET` accepted, in bytes: HS256 with a short or guessable secret
 /// lets any player who holds a token find the secret by trying, and forge every other token.

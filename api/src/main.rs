@@ -15,7 +15,7 @@ async fn main() -> ExitCode {
     match std::env::args().nth(1).as_deref() {
         None => {}
         Some("openapi") => {
-            print!("{}", roadie_api::openapi::document_json());
+            print!("{}", roadie_api::http::openapi::document_json());
             return ExitCode::SUCCESS;
         }
         Some("-V" | "--version" | "version") => {

@@ -12,16 +12,16 @@ use actix_web::{App, HttpResponse, HttpServer, web};
 use secrecy::ExposeSecret;
 use utoipa_swagger_ui::SwaggerUi;
 
-use crate::tokens::{KeyError, Keys};
-use crate::http::body::BodyLimits;
 use crate::config::Config;
+use crate::http::body::BodyLimits;
+use crate::http::limits::Limits;
+use crate::http::{openapi, problem, routes};
+use crate::metrics::Metrics;
 use crate::service::Games;
 use crate::service::headroom::Headroom;
-use crate::http::limits::Limits;
-use crate::metrics::Metrics;
 use crate::shutdown::Draining;
 use crate::store::{self, GameStore, MemoryStore, Retention, StoreError};
-use crate::http::{openapi, problem, routes};
+use crate::tokens::{KeyError, Keys};
 
 /// Why the service could not start.
 #[derive(Debug, thiserror::Error)]
@@ -289,11 +289,9 @@ impl Application {
                 .app_data(limits.clone())
                 .app_data(body_limits.clone())
                 .app_data(draining.clone())
-                .app_data(
-                    web::QueryConfig::default().error_handler(|err, req| {
-                        problem::query_error(err, req.path(), req.query_string()).into()
-                    }),
-                )
+                .app_data(web::QueryConfig::default().error_handler(|err, req| {
+                    problem::query_error(err, req.path(), req.query_string()).into()
+                }))
                 .app_data(web::PathConfig::default().error_handler(|err, _| problem::path_error(err).into()))
                 .wrap_fn(head_as_get)
                 .wrap_fn(move |req, srv| {

@@ -12,8 +12,8 @@ use actix_web::{FromRequest, HttpRequest, web};
 use futures_core::future::LocalBoxFuture;
 use serde::de::DeserializeOwned;
 
-use crate::table::{Code, Refusal};
 use crate::metrics::Metrics;
+use crate::table::{Code, Refusal};
 
 /// How large a body may be and how long it may take.
 #[derive(Clone, Copy, Debug)]

@@ -31,10 +31,7 @@ fn claims_of(req: &HttpRequest) -> Result<Option<Claims>, Refusal> {
     let claims = keys.verify(token)?;
     let game = req.match_info().get("id").unwrap_or_default();
     if claims.game != game {
-        return Err(Refusal::new(
-            Code::WrongGame,
-            "the token belongs to another game",
-        ));
+        return Err(Refusal::new(Code::WrongGame, "the token belongs to another game"));
     }
     if let (Some(limits), Some(metrics)) = (
         req.app_data::<web::Data<crate::http::limits::Limits>>(),
@@ -146,4 +143,3 @@ impl FromRequest for HostCaller {
         })
     }
 }
-

@@ -240,6 +240,6 @@ mod tests {
         assert!(GameId::parse("0123456789abcdef01234567").is_ok());
         assert!(GameId::parse("0123456789abcdef0123456}").is_err());
         assert!(GameId::parse("short").is_err());
-        assert_eq!(GameId::random().as_str().len(), ID_BYTES * 2);
+        assert_eq!(GameId::random().as_str().len(), crate::table::ID_BYTES * 2);
     }
 }

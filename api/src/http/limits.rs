@@ -14,9 +14,9 @@ use actix_web::HttpRequest;
 use actix_web::dev::Extensions;
 use governor::{DefaultKeyedRateLimiter, Quota as GovernorQuota, RateLimiter};
 
-use crate::table::{Code, Refusal};
 use crate::metrics::Metrics;
 use crate::store::{GameStore, Quota};
+use crate::table::{Code, Refusal};
 
 /// Where a client's address is read from.
 #[derive(Clone, Debug, PartialEq, Eq)]

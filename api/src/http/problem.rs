@@ -13,10 +13,10 @@ use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 use utoipa::openapi::{RefOr, Response, ResponseBuilder};
 use utoipa::{PartialSchema, ToResponse, ToSchema};
 
-pub use crate::table::refusal::{Code, Kind};
-use crate::table::refusal::{Extra, Refusal};
 #[cfg(test)]
 use crate::table::refusal::plain_types;
+pub use crate::table::refusal::{Code, Kind};
+use crate::table::refusal::{Extra, Refusal};
 
 /// The status every refusal of `kind` is sent with.
 pub fn status(kind: Kind) -> StatusCode {
@@ -286,6 +286,10 @@ pub fn path_error(err: error::PathError) -> Refusal {
 #[cfg(test)]
 mod tests {
     use std::collections::HashSet;
+
+    use roadie_engine::Rejection;
+
+    use crate::table::Revision;
 
     use super::*;
 

@@ -20,12 +20,12 @@ use serde::Serialize;
 use tokio::sync::watch;
 use utoipa::ToSchema;
 
-use crate::table::Credential;
 use crate::service::{Games, StreamStep};
+use crate::store::Revision;
+use crate::table::Credential;
+use crate::table::GameId;
 use crate::table::{Code, Refusal};
 use crate::wire::Status;
-use crate::table::GameId;
-use crate::store::Revision;
 
 /// How long a stream stays silent before it sends a keep-alive comment.
 pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
@@ -111,7 +111,10 @@ impl Cursor {
     /// The first step, taken before the answer's status is sent, so that an unknown game or a
     /// wrong seat is an error response and not a stream.
     pub async fn open(mut self) -> Result<(Bytes, Self), Refusal> {
-        let step = self.games.stream_step(&self.id, self.viewer.0, self.viewer.1, self.after).await?;
+        let step = self
+            .games
+            .stream_step(&self.id, self.viewer.0, self.viewer.1, self.after)
+            .await?;
         let mut out = format!("retry: {RETRY_MS}\n\n");
         self.record(step, &mut out);
         Ok((Bytes::from(out), self))
@@ -141,7 +144,11 @@ impl Cursor {
                 Some(Ok(())) => {}
             }
         }
-        match self.games.stream_step(&self.id, self.viewer.0, self.viewer.1, self.after).await {
+        match self
+            .games
+            .stream_step(&self.id, self.viewer.0, self.viewer.1, self.after)
+            .await
+        {
             Ok(step) => self.record(step, &mut out),
             Err(e) => return Some((self.fail(&e), self)),
         }

@@ -5,8 +5,8 @@
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
 
-use crate::table::Refusal;
 use crate::http::routes;
+use crate::table::Refusal;
 
 /// Scripts and styles from this origin only: no inline script or style, no plugin, no frame.
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; \
@@ -34,7 +34,11 @@ const ASSETS: &[(&str, &str, &str)] = &[
         JS,
         include_str!("../../web/shrewd-producer.js"),
     ),
-    ("rock-the-world.js", JS, include_str!("../../web/rock-the-world.js")),
+    (
+        "rock-the-world.js",
+        JS,
+        include_str!("../../web/rock-the-world.js"),
+    ),
     ("show-business.js", JS, include_str!("../../web/show-business.js")),
 ];
 

@@ -75,25 +75,18 @@ impl Games {
         let seed = request
             .seed
             .unwrap_or_else(|| rand::rng().random_range(0..=MAX_SEED));
-        let table = table_of(request.seats, request.specs.as_deref(), request.open)?;
-        let (mut game, events) = AnyGame::setup(
-            ruleset.slug,
-            request.options.as_ref(),
-            request.seats,
-            seed,
-        )
-        .map_err(|e| match e {
-            SetupError::Seats { .. } => Refusal::new(Code::InvalidSeats, e.to_string()),
-            SetupError::Options(_) => {
-                Refusal::new(Code::InvalidOptions, plain_types(&e.to_string()))
-            }
-            SetupError::UnknownRuleset(_) => Refusal::new(Code::RulesetNotFound, e.to_string()),
-        })?;
+        let now = now_ms();
+        let table = table_of(request.seats, request.specs.as_deref(), request.open, now)?;
+        let (mut game, events) = AnyGame::setup(ruleset.slug, request.options.as_ref(), request.seats, seed)
+            .map_err(|e| match e {
+                SetupError::Seats { .. } => Refusal::new(Code::InvalidSeats, e.to_string()),
+                SetupError::Options(_) => Refusal::new(Code::InvalidOptions, plain_types(&e.to_string())),
+                SetupError::UnknownRuleset(_) => Refusal::new(Code::RulesetNotFound, e.to_string()),
+            })?;
         let mut events: Vec<StoredEvent> = events.into_iter().map(StoredEvent::from).collect();
-        events.extend(play_bots(&mut game, &table));
+        events.extend(play_bots(&mut game, |seat| table.bot(seat)));
         let mut salt = [0u8; SALT_BYTES];
         rand::rng().fill_bytes(&mut salt);
-        let now = now_ms();
         let mut stored = Table {
             id: String::new(),
             revision: Revision::first(),
@@ -167,5 +160,4 @@ impl Games {
             webhook: stored.webhook.as_ref().map(Into::into),
         })
     }
-
 }

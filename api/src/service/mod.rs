@@ -138,7 +138,12 @@ impl Games {
     /// say whether it was written, `503 outcome_unknown`; `503 store_unavailable` only when it
     /// is known not to have been (and never to be); `503 store_full` when the store refused it
     /// for room, which it does before applying any of it.
-    async fn after_lost_answer(&self, id: &str, revision: &Revision, cause: StoreError) -> Result<(), Refusal> {
+    async fn after_lost_answer(
+        &self,
+        id: &str,
+        revision: &Revision,
+        cause: StoreError,
+    ) -> Result<(), Refusal> {
         self.metrics.store_error();
         match cause {
             StoreError::Unavailable(cause) => {
@@ -156,7 +161,12 @@ impl Games {
     }
 
     /// Returns once game `id` may have moved on from `known`, or after `within`.
-    pub async fn wait_for_change(&self, id: &GameId, known: &Revision, within: Duration) -> Result<(), Refusal> {
+    pub async fn wait_for_change(
+        &self,
+        id: &GameId,
+        known: &Revision,
+        within: Duration,
+    ) -> Result<(), Refusal> {
         self.counted(self.store.wait_for_change(id.as_str(), known, within).await)
     }
 

@@ -8,9 +8,9 @@ use crate::store::IdempotentRecord;
 use crate::table::{Code, Credential, GameId, Post, Precondition, Refusal, Revision, Table};
 use crate::wire::{ActionResult, Status};
 
+use super::Games;
 use super::read::{sequenced, state_of};
 use super::write::{Idempotency, Start, Written};
-use super::Games;
 
 /// The answer to a post, serialized once.
 pub struct ActionReply {
@@ -177,7 +177,9 @@ impl Games {
                     replayed: false,
                 })
             }
-            Written::Replayed { ruleset, record } => self.replay(id, ruleset, command.seat, fingerprint, record).await,
+            Written::Replayed { ruleset, record } => {
+                self.replay(id, ruleset, command.seat, fingerprint, record).await
+            }
             Written::Unchanged(_) => Err(Refusal::internal()),
         }
     }

@@ -250,5 +250,4 @@ impl Games {
             events: sequenced((after.saturating_add(1)..).zip(events), viewer, finished),
         })
     }
-
 }

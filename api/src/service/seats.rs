@@ -14,7 +14,11 @@ pub use crate::table::seats::Wanted;
 
 impl Games {
     /// Writes `change`: the table written and the seat it changed (the one whose grant it drew).
-    async fn change_seat(&self, id: &GameId, change: SeatChange) -> Result<(std::sync::Arc<Table>, Seat), Refusal> {
+    async fn change_seat(
+        &self,
+        id: &GameId,
+        change: SeatChange,
+    ) -> Result<(std::sync::Arc<Table>, Seat), Refusal> {
         match self.write(id, &change, Start::Fresh, None).await? {
             Written::Applied { prior, next, .. } => {
                 let seat = next.seats.regranted(&prior.seats).ok_or_else(Refusal::internal)?;
@@ -40,7 +44,12 @@ impl Games {
     }
 
     /// The host gives `seat` to a bot of `level`.
-    pub async fn give_to_bot(&self, id: &GameId, seat: Seat, level: BotLevel) -> Result<SeatChanged, Refusal> {
+    pub async fn give_to_bot(
+        &self,
+        id: &GameId,
+        seat: Seat,
+        level: BotLevel,
+    ) -> Result<SeatChanged, Refusal> {
         self.to_bot(id, SeatChange::Replace { seat, level }).await
     }
 
@@ -52,7 +61,15 @@ impl Games {
         credential: Credential,
         level: BotLevel,
     ) -> Result<SeatChanged, Refusal> {
-        self.to_bot(id, SeatChange::Resign { seat, credential, level }).await
+        self.to_bot(
+            id,
+            SeatChange::Resign {
+                seat,
+                credential,
+                level,
+            },
+        )
+        .await
     }
 
     async fn to_bot(&self, id: &GameId, change: SeatChange) -> Result<SeatChanged, Refusal> {

@@ -29,9 +29,9 @@ use rand::RngCore;
 use reqwest::Url;
 use sha2::Sha256;
 
-use crate::table::{Code, Refusal};
 use crate::metrics::{Metrics, NoticeResult};
 use crate::store::{Claim, GameStore, OutboxNotice, Webhook};
+use crate::table::{Code, Refusal};
 
 mod slots;
 use slots::{Slot, Slots};
@@ -146,7 +146,6 @@ impl WebhookConfig {
         })
     }
 }
-
 
 /// Hex HMAC-SHA256 of `<timestamp>.<body>` under `secret` (its bytes as written).
 pub fn signature(secret: &str, timestamp: u64, body: &str) -> String {

@@ -16,10 +16,10 @@ mod outbox;
 pub mod redis;
 mod updates;
 
+pub use crate::table::{MalformedRevision, Revision, StoredEvent, Table};
 pub use memory::MemoryStore;
 pub use outbox::{CLAIM_SCAN, Claim, Failure, Outbox, OutboxNotice, Pending, Room, Webhook, superseded};
 pub use redis::RedisStore;
-pub use crate::table::{MalformedRevision, Revision, StoredEvent, Table};
 
 /// What is kept of the first answer to a post that carried an `Idempotency-Key`: enough to
 /// answer again (the events themselves are read back from the log), a few hundred bytes.

@@ -1,11 +1,10 @@
 //! The one place bots play, and the one place the rules are guarded against a panic.
 
 use rand::SeedableRng;
-use roadie_engine::{AnyGame, Event, Rejection, Seat};
+use roadie_engine::{AnyGame, BotLevel, Event, Rejection, Seat};
 use serde_json::value::RawValue;
 
 use super::StoredEvent;
-use super::seats::SeatTable;
 
 /// The most bot actions one write plays: far more than any of our games lasts, so a game of
 /// bots alone ends within the write that starts it, yet a ruleset that never ended could not
@@ -34,15 +33,19 @@ pub fn apply_guarded(
     match guarded(|| game.apply(seat, action)) {
         Ok(applied) => Ok(applied),
         Err(Panicked) => {
-            tracing::error!(ruleset, seat = seat.index(), "the rules panicked applying an action");
+            tracing::error!(
+                ruleset,
+                seat = seat.index(),
+                "the rules panicked applying an action"
+            );
             Err(Panicked)
         }
     }
 }
 
-/// Plays every bot seat of `table` while it is one to act, until a person is to act or the game
-/// ends, and returns what they caused.
-pub fn play_bots(game: &mut AnyGame, table: &SeatTable) -> Vec<StoredEvent> {
+/// Plays every seat that `bot` names a bot of while it is one to act, until a person is to act
+/// or the game ends, and returns what they caused.
+pub fn play_bots(game: &mut AnyGame, bot: impl Fn(Seat) -> Option<BotLevel>) -> Vec<StoredEvent> {
     let mut events = Vec::new();
     let mut rng = rand::rngs::StdRng::from_os_rng();
     for _ in 0..MAX_BOT_ACTIONS {
@@ -52,7 +55,7 @@ pub fn play_bots(game: &mut AnyGame, table: &SeatTable) -> Vec<StoredEvent> {
         let Some((seat, level)) = game
             .to_act()
             .into_iter()
-            .find_map(|seat| table.bot(seat).map(|level| (seat, level)))
+            .find_map(|seat| bot(seat).map(|level| (seat, level)))
         else {
             break;
         };

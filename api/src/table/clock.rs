@@ -320,7 +320,7 @@ pub fn apply_timeouts(stored: &Table, now: u64) -> Option<(Table, Vec<StoredEven
     if events.is_empty() {
         return None;
     }
-    let bots_played = play_bots(&mut game, &stored.seats);
+    let bots_played = play_bots(&mut game, |seat| stored.seats.bot(seat));
     if !bots_played.is_empty() {
         events.extend(bots_played);
         clock = clock.after(None, &game.to_act(), now);

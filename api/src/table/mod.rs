@@ -4,8 +4,8 @@
 
 use roadie_engine::{AnyGame, Audience, Event, Viewer};
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use serde_json::value::RawValue;
+use sha2::{Digest, Sha256};
 
 pub mod bots;
 pub mod clock;
@@ -30,11 +30,7 @@ pub const MAX_SAFE_INTEGER: u64 = 9_007_199_254_740_991;
 
 /// A whole number from 0 to `max`, written as JSON's integer or as a float with no fraction
 /// (`3.0`): JSON Schema's `integer` allows both. The error names the field.
-pub fn whole_number<'de, D: serde::Deserializer<'de>>(
-    d: D,
-    field: &str,
-    max: u64,
-) -> Result<u64, D::Error> {
+pub fn whole_number<'de, D: serde::Deserializer<'de>>(d: D, field: &str, max: u64) -> Result<u64, D::Error> {
     let value = serde_json::Value::deserialize(d)?;
     let whole = match &value {
         serde_json::Value::Number(n) => n.as_u64().or_else(|| {

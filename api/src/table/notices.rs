@@ -136,4 +136,3 @@ pub fn notices(before: Option<&AnyGame>, after: &Table, now_ms: u64) -> Vec<Outb
         })
         .collect()
 }
-

@@ -51,7 +51,7 @@ impl Change for Post<'_> {
             Ok(Ok(played)) => played,
         };
         events.extend(played.into_iter().map(StoredEvent::from));
-        events.extend(play_bots(&mut game, &base.seats));
+        events.extend(play_bots(&mut game, |seat| base.seats.bot(seat)));
         let clock = base
             .clock
             .as_ref()

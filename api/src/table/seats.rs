@@ -337,9 +337,14 @@ pub fn display_name(raw: &str) -> Result<String, Refusal> {
     Ok(name.to_owned())
 }
 
-/// The seat table a creation asks for: `specs` (one per seat), or `count` seats, all open
-/// when `open` is set, else all players.
-pub fn table_of(count: usize, specs: Option<&[SeatSpec]>, open: bool) -> Result<SeatTable, Refusal> {
+/// The seat table a creation at `now_ms` asks for: `specs` (one per seat), or `count` seats,
+/// all open when `open` is set, else all players.
+pub fn table_of(
+    count: usize,
+    specs: Option<&[SeatSpec]>,
+    open: bool,
+    now_ms: u64,
+) -> Result<SeatTable, Refusal> {
     let entries = match specs {
         None => (0..count)
             .map(|_| {
@@ -371,10 +376,7 @@ pub fn table_of(count: usize, specs: Option<&[SeatSpec]>, open: bool) -> Result<
     };
     Ok(SeatTable {
         entries,
-        created: std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs())
-            .unwrap_or(0),
+        created: now_ms / 1000,
     })
 }
 
@@ -501,9 +503,11 @@ impl SeatChange {
                         }
                         seat
                     }
-                    Wanted::FirstOpen => *table.seats.open_seats().first().ok_or_else(|| {
-                        Refusal::new(Code::NoOpenSeat, "every seat of this game is taken")
-                    })?,
+                    Wanted::FirstOpen => {
+                        *table.seats.open_seats().first().ok_or_else(|| {
+                            Refusal::new(Code::NoOpenSeat, "every seat of this game is taken")
+                        })?
+                    }
                 };
                 if table.game.is_over() {
                     return Err(Refusal::new(
@@ -569,7 +573,7 @@ impl SeatChange {
         events.push(event.stored()?);
         let mut game = base.game.clone();
         if !game.is_over() {
-            events.extend(play_bots(&mut game, &seats));
+            events.extend(play_bots(&mut game, |seat| seats.bot(seat)));
         }
         let clock = base
             .clock
@@ -594,9 +598,9 @@ impl Change for SeatChange {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use roadie_engine::AnyGame;
     use crate::table::Revision;
     use crate::table::bots::play_bots;
+    use roadie_engine::AnyGame;
 
     #[test]
     fn a_name_is_trimmed_plain_text_of_one_to_32_characters() {
@@ -649,7 +653,7 @@ mod tests {
 
     #[test]
     fn only_the_current_generation_and_grant_of_a_seat_are_admitted() {
-        let mut table = table_of(3, None, false).expect("a table");
+        let mut table = table_of(3, None, false, 0).expect("a table");
         let first = table.entry(Seat::new(1)).credential();
         assert!(first.grant.is_some(), "a created seat is granted with a number");
         assert!(table.admit(Viewer::Seat(Seat::new(1)), first).is_ok());
@@ -677,7 +681,7 @@ mod tests {
 
     #[test]
     fn a_token_of_the_right_generation_from_another_grant_is_revoked() {
-        let table = table_of(2, None, false).expect("a table");
+        let table = table_of(2, None, false, 0).expect("a table");
         let seat = table.entry(Seat::new(0)).credential();
         let lost = at(seat.generation, seat.grant.map(|g| g.wrapping_add(1)));
         assert_eq!(
@@ -698,17 +702,17 @@ mod tests {
 
     #[test]
     fn every_seat_of_a_new_table_has_its_own_grant() {
-        let table = table_of(4, None, false).expect("a table");
+        let table = table_of(4, None, false, 0).expect("a table");
         let grants: std::collections::HashSet<_> = Seat::all(4).map(|seat| table.entry(seat).grant).collect();
         assert_eq!(grants.len(), 4, "{grants:?}");
     }
 
     #[test]
     fn open_with_a_list_is_refused_and_open_with_a_count_opens_every_seat() {
-        let open = table_of(3, None, true).expect("open");
+        let open = table_of(3, None, true, 0).expect("open");
         assert_eq!(open.open_seats(), [0, 1, 2].map(Seat::new));
         assert_eq!(open.players().count(), 0);
-        let err = table_of(1, Some(&[SeatSpec::Open]), true).expect_err("refused");
+        let err = table_of(1, Some(&[SeatSpec::Open]), true, 0).expect_err("refused");
         assert_eq!(err.code(), Code::InvalidSeats);
     }
 
@@ -723,9 +727,10 @@ mod tests {
                 SeatSpec::Bot(BotLevel::Random),
             ]),
             false,
+            0,
         )
         .expect("bots");
-        let events = play_bots(&mut game, &table);
+        let events = play_bots(&mut game, |seat| table.bot(seat));
         assert!(game.is_over(), "three bots play a game to its end");
         assert!(!events.is_empty());
         let (mut game, _) = AnyGame::setup("shrewd-producer", None, 3, 5).expect("setup");
@@ -737,9 +742,10 @@ mod tests {
                 SeatSpec::Bot(BotLevel::Greedy),
             ]),
             false,
+            0,
         )
         .expect("table");
-        play_bots(&mut game, &one_person);
+        play_bots(&mut game, |seat| one_person.bot(seat));
         assert!(!game.is_over());
         assert!(
             game.to_act().iter().all(|&seat| one_person.bot(seat).is_none()),

@@ -29,14 +29,17 @@ fn table(specs: &[SeatSpec], clocked: bool) -> Table {
         salt: "00".into(),
         clock,
         game,
-        seats: table_of(specs.len(), Some(specs), false).expect("seats"),
+        seats: table_of(specs.len(), Some(specs), false, T0).expect("seats"),
         webhook: None,
         notices: Vec::new(),
     }
 }
 
 fn two_players() -> Table {
-    table(&[SeatSpec::Player("Ann".into()), SeatSpec::Player("Bo".into())], false)
+    table(
+        &[SeatSpec::Player("Ann".into()), SeatSpec::Player("Bo".into())],
+        false,
+    )
 }
 
 /// The first listed action of the seat to act.
@@ -60,7 +63,10 @@ fn a_post_of_a_listed_action_advances_the_table_and_numbers_its_events() {
     let transition = post.apply(&table, T0).expect("applied").expect("a write");
     assert_eq!(transition.next.revision.number, table.revision.number + 1);
     assert!(!transition.events.is_empty());
-    assert_eq!(transition.next.events, table.events + transition.events.len() as u64);
+    assert_eq!(
+        transition.next.events,
+        table.events + transition.events.len() as u64
+    );
     assert_eq!(transition.first_seq(), table.events + 1);
     assert_ne!(transition.next.game, table.game);
 }
@@ -116,7 +122,12 @@ fn a_join_seats_a_person_in_the_first_open_seat_with_a_new_grant() {
     let (transition, seat) = join.apply(&table, T0).expect("joined");
     assert_eq!(seat, Seat::new(1));
     let entry = transition.next.seats.entry(seat);
-    assert_eq!(entry.occupant, Occupant::Player { name: Some("Cy".into()) });
+    assert_eq!(
+        entry.occupant,
+        Occupant::Player {
+            name: Some("Cy".into())
+        }
+    );
     assert_ne!(entry.grant, table.seats.entry(seat).grant);
     assert_eq!(transition.next.seats.regranted(&table.seats), Some(seat));
     assert!(!transition.next.seats.has_open_seat());
@@ -139,14 +150,19 @@ fn a_resignation_hands_the_seat_to_a_bot_revokes_its_tokens_and_lets_it_play() {
     let next = &transition.next;
     assert_eq!(next.seats.bot(seat), Some(BotLevel::Random));
     assert_eq!(
-        next.admit(Viewer::Seat(seat), credential).expect_err("revoked").code(),
+        next.admit(Viewer::Seat(seat), credential)
+            .expect_err("revoked")
+            .code(),
         Code::TokenRevoked
     );
     assert!(
         !next.game.to_act().contains(&seat) || next.game.is_over(),
         "the bot played the turn it was handed"
     );
-    assert!(transition.events.len() > 1, "the announcement and the bot's moves");
+    assert!(
+        transition.events.len() > 1,
+        "the announcement and the bot's moves"
+    );
 }
 
 #[test]
@@ -182,18 +198,24 @@ fn table_with_open_seat() -> Table {
 
 #[test]
 fn a_timeout_is_due_only_from_its_deadline_and_a_late_post_plays_it_first() {
-    let table = table(&[SeatSpec::Player("Ann".into()), SeatSpec::Player("Bo".into())], true);
-    let deadline = table.clock.as_ref().and_then(Clock::earliest).expect("a deadline");
+    let table = table(
+        &[SeatSpec::Player("Ann".into()), SeatSpec::Player("Bo".into())],
+        true,
+    );
+    let deadline = table
+        .clock
+        .as_ref()
+        .and_then(Clock::earliest)
+        .expect("a deadline");
     assert_eq!(deadline, T0 + 1_000);
     assert!(Expire.apply(&table, deadline - 1).expect("no refusal").is_none());
-    let expired = Expire
-        .apply(&table, deadline)
-        .expect("no refusal")
-        .expect("due");
+    let expired = Expire.apply(&table, deadline).expect("no refusal").expect("due");
     let first: serde_json::Value = serde_json::from_str(expired.events[0].body.get()).expect("json");
     assert_eq!(first["type"], "clock_expired");
     assert_eq!(
-        Expire.clock_entry(&expired.next, deadline).map(|(_, earlier_only)| earlier_only),
+        Expire
+            .clock_entry(&expired.next, deadline)
+            .map(|(_, earlier_only)| earlier_only),
         Some(false),
         "the sweep moves its entry on"
     );
@@ -208,7 +230,9 @@ fn a_timeout_is_due_only_from_its_deadline_and_a_late_post_plays_it_first() {
     };
     match late.apply(&table, deadline + 1) {
         Err(refused) => {
-            let timeouts = refused.timeouts.expect("the timeouts are due whatever the post's fate");
+            let timeouts = refused
+                .timeouts
+                .expect("the timeouts are due whatever the post's fate");
             assert_eq!(timeouts.next.revision.number, table.revision.number + 1);
         }
         Ok(Some(transition)) => {

@@ -53,4 +53,3 @@ pub struct OpenGames {
     /// The games.
     pub games: Vec<OpenGame>,
 }
-

@@ -11,8 +11,8 @@ use roadie_engine::{Audience, Outcome, RULESETS, Seat};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-use crate::table::seats::{SeatInfo, SeatSpec};
 use crate::table::Webhook;
+use crate::table::seats::{SeatInfo, SeatSpec};
 use utoipa::openapi::schema::{OneOf, Schema};
 use utoipa::openapi::{Ref, RefOr};
 use utoipa::{PartialSchema, ToSchema};

@@ -56,4 +56,3 @@ pub struct SeatChanged {
     /// The seat as everyone now sees it.
     pub seat: SeatInfo,
 }
-

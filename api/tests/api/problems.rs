@@ -5,8 +5,8 @@ use std::collections::BTreeSet;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use jsonwebtoken::{EncodingKey, Header};
-use roadie_api::tokens::Claims;
 use roadie_api::table::Code;
+use roadie_api::tokens::Claims;
 use roadie_engine::Seat;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

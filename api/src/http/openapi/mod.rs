@@ -15,9 +15,9 @@ use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::openapi::{Components, OpenApi as Document};
 use utoipa::{Modify, OpenApi};
 
-use crate::wire::{AnyAction, AnyEvent, AnyOptions, AnyView};
 use crate::http::{problem as error, routes};
 use crate::wire as model;
+use crate::wire::{AnyAction, AnyEvent, AnyOptions, AnyView};
 
 mod examples;
 mod links;

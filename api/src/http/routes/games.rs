@@ -7,15 +7,15 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use crate::http::caller::{HostCaller, SeatCaller, ViewerCaller};
 use crate::http::body::JsonBody;
-use crate::service::{ActionCommand, Games, MAX_WAIT, NewGame, Representation, Seen};
-use crate::table::Refusal;
+use crate::http::caller::{HostCaller, SeatCaller, ViewerCaller};
+use crate::http::extract::{IdempotencyKey, IfMatch, IfNoneMatch};
 use crate::http::limits::Limits;
 use crate::metrics::Metrics;
-use crate::wire::{ActionResult, CreateGame, CreatedGame, EventLog, GameState, LegalActions, PostAction};
+use crate::service::{ActionCommand, Games, MAX_WAIT, NewGame, Representation, Seen};
 use crate::table::GameId;
-use crate::http::extract::{IdempotencyKey, IfMatch, IfNoneMatch, };
+use crate::table::Refusal;
+use crate::wire::{ActionResult, CreateGame, CreatedGame, EventLog, GameState, LegalActions, PostAction};
 
 fn etag(revision: impl std::fmt::Display) -> (header::HeaderName, HeaderValue) {
     (
@@ -312,7 +312,9 @@ pub async fn list_events(
     let max = crate::service::MAX_EVENTS_PER_READ;
     let limit = within("limit", query.limit.unwrap_or(max), 1, max)?;
     let after = within("after", query.after, 0, crate::wire::MAX_SAFE_INTEGER)?;
-    let log = games.events(&id, viewer.viewer, viewer.credential, after, limit).await?;
+    let log = games
+        .events(&id, viewer.viewer, viewer.credential, after, limit)
+        .await?;
     Ok(HttpResponse::Ok()
         .insert_header((header::VARY, "Authorization"))
         .json(log))

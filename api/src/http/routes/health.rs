@@ -2,9 +2,9 @@
 
 use actix_web::{HttpResponse, web};
 
+use crate::metrics::Metrics;
 use crate::service::Games;
 use crate::service::headroom::Headroom;
-use crate::metrics::Metrics;
 use crate::wire::Health;
 
 /// Liveness: the process answers.

@@ -4,10 +4,10 @@ use actix_web::http::header;
 use actix_web::{HttpResponse, web};
 
 use crate::service::Games;
-use crate::table::Refusal;
 use crate::service::Listing;
-use crate::wire::lobby::{DEFAULT_LISTED, ListQuery, MAX_LISTED, OpenGames};
 use crate::table::Code;
+use crate::table::Refusal;
+use crate::wire::lobby::{DEFAULT_LISTED, ListQuery, MAX_LISTED, OpenGames};
 use roadie_engine::Ruleset;
 
 /// The lobby's query as the service's command: `400 malformed_query` for a limit out of range,

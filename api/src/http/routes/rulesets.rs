@@ -3,8 +3,8 @@
 use actix_web::{HttpResponse, web};
 use roadie_engine::{RULESETS, Ruleset};
 
-use crate::wire::catalogue::RulesetComponents;
 use crate::table::{Code, Refusal};
+use crate::wire::catalogue::RulesetComponents;
 use crate::wire::{RulesetDetail, RulesetList, RulesetSchemaNames, RulesetSummary, SeatRange};
 
 fn find(slug: &str) -> Result<&'static Ruleset, Refusal> {

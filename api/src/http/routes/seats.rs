@@ -4,13 +4,13 @@ use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpResponse, web};
 use roadie_engine::BotLevel;
 
-use crate::http::caller::{HostCaller, SeatCaller};
 use crate::http::body::JsonBody;
+use crate::http::caller::{HostCaller, SeatCaller};
+use crate::http::extract::SeatInPath;
 use crate::service::Games;
-use crate::table::{Code, Refusal};
-use crate::table::GameId;
-use crate::http::extract::{SeatInPath};
 use crate::service::Wanted;
+use crate::table::GameId;
+use crate::table::{Code, Refusal};
 use crate::wire::seats::{JoinSeat, ReplaceSeat, SeatChanged, SeatGrant};
 
 fn etag(revision: &str) -> (header::HeaderName, HeaderValue) {
@@ -148,7 +148,9 @@ pub async fn resign_seat(
             format!("this token plays seat {}, not seat {seat}", caller.seat),
         ));
     }
-    let changed = games.resign(&id, seat, caller.credential, BotLevel::Random).await?;
+    let changed = games
+        .resign(&id, seat, caller.credential, BotLevel::Random)
+        .await?;
     Ok(HttpResponse::Ok()
         .insert_header(etag(&changed.revision))
         .json(changed))

@@ -9,11 +9,11 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use crate::http::caller::ViewerCaller;
-use crate::service::Games;
-use crate::table::{Code, Refusal};
-use crate::table::GameId;
-use crate::shutdown::Draining;
 use crate::http::sse::Cursor;
+use crate::service::Games;
+use crate::shutdown::Draining;
+use crate::table::GameId;
+use crate::table::{Code, Refusal};
 
 /// Where to start. Other query parameters (a cache buster, say) are ignored.
 #[derive(Debug, Deserialize, IntoParams)]
@@ -135,9 +135,15 @@ pub async fn stream_game(
         ));
     }
     let after = last_event_id(&req)?.or(query.after).unwrap_or(0);
-    let (first, cursor) = Cursor::new(games, id, (viewer.viewer, viewer.credential), after, draining.subscribe())
-        .open()
-        .await?;
+    let (first, cursor) = Cursor::new(
+        games,
+        id,
+        (viewer.viewer, viewer.credential),
+        after,
+        draining.subscribe(),
+    )
+    .open()
+    .await?;
     let rest = futures_util::stream::unfold(cursor, Cursor::next);
     let body = futures_util::stream::once(std::future::ready(first))
         .chain(rest)
