@@ -22,13 +22,12 @@ pub fn guarded<T>(work: impl FnOnce() -> T) -> Result<T, Panicked> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).map_err(|_| Panicked)
 }
 
+/// What the rules answer to an action: its events, or why they refuse it.
+pub type Applied = Result<Vec<Event<Box<RawValue>>>, Rejection>;
+
 /// `action` applied for `seat` to `game`, with a panic in the rules caught. A rejection leaves
 /// `game` unchanged (the contract checks legality before any effect).
-pub fn apply_guarded(
-    game: &mut AnyGame,
-    seat: Seat,
-    action: &str,
-) -> Result<Result<Vec<Event<Box<RawValue>>>, Rejection>, Panicked> {
+pub fn apply_guarded(game: &mut AnyGame, seat: Seat, action: &str) -> Result<Applied, Panicked> {
     let ruleset = game.ruleset().slug;
     match guarded(|| game.apply(seat, action)) {
         Ok(applied) => Ok(applied),

@@ -226,7 +226,7 @@ pub struct Refused {
     /// Why not.
     pub refusal: Refusal,
     /// The table after the timeouts due by the change's `now`, if any were.
-    pub timeouts: Option<Transition>,
+    pub timeouts: Option<Box<Transition>>,
 }
 
 impl From<Refusal> for Refused {

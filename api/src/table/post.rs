@@ -43,7 +43,7 @@ impl Change for Post<'_> {
                 let legal = game.legal_actions(self.seat);
                 let refusal = Refusal::from_rejection(rejection, legal, game.to_act());
                 let timeouts = match base {
-                    Cow::Owned(next) => Some(Transition { next, events }),
+                    Cow::Owned(next) => Some(Box::new(Transition { next, events })),
                     Cow::Borrowed(_) => None,
                 };
                 return Err(Refused { refusal, timeouts });
