@@ -148,7 +148,7 @@ impl Games {
         }
         let host_token = self.keys.issue(&stored.id, None)?;
         self.metrics.game_created(ruleset.slug);
-        tracing::info!(game = %stored.id, ruleset = ruleset.slug, seats = seats.len(), "game created");
+        tracing::debug!(game = %stored.id, ruleset = ruleset.slug, seats = seats.len(), "game created");
         Ok(CreatedGame {
             id: stored.id,
             ruleset: ruleset.slug.into(),

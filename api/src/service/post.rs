@@ -167,7 +167,7 @@ impl Games {
                 let ruleset = next.game.ruleset().slug;
                 self.metrics.action_applied(ruleset);
                 if next.game.is_over() {
-                    tracing::info!(game = %id, ruleset, version = next.revision.number, "game finished");
+                    tracing::debug!(game = %id, ruleset, version = next.revision.number, "game finished");
                 }
                 let first_seq = next.events - events.len() as u64 + 1;
                 let body = render(&next, first_seq, events, command.seat, command.representation)?;
