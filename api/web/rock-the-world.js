@@ -25,7 +25,7 @@ export function render(view, { names, game, who = (seat) => `Seat ${seat}` }) {
     const [row, col] = cell(Number.isInteger(n) && n >= 1 && n <= 20 ? n : 1);
     const here = players.filter((p) => p.space === n);
     const el = h("div", { class: `space${space?.corner ? " corner" : ""}${space?.open ? " open" : ""}`, dataset: { space: n } },
-      h("div", {}, h("span", { class: "num" }, n), " ", names.get(n, "spaces")?.name ?? space?.city ?? ""),
+      h("div", {}, h("span", { class: "num" }, n), " ", names.get(n, "spaces")?.name ?? space?.city_name ?? ""),
       space?.character ? h("div", { class: "character", title: space.character }, names.name(space.character, "characters")) : null,
       arr(space?.icons).length ? h("div", { class: "icons" }, arr(space.icons).join("/")) : null,
       arr(space?.cutouts).length ? h("div", {}, arr(space.cutouts).map((c) => h("span", { class: "cutout" }, `✂${c}`))) : null,
@@ -50,7 +50,7 @@ export function render(view, { names, game, who = (seat) => `Seat ${seat}` }) {
     h("h4", {}, "Bands"),
     h("div", { class: "players" }, players.map((p) =>
       h("div", { class: `player colour-${p.colour ?? ""}${acting.includes(p.seat) ? " acting" : ""}${p.seat === view?.you ? " me" : ""}` },
-        h("h3", {}, h("span", { class: `pawn ${p.colour ?? ""}` }, p.seat), ` ${who(p.seat)} · ${names.name(p.lead ?? "?")}${p.rocker ? " ★" : ""}${p.eliminated ? " · out" : ""}`),
+        h("h3", {}, h("span", { class: `pawn ${p.colour ?? ""}` }, p.seat), ` ${who(p.seat)} · ${names.name(p.lead ?? "?", "leads")}${p.rocker ? " ★" : ""}${p.eliminated ? " · out" : ""}`),
         h("div", { class: "stats" },
           h("span", {}, "Space ", h("b", {}, p.space)),
           h("span", {}, "Cash ", h("b", {}, `$${p.cash}`)),

@@ -8,14 +8,28 @@ use serde_json::Value;
 use crate::Catalogue;
 
 /// Keys whose strings are not component ids: tags, the phase, printed names next to their id
-/// (`name`, a Rock the World `city` and `lead`), free text, and the states and choices of play.
+/// (`name`, `city_name`), free text, and the states and choices of play.
 const NOT_IDS: &[&str] = &[
-    "type", "phase", "label", "reason", "to", "pile", "purpose", "kind", "name", "lead", "step", "variant",
-    "ending", "market", "by", "payer",
+    "type",
+    "phase",
+    "label",
+    "reason",
+    "to",
+    "pile",
+    "purpose",
+    "kind",
+    "name",
+    "city_name",
+    "step",
+    "variant",
+    "ending",
+    "market",
+    "by",
+    "payer",
 ];
 
 /// Keys whose strings are printed names in one ruleset and ids in another.
-const NAMES_IN: &[(&str, &str)] = &[("rock-the-world", "city")];
+const NAMES_IN: &[(&str, &str)] = &[];
 
 /// A ruleset's catalogue ids, and the keys of its JSON that hold something else.
 pub struct IdCheck {

@@ -654,6 +654,15 @@ pub trait Game:
     /// Which view fields a client keeps by applying the public events in order, and how. Each
     /// game states it in its `events.rs`, beside its announcements.
     const REPLAY: Replay;
+    /// The game folder's `RULES.md`: the "how to play" overview and every ruling the game cites,
+    /// one a line, as [`crate::texts::rules`] reads them.
+    const RULES: &'static str;
+    /// What each component does, in Roadie's words: the catalogue's `text` fields. Each game
+    /// states them in its `texts.rs`.
+    const EFFECTS: &'static [crate::texts::Effect];
+    /// A sentence template for each event type (`(type, template)`, see [`crate::texts`]). Each
+    /// game states them in its `texts.rs`.
+    const MESSAGES: &'static [(&'static str, &'static str)];
 
     /// Game options, each documented with the ruling it sets; `Default` is the rulebook's game.
     type Options: Clone + fmt::Debug + Default + Serialize + DeserializeOwned + ToSchema;

@@ -14,6 +14,7 @@ pub mod conformance;
 pub mod games;
 pub mod registry;
 pub mod rng;
+pub mod texts;
 
 mod contract;
 mod heuristic;

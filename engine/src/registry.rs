@@ -31,8 +31,12 @@ pub struct Ruleset {
     pub machine: fn() -> Machine,
     /// What a seat whose clock runs out does.
     pub on_timeout: Timeout,
-    /// Every printed component, by kind.
+    /// Every printed component, by kind, each with the `text` of what it does.
     pub components: fn() -> Catalogue,
+    /// The rules as served: the "how to play" overview and every ruling the ruleset cites.
+    pub rules: fn() -> Vec<crate::texts::Rule>,
+    /// A sentence template for each of the game's event types (see [`crate::texts`]).
+    pub messages: fn() -> std::collections::BTreeMap<String, String>,
     /// The default options, as JSON.
     pub default_options: fn() -> serde_json::Value,
     /// The OpenAPI schemas of its options, actions, events and views.
@@ -80,6 +84,18 @@ fn default_options_of<G: Game>() -> serde_json::Value {
     serde_json::to_value(G::Options::default()).unwrap_or(serde_json::Value::Null)
 }
 
+fn components_of<G: Game>() -> Catalogue {
+    crate::texts::with_effects(G::components(), G::EFFECTS)
+}
+
+fn rules_of<G: Game>() -> Vec<crate::texts::Rule> {
+    crate::texts::rules(G::RULES)
+}
+
+fn messages_of<G: Game>() -> std::collections::BTreeMap<String, String> {
+    crate::texts::messages(G::MESSAGES)
+}
+
 const fn ruleset_of<G: Game>() -> Ruleset {
     Ruleset {
         slug: G::SLUG,
@@ -87,7 +103,9 @@ const fn ruleset_of<G: Game>() -> Ruleset {
         seats: G::SEATS,
         machine: G::machine,
         on_timeout: G::ON_TIMEOUT,
-        components: G::components,
+        components: components_of::<G>,
+        rules: rules_of::<G>,
+        messages: messages_of::<G>,
         default_options: default_options_of::<G>,
         schemas: schemas_of::<G>,
     }

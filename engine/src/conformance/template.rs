@@ -21,6 +21,7 @@ const REQUIRED: &[(&str, bool)] = &[
     ("scenario.rs", false),
     ("components.rs", false),
     ("RULES.md", false),
+    ("texts.rs", false),
     ("tests", true),
 ];
 

@@ -20,7 +20,10 @@
 //!   from wherever it lies and the build checks the game's invariants, so tests never write the
 //!   position's private fields;
 //! - `components.rs`: the cards and tables as data, and each ruling's constant;
-//! - `RULES.md`: one line for every ruling id the code cites;
+//! - `RULES.md`: the rules as served, one a line (`- ID: **Title.** Text`): a "how to play"
+//!   overview, then every ruling id the game cites;
+//! - `texts.rs`: `EFFECTS`, what each component does (the catalogue's `text`), and `MESSAGES`, a
+//!   sentence template for each event type (see [`crate::texts`]);
 //! - `tests/`: one test per rule and ruling;
 //! - optional: `components.json`, the component tables as data (the template test in
 //!   `conformance/template.rs` says why).
@@ -41,25 +44,9 @@ mod rules_references {
     use std::fs;
     use std::path::{Path, PathBuf};
 
-    /// The ids cited in `text`: `G`, `R` or `S` and one or two digits, standing alone as a word.
+    /// The ids cited in `text`.
     fn cited_ids(text: &str) -> BTreeSet<String> {
-        let bytes = text.as_bytes();
-        let word = |i: usize| {
-            bytes
-                .get(i)
-                .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
-        };
-        let mut out = BTreeSet::new();
-        for (i, &b) in bytes.iter().enumerate() {
-            if !matches!(b, b'G' | b'R' | b'S') || (i > 0 && word(i - 1)) {
-                continue;
-            }
-            let digits = bytes[i + 1..].iter().take_while(|d| d.is_ascii_digit()).count();
-            if (1..=2).contains(&digits) && !word(i + 1 + digits) {
-                out.insert(text[i..i + 1 + digits].to_owned());
-            }
-        }
-        out
+        crate::texts::cited_ids(text).into_iter().collect()
     }
 
     /// The ids a `RULES.md` explains: each line `- ID: what it decides`.

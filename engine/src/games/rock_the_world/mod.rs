@@ -17,6 +17,7 @@ mod machine;
 mod rules;
 mod scoring;
 mod setup;
+mod texts;
 
 #[cfg(test)]
 mod tests;
@@ -45,6 +46,9 @@ impl Game for RockTheWorld {
     };
     const ANNOUNCEMENTS: Announcements<'static> = events::ANNOUNCEMENTS;
     const REPLAY: Replay = view::REPLAY;
+    const RULES: &'static str = include_str!("RULES.md");
+    const EFFECTS: &'static [crate::texts::Effect] = texts::EFFECTS;
+    const MESSAGES: &'static [(&'static str, &'static str)] = texts::MESSAGES;
     type Options = Options;
     type Action = Action;
     type Event = GameEvent;

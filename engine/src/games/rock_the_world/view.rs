@@ -36,8 +36,9 @@ pub struct BandMember {
 pub struct PlayerView {
     /// The seat.
     pub seat: Seat,
-    /// The Lead Singer's name.
-    pub lead: &'static str,
+    /// The Lead Singer: its id in the catalogue's `leads` (the Lead's colour), which gives its
+    /// printed name and style.
+    pub lead: Colour,
     /// The Lead's colour.
     pub colour: Colour,
     /// The space of the cutout (1 to 20); `null` once R32 has removed it.
@@ -66,8 +67,9 @@ pub struct PlayerView {
 pub struct SpaceView {
     /// 1 to 20.
     pub space: u8,
-    /// The city.
-    pub city: &'static str,
+    /// The city's printed name, as the catalogue's `spaces` entry for `space` (the space's id)
+    /// names it.
+    pub city_name: &'static str,
     /// A corner city.
     pub corner: bool,
     /// Market demand icons: red, blue, yellow, green.
@@ -136,7 +138,7 @@ impl RockTheWorld {
             .seats()
             .map(|(seat, p)| PlayerView {
                 seat,
-                lead: LEADS[p.colour.index()].name,
+                lead: LEADS[p.colour.index()].colour,
                 colour: p.colour,
                 space: self.cutout_on_board(seat).then_some(p.space),
                 cash: p.cash,
@@ -164,7 +166,7 @@ impl RockTheWorld {
             .iter()
             .map(|c| SpaceView {
                 space: c.space,
-                city: c.name,
+                city_name: c.name,
                 corner: c.corner,
                 icons: c.icons,
                 character: self.board_character(c.space),

@@ -25,6 +25,7 @@ mod scenario;
 mod scoring;
 mod setup;
 mod state;
+mod texts;
 mod view;
 
 #[cfg(test)]
@@ -61,6 +62,9 @@ impl Game for ShowBusiness {
     };
     const ANNOUNCEMENTS: Announcements<'static> = events::ANNOUNCEMENTS;
     const REPLAY: Replay = view::REPLAY;
+    const RULES: &'static str = include_str!("RULES.md");
+    const EFFECTS: &'static [crate::texts::Effect] = texts::EFFECTS;
+    const MESSAGES: &'static [(&'static str, &'static str)] = texts::MESSAGES;
     type Options = Options;
     type Action = Action;
     type Event = GameEvent;

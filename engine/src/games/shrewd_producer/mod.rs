@@ -38,6 +38,7 @@ mod invariants;
 mod machine;
 mod rules;
 mod setup;
+mod texts;
 
 #[cfg(test)]
 mod tests;
@@ -65,6 +66,9 @@ impl Game for ShrewdProducer {
     };
     const ANNOUNCEMENTS: Announcements<'static> = events::ANNOUNCEMENTS;
     const REPLAY: Replay = view::REPLAY;
+    const RULES: &'static str = include_str!("RULES.md");
+    const EFFECTS: &'static [crate::texts::Effect] = texts::EFFECTS;
+    const MESSAGES: &'static [(&'static str, &'static str)] = texts::MESSAGES;
     type Options = Options;
     type Action = Action;
     type Event = GameEvent;

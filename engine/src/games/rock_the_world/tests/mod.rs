@@ -977,7 +977,8 @@ fn r12_seats_take_colours_in_order_and_unused_colours_are_extras_for_everyone() 
     };
     let g = new_game(2, options);
     assert_eq!(g.players[Seat::new(0)].colour, Colour::Green);
-    assert_eq!(g.view(Viewer::Seat(Seat::new(0))).players[0].lead, "Ivy");
+    assert_eq!(g.view(Viewer::Seat(Seat::new(0))).players[0].lead, Colour::Green);
+    assert_eq!(LEADS[Colour::Green.index()].name, "Ivy");
     for (colours, seats) in [(vec![Colour::Red, Colour::Red], 2), (vec![Colour::Red], 2)] {
         let options = Options {
             colours,
