@@ -1,4 +1,5 @@
-//! The wire type of `GET /v1/rulesets/{ruleset}/components`: a ruleset's component catalogue.
+//! The wire types of `GET /v1/rulesets/{ruleset}/components`, a ruleset's component catalogue,
+//! and of `GET /v1/rulesets/{ruleset}/rules`, its rules.
 
 use std::borrow::Cow;
 
@@ -18,6 +19,17 @@ pub struct RulesetComponents {
     /// components in table order.
     #[schema(value_type = ComponentsByKind)]
     pub components: roadie_engine::Catalogue,
+}
+
+/// A ruleset's rules, in Roadie's words: the "how to play" overview (`goal`, `setup`, `turn`,
+/// `end`, `scoring`), then every ruling the ruleset cites in its phases, options, problems,
+/// component texts and messages.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RulesetRules {
+    /// The ruleset's slug.
+    pub ruleset: &'static str,
+    /// The rules, overview first.
+    pub rules: Vec<roadie_engine::texts::Rule>,
 }
 
 /// The kinds of a ruleset's components, each a list of components.

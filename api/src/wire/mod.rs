@@ -385,6 +385,13 @@ pub struct RulesetDetail {
     pub machine: roadie_engine::Machine,
     /// The phase machine as a Mermaid state diagram.
     pub mermaid: String,
+    /// A sentence template for every event type of the ruleset's log (its own events, the seat
+    /// events and `clock_expired`), by type: `{path}` is a field of the event (dotted for a nested
+    /// one), `{path|seat}` a seat shown as its occupant, `{path|name}` a component id shown as its
+    /// catalogue name; alternatives are separated by ` || `, the first whose fields are all
+    /// present is used.
+    #[schema(example = json!({"raised": "{seat|seat} raised ${amount} (total ${total})"}))]
+    pub messages: std::collections::BTreeMap<String, String>,
 }
 
 /// Liveness or readiness.

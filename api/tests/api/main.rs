@@ -5,3 +5,4 @@
 mod helpers;
 mod problems;
 mod routes;
+mod rules;
