@@ -115,7 +115,8 @@ pub fn with_effects(mut catalogue: crate::Catalogue, effects: &[Effect]) -> crat
 fn picks(effect: &Effect, entry: &Value) -> bool {
     match entry.get(effect.field) {
         Some(Value::String(s)) => s == effect.value,
-        Some(other @ (Value::Number(_) | Value::Bool(_))) => other.to_string() == effect.value,
+        Some(Value::Number(n)) => n.as_u64().is_some_and(|n| effect.value.parse() == Ok(n)),
+        Some(Value::Bool(b)) => effect.value.parse() == Ok(*b),
         _ => false,
     }
 }
