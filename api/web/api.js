@@ -149,6 +149,7 @@ export function seatName(seat, occupants) {
  */
 export async function catalogue(slug) {
   const byId = new Map();
+  const described = new Map();
   const byKind = new Map();
   const inKind = new Map();
   try {
@@ -161,6 +162,7 @@ export async function catalogue(slug) {
         if (item && (typeof item.id === "string" || typeof item.id === "number")) {
           byId.set(String(item.id), { kind, ...item });
           inKind.set(`${kind}\u0000${item.id}`, { kind, ...item });
+          if (typeof item.text === "string" && !described.has(String(item.id))) described.set(String(item.id), { kind, ...item });
         }
       }
     }
@@ -173,6 +175,8 @@ export async function catalogue(slug) {
     get: find,
     name: (id, kind) => find(id, kind)?.name ?? String(id),
     kind: (kind) => byKind.get(kind) ?? [],
+    /** The first component with this id that has a `text`, whatever its kind. */
+    withText: (id) => described.get(String(id)) ?? null,
     size: byId.size,
   };
 }

@@ -1,6 +1,8 @@
-// The ruleset's phase machine as a list of phases with their edges, the current one marked.
+// The ruleset's phase machine as a list of phases with their edges, the current one marked; the
+// rule ids they cite link to the rules panel once the table has the rules.
 
 import { h } from "./api.js";
+import { withRuleLinks } from "./texts.js";
 
 /** The phases of `machine` (`{initial, phases: [{name, description, actions, transitions}]}`). */
 export function machineList(machine, current) {
@@ -18,9 +20,9 @@ export function machineList(machine, current) {
         h("strong", {}, name.replace(/_/g, " ")),
         name === machine.initial ? h("span", { class: "tag" }, "start") : null,
         name === current ? h("span", { class: "tag now" }, "now") : null,
-        phase?.description ? h("p", { class: "desc" }, phase.description) : null,
+        phase?.description ? h("p", { class: "desc" }, withRuleLinks(phase.description)) : null,
         edges.length
-          ? h("ul", { class: "edges" }, edges.map((e) => h("li", {}, `→ ${String(e?.to ?? "?").replace(/_/g, " ")}`, e?.when ? h("span", { class: "when" }, `: ${e.when}`) : null)))
+          ? h("ul", { class: "edges" }, edges.map((e) => h("li", {}, `→ ${String(e?.to ?? "?").replace(/_/g, " ")}`, e?.when ? h("span", { class: "when" }, ": ", withRuleLinks(e.when)) : null)))
           : null,
       );
     }),

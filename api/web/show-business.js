@@ -2,17 +2,18 @@
 // the tracks, the dice and the rondel.
 
 import { h } from "./api.js";
+import { tipOf } from "./texts.js";
 
 const arr = (v) => (Array.isArray(v) ? v : []);
 
 function token(t, names) {
-  if (!t || typeof t !== "object") return h("span", { class: "token" }, names.name(t));
-  return h("span", { class: `token colour-${t.colour ?? ""}`, title: t.id }, `${t.colour ?? ""} ${t.value ?? ""}`);
+  if (!t || typeof t !== "object") return h("span", { class: "token", ...tipOf(t, "concert_tokens") }, names.name(t, "concert_tokens"));
+  return h("span", { class: `token colour-${t.colour ?? ""}`, ...tipOf(t.id, "concert_tokens") }, `${t.colour ?? ""} ${t.value ?? ""}`);
 }
 
 function artist(a, names) {
   const known = names.get(a?.id, "artists");
-  return h("span", { class: `card colour-${a?.style ?? ""}`, title: a?.id },
+  return h("span", { class: `card colour-${a?.style ?? ""}`, ...tipOf(a?.id, "artists") },
     h("b", {}, known?.name ?? a?.name ?? a?.id),
     h("span", {}, `${a?.style ?? ""}${a?.alternative ? ` / ${a.alternative}` : ""}${a?.side_b ? " (B side)" : ""}`),
     h("span", {}, `fields ${arr(a?.fields).join(", ")} · independence ${a?.independence ?? "?"}`),
@@ -30,14 +31,14 @@ export function render(view, { names, game, who = (seat) => `Seat ${seat}` }) {
   const catalogued = names.kind("cities").map((c) => String(c.id));
   const knownCities = [...new Set([...catalogued, ...arr(view?.concert_market).map((t) => String(t?.city ?? "?")), ...[...cities.keys()].sort()])];
   const map = h("div", { class: "sb-map" }, knownCities.map((c) =>
-    h("div", { class: "city", dataset: { city: c } }, h("b", {}, names.name(c, "cities")), h("div", {}, arr(cities.get(c)).map((t) => token(t, names))))));
+    h("div", { class: "city", dataset: { city: c } }, h("b", { class: "piece", ...tipOf(c, "cities") }, names.name(c, "cities")), h("div", {}, arr(cities.get(c)).map((t) => token(t, names))))));
   const fields = arr(view?.chart_fields);
   const chart = h("div", { class: "chart" }, arr(view?.chart).map((entries, i) =>
     h("div", { class: "field" }, h("b", {}, `#${i + 1}`), fields[i] ? ` power ${fields[i].power} · cost ${fields[i].cost}` : "",
       h("div", {}, arr(entries).map((e) => h("div", {}, typeof e === "object" ? Object.values(e ?? {}).map((v) => (typeof v === "object" ? JSON.stringify(v) : names.name(v))).join(" ") : names.name(e)))))));
   const rondelFields = names.kind("event_rondel_fields");
   const rondel = rondelFields.length
-    ? h("div", { class: "rondel" }, rondelFields.map((f) => h("span", { class: f.id === view?.rondel ? "current" : "" }, f.name ?? f.id)))
+    ? h("div", { class: "rondel" }, rondelFields.map((f) => h("span", { class: f.id === view?.rondel ? "current" : "", ...tipOf(f.id, "event_rondel_fields") }, f.name ?? f.id)))
     : h("div", { class: "rondel" }, h("span", { class: "current" }, view?.rondel ?? "?"));
   return h("div", { class: "sb" },
     h("div", { class: "stats" },
@@ -49,7 +50,7 @@ export function render(view, { names, game, who = (seat) => `Seat ${seat}` }) {
     h("h4", {}, "Rondel"),
     rondel,
     h("h4", {}, "Dice"),
-    h("div", { class: "row" }, arr(view?.dice).map((d, i) => h("span", { class: "die", dataset: { die: i }, title: d ?? "blank" }, d === null || d === undefined ? "–" : names.name(d, "die_faces")))),
+    h("div", { class: "row" }, arr(view?.dice).map((d, i) => h("span", { class: "die", ...tipOf(d, "die_faces", { die: i }), title: d === null || d === undefined ? "blank" : null }, d === null || d === undefined ? "–" : names.name(d, "die_faces")))),
     h("h4", {}, "Band boards"),
     h("div", { class: "players" }, arr(view?.players).map((p) =>
       h("div", { class: `player${acting.includes(p.seat) ? " acting" : ""}${p.seat === view?.me ? " me" : ""}` },
@@ -63,7 +64,14 @@ export function render(view, { names, game, who = (seat) => `Seat ${seat}` }) {
           p.scandal ? h("span", {}, h("b", {}, "scandal")) : null,
           h("span", {}, "Car ", h("b", {}, p.car ?? "?"))),
         h("div", { class: "row" }, arr(p.band).map((a) => artist(a, names))),
-        arr(p.hand).length ? [h("h4", {}, "Hand"), h("div", { class: "row" }, arr(p.hand).map((c) => h("span", { class: "card" }, names.name(typeof c === "object" ? c?.id : c))))] : null,
+        arr(p.hand).length ? [h("h4", {}, "Hand"), h("div", { class: "row" }, arr(p.hand).map((c) => {
+          const id = typeof c === "object" ? c?.id : c;
+          return h("span", { class: "card", ...tipOf(id, "influence_cards") }, names.name(id, "influence_cards"));
+        }))] : null,
+        arr(p.influence_field).length ? [h("h4", {}, "Influence field"), h("div", { class: "row" }, arr(p.influence_field).map((c) => {
+          const id = typeof c === "object" ? c?.id : c;
+          return h("span", { class: "card", ...tipOf(id, "influence_cards") }, names.name(id, "influence_cards"));
+        }))] : null,
         arr(p.songs).length ? [h("h4", {}, "Songs"), h("div", { class: "row" }, arr(p.songs).map((s) => h("span", { class: "card" }, typeof s === "object" ? Object.entries(s ?? {}).map(([k, v]) => `${k} ${typeof v === "object" ? JSON.stringify(v) : v}`).join(" · ") : names.name(s))))] : null,
         h("div", { class: "stats" }, "Blank songs: ", arr(p.blanks).join(" ")),
       ))),
@@ -74,7 +82,7 @@ export function render(view, { names, game, who = (seat) => `Seat ${seat}` }) {
     h("h4", {}, "Concert market"),
     h("div", { class: "row" }, arr(view?.concert_market).map((t) => token(t, names))),
     h("h4", {}, "Markets"),
-    h("div", { class: "row" }, "Artists: ", arr(view?.artist_market).map((a) => h("span", { class: "card" }, a === null || a === undefined ? "–" : names.name(a, "artists")))),
-    h("div", { class: "row" }, "Influence: ", arr(view?.influence_market).map((c) => h("span", { class: "card" }, c === null || c === undefined ? "–" : names.name(c, "influence_cards")))),
+    h("div", { class: "row" }, "Artists: ", arr(view?.artist_market).map((a) => h("span", { class: "card", ...tipOf(a, "artists") }, a === null || a === undefined ? "–" : names.name(a, "artists")))),
+    h("div", { class: "row" }, "Influence: ", arr(view?.influence_market).map((c) => h("span", { class: "card", ...tipOf(c, "influence_cards") }, c === null || c === undefined ? "–" : names.name(c, "influence_cards")))),
   );
 }

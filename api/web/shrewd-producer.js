@@ -1,6 +1,7 @@
 // Shrewd Producer: the seat's hand by suit, the revealed artists, each player's bid, band and songs.
 
 import { h } from "./api.js";
+import { tipOf } from "./texts.js";
 
 const arr = (v) => (Array.isArray(v) ? v : []);
 
@@ -8,17 +9,17 @@ function scoutCard(card, names) {
   if (!card || typeof card !== "object") return h("span", { class: "card back" }, "?");
   const known = names.get(card.id, "scout_money");
   const suit = String(card.suit ?? known?.suit ?? "").toLowerCase();
-  return h("span", { class: `card suit-${suit}`, title: card.id }, h("b", {}, `$${card.value ?? known?.value ?? "?"}`), known?.name ?? `${card.suit ?? ""}`);
+  return h("span", { class: `card suit-${suit}`, ...tipOf(card.id, "scout_money") }, h("b", {}, `$${card.value ?? known?.value ?? "?"}`), known?.name ?? `${card.suit ?? ""}`);
 }
 
 function artist(a, names) {
   const known = names.get(a?.id, "artists");
-  return h("span", { class: "card artist", title: a?.id }, h("b", {}, known?.name ?? a?.id ?? "?"), arr(a?.parts ?? known?.parts).join(" "), ` · ${a?.pt ?? known?.pt ?? "?"} pt`);
+  return h("span", { class: "card artist", ...tipOf(a?.id, "artists") }, h("b", {}, known?.name ?? a?.id ?? "?"), arr(a?.parts ?? known?.parts).join(" "), ` · ${a?.pt ?? known?.pt ?? "?"} pt`);
 }
 
 function song(s, names) {
   const known = names.get(s?.id, "songs");
-  return h("span", { class: "card song", title: s?.id }, h("b", {}, known?.name ?? s?.name ?? s?.id), `Lv.${s?.level ?? known?.level ?? "?"} · ${arr(s?.requires ?? known?.requires).join(" ")} · ${s?.song_pt ?? known?.song_pt ?? "?"} pt`);
+  return h("span", { class: "card song", ...tipOf(s?.id, "songs") }, h("b", {}, known?.name ?? s?.name ?? s?.id), `Lv.${s?.level ?? known?.level ?? "?"} · ${arr(s?.requires ?? known?.requires).join(" ")} · ${s?.song_pt ?? known?.song_pt ?? "?"} pt`);
 }
 
 function scoutPlay(play, names) {

@@ -1,10 +1,12 @@
 // A table: one game seen by one of the seats this tab holds, or by a spectator. Generic for every
-// ruleset (who sits where and their clocks, view tree, legal actions as buttons, event log, phase
-// machine); a ruleset's renderer, when there is one, draws the view above the tree.
+// ruleset (who sits where and their clocks, view tree, legal actions as buttons, the event log as
+// sentences, phase machine, the rules and how to play); a ruleset's renderer, when there is one,
+// draws the view above the tree.
 
 import { api, catalogue, dropToken, fill, h, heldTokens, holdToken, occupantText, seatName, seatOf, serverNow, showError } from "./api.js";
 import { machineList } from "./machine.js";
 import { actionForm } from "./schema-form.js";
+import { citedRules, listen, loadRules, renderRules, ruleLink, seatWords, sentence } from "./texts.js";
 import { label, tree } from "./tree.js";
 
 const RENDERERS = {
@@ -86,6 +88,14 @@ function switchViewer(viewer) {
   restartWatch();
 }
 
+/** The rule ids the phase `name` cites in its description and its edges. */
+function phaseRules(name) {
+  const phase = (Array.isArray(state.ruleset?.machine?.phases) ? state.ruleset.machine.phases : []).find((p) => p?.name === name);
+  if (!phase) return [];
+  const edges = Array.isArray(phase.transitions) ? phase.transitions.map((e) => e?.when ?? "") : [];
+  return citedRules([phase.description ?? "", ...edges].join(" "));
+}
+
 function renderTurn(game) {
   const toAct = Array.isArray(game.to_act) ? game.to_act : [];
   const mine = state.viewer !== null && toAct.includes(state.viewer);
@@ -94,9 +104,11 @@ function renderTurn(game) {
     : toAct.length
       ? `${mine ? "Your turn. " : ""}To act: ${toAct.map(who).join(", ")}`
       : "Nobody to act";
+  const cited = phaseRules(game.phase);
   fill(document.getElementById("turn"), 
     h("h2", {}, heading),
     h("p", {}, `Phase: ${String(game.phase ?? "?").replace(/_/g, " ")} · version ${game.version} · you are ${state.viewer === null ? "a spectator" : who(state.viewer)} of ${game.seats ?? "?"} seats`),
+    cited.length ? h("p", { class: "phase-rules" }, "Rules of this phase: ", cited.map((id, i) => [i ? " " : "", ruleLink(id)])) : null,
   );
   document.getElementById("status").textContent = game.status ?? "";
 }
@@ -255,10 +267,22 @@ function renderActions(list, revision) {
   }));
 }
 
+/** An event as the sentence its type's template makes, or its type and fields when none does. */
+function eventLine(body) {
+  const template = state.ruleset?.messages?.[body?.type];
+  const seat = (n) => seatWords(n, state.game?.occupants);
+  const words = template ? sentence(template, body, { names: state.names, seat }) : null;
+  return words ? { words, rendered: "template" } : { words: [label(body, state.names)], rendered: "fallback" };
+}
+
 function renderEvents() {
   const list = document.getElementById("events");
   const shown = state.events.slice(-200).reverse();
-  fill(list, ...shown.map((e) => h("li", { value: e.seq }, label(e.body, state.names), e.audience?.to && e.audience.to !== "everyone" ? h("span", { class: "tag" }, "private") : null)));
+  fill(list, ...shown.map((e) => {
+    const { words, rendered } = eventLine(e.body);
+    return h("li", { value: e.seq, dataset: { type: e.body?.type ?? "", rendered } }, words,
+      e.audience?.to && e.audience.to !== "everyone" ? h("span", { class: "tag" }, "private") : null);
+  }));
 }
 
 async function loadEvents(token) {
@@ -483,6 +507,8 @@ async function start() {
     ]);
     state.ruleset = ruleset;
     state.names = names;
+    await loadRules(slug, names);
+    renderRules(document.getElementById("how-to-play"), document.getElementById("rules"));
     document.getElementById("title").textContent = `${ruleset?.title ?? slug} · ${id}`;
     document.title = `Roadie: ${ruleset?.title ?? slug}`;
     const schemas = await api("/api-docs/openapi.json").then((r) => r.json?.components?.schemas ?? {}).catch(() => ({}));
@@ -506,4 +532,5 @@ async function start() {
 }
 
 setInterval(tick, 250);
+listen();
 start();

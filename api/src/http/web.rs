@@ -27,6 +27,7 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ("lobby.js", JS, include_str!("../../web/lobby.js")),
     ("table.js", JS, include_str!("../../web/table.js")),
     ("tree.js", JS, include_str!("../../web/tree.js")),
+    ("texts.js", JS, include_str!("../../web/texts.js")),
     ("schema-form.js", JS, include_str!("../../web/schema-form.js")),
     ("machine.js", JS, include_str!("../../web/machine.js")),
     (
