@@ -1,9 +1,12 @@
 //! The web table at `/play/`, in Debian's headless Chromium driven through `/usr/bin/chromedriver`
 //! (WebDriver): every ruleset is played by clicks only from the lobby to the final scores, one game
-//! with two seats in two browsers that see each other's moves without reloading. Each table is
-//! photographed at mid-game under `target/` (`ROADIE_UPDATE_SCREENSHOTS=1` copies the pictures to
-//! `docs/`); the browser's console must stay free of errors.
+//! with two seats in two browsers that see each other's moves without reloading. At mid-game each
+//! table must teach its game (event lines as sentences, a card's text in its tooltip, a rule id
+//! opening the rules panel, the "How to play" overview) and is photographed under `target/`
+//! (`ROADIE_UPDATE_SCREENSHOTS=1` copies the pictures to `docs/`); the browser's console must stay
+//! free of errors.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -217,6 +220,171 @@ fn assert_shows_a_catalogue_name(browser: &Browser, roadie: &Roadie, ruleset: &s
     );
 }
 
+/// The ids of `catalogue` (`{"<kind>": [{"id", "name", ...}]}`) that a page must never show as
+/// they are: those with a digit, `-` or `_` that differ from their name (`success-17`, `AR01`,
+/// `a_and_r`), but not a plain number (a space's, a chart field's) nor a word that is its own
+/// name (Show Business's city `A`).
+fn raw_ids(catalogue: &Value) -> BTreeSet<String> {
+    let mut ids = BTreeSet::new();
+    for entry in catalogue.as_object().into_iter().flat_map(|kinds| kinds.values()) {
+        for component in entry.as_array().into_iter().flatten() {
+            let id = match &component["id"] {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            let name = component["name"].as_str().unwrap_or_default();
+            let looks_like_an_id = id.contains(|c: char| c.is_ascii_digit() || c == '-' || c == '_');
+            if looks_like_an_id && !id.chars().all(|c| c.is_ascii_digit()) && !id.eq_ignore_ascii_case(name) {
+                ids.insert(id);
+            }
+        }
+    }
+    ids
+}
+
+/// What is wrong with an event line as a person reads it: a brace, a raw value, a `snake_case`
+/// word or a catalogue id where its name belongs.
+fn unreadable(line: &str, raw: &BTreeSet<String>) -> Vec<String> {
+    let mut wrong: Vec<String> = ["{", "}", "undefined", "null", "[object", "NaN", "_"]
+        .into_iter()
+        .filter(|junk| line.contains(junk))
+        .map(|junk| format!("shows {junk:?}"))
+        .collect();
+    wrong.extend(
+        line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+            .filter(|word| raw.contains(*word))
+            .map(|word| format!("shows the id {word}")),
+    );
+    wrong
+}
+
+/// The table teaches its game at this point of play: every event line is a sentence from the
+/// ruleset's templates without braces or raw ids; a card's tooltip shows the catalogue's text for
+/// it; a rule id in that text opens the rules panel on that rule; the "How to play" panel shows
+/// the served overview; the current phase's rule ids open their rules too.
+fn assert_table_teaches(browser: &Browser, roadie: &Roadie, ruleset: &str) {
+    let catalogue = roadie
+        .get(&format!("/v1/rulesets/{ruleset}/components"), None)
+        .json["components"]
+        .clone();
+    let rules = roadie.get(&format!("/v1/rulesets/{ruleset}/rules"), None);
+    assert_eq!(rules.status, 200, "{ruleset}'s rules");
+    let rule = |id: &str| -> Value {
+        rules.json["rules"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|r| r["id"] == id)
+            .cloned()
+            .unwrap_or_else(|| panic!("{ruleset} serves no rule {id}"))
+    };
+
+    let lines = browser.read(
+        "[...document.querySelectorAll('#events li')].map((li) => [li.dataset.type, li.dataset.rendered, li.textContent])",
+    );
+    let lines = lines.as_array().expect("event lines");
+    assert!(lines.len() >= 5, "{ruleset}: only {} event lines", lines.len());
+    let raw = raw_ids(&catalogue);
+    assert!(raw.len() > 10, "{ruleset}: too few ids to look for: {raw:?}");
+    for line in lines {
+        let text = line[2].as_str().unwrap_or_default();
+        assert_eq!(
+            line[1], "template",
+            "{ruleset}: {} has no sentence: {text}",
+            line[0]
+        );
+        let wrong = unreadable(text, &raw);
+        assert!(wrong.is_empty(), "{ruleset}: the event line {text:?} {wrong:?}");
+    }
+
+    let pieces = browser.read(
+        "[...document.querySelectorAll('#board [data-tip]')].map((el) => [el.dataset.tipKind, el.dataset.tip, el.classList.contains('card')])",
+    );
+    let described = |piece: &Value| -> Option<String> {
+        let kind = piece[0].as_str()?;
+        let id = piece[1].as_str()?;
+        catalogue[kind].as_array()?.iter().find(|c| {
+            c["id"]
+                .as_str()
+                .map_or_else(|| c["id"].to_string(), str::to_owned)
+                == id
+        })?["text"]
+            .as_str()
+            .map(str::to_owned)
+    };
+    let pieces = pieces.as_array().expect("pieces");
+    let (index, text) = pieces
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| described(p).map(|text| (i, p[2] == true, text)))
+        .max_by_key(|(i, card, _)| (*card, std::cmp::Reverse(*i)))
+        .map(|(i, _, text)| (i, text))
+        .unwrap_or_else(|| panic!("{ruleset}: no component on the table has a text: {pieces:?}"));
+    browser.read(&format!(
+        "document.querySelectorAll('#board [data-tip]')[{index}].dataset.probe = 'tip'"
+    ));
+    browser.click("#board [data-probe=\"tip\"]");
+    browser.wait_settled("the tooltip", |b| {
+        b.read("(() => { const t = document.getElementById('tip'); return !!t && !t.hidden; })()")
+            == json!(true)
+    });
+    let shown = browser.read("document.getElementById('tip').textContent");
+    let shown = shown.as_str().unwrap_or_default();
+    assert!(
+        shown.contains(&text),
+        "{ruleset}: the tooltip shows {shown:?}, not {text:?}"
+    );
+
+    let cited = browser.read("document.querySelector('#tip .rule-link')?.dataset.rule ?? null");
+    let cited = cited
+        .as_str()
+        .unwrap_or_else(|| panic!("{ruleset}: the tooltip {shown:?} links no rule"))
+        .to_owned();
+    browser.click("#tip .rule-link");
+    assert_rule_shown(browser, ruleset, &rule(&cited));
+    assert_eq!(
+        browser.read("document.getElementById('tip').hidden"),
+        json!(true),
+        "{ruleset}: opening a rule closes the tooltip"
+    );
+
+    let phase = browser.read("document.querySelector('#turn .phase-rules .rule-link')?.dataset.rule ?? null");
+    if let Some(id) = phase.as_str() {
+        browser.click("#turn .phase-rules .rule-link");
+        assert_rule_shown(browser, ruleset, &rule(id));
+    }
+
+    let how = browser.read("document.getElementById('how-to-play').textContent");
+    let how = how.as_str().unwrap_or_default();
+    for part in ["goal", "turn", "end"] {
+        let served = rule(part);
+        let title = served["title"].as_str().expect("a title");
+        let text = served["text"].as_str().expect("a text");
+        assert!(
+            how.contains(title) && how.contains(text),
+            "{ruleset}: How to play lacks {part}: {how:?}"
+        );
+    }
+    browser.read("window.scrollTo(0, 0)");
+}
+
+/// The rules panel shows `rule` (its id, title and text).
+fn assert_rule_shown(browser: &Browser, ruleset: &str, rule: &Value) {
+    let id = rule["id"].as_str().expect("an id");
+    browser.wait_settled("the rules panel", |b| {
+        b.read("document.getElementById('rule-shown')?.dataset.rule ?? null") == json!(id)
+    });
+    let shown = browser.read("document.getElementById('rule-shown').textContent");
+    let shown = shown.as_str().unwrap_or_default();
+    for part in ["title", "text"] {
+        let served = rule[part].as_str().expect("served");
+        assert!(
+            shown.contains(served),
+            "{ruleset}: the rules panel shows {shown:?}, not {id}'s {part} {served:?}"
+        );
+    }
+}
+
 /// Plays a whole game in one tab that holds every seat, clicking the acting seat's tab, then one
 /// of its actions; photographs the table after `shot_at` clicks.
 fn play_in_one_tab(
@@ -251,6 +419,7 @@ fn play_in_one_tab(
         }
         if clicks == shot_at {
             check_names(&browser, &roadie);
+            assert_table_teaches(&browser, &roadie, ruleset);
             let path = save_screenshot(&browser.screenshot(), ruleset, true);
             eprintln!("{ruleset}: mid-game table at {}", path.display());
         }
@@ -465,9 +634,20 @@ fn rock_the_world_is_played_by_two_browsers_that_see_each_other() {
         clicks += 1;
         if clicks == 6 {
             for browser in browsers {
+                browser.wait_settled("both browsers to show the move", |b| {
+                    b.body_data("settled") == settled
+                });
                 assert_shows_a_catalogue_name(browser, &roadie, "rock-the-world", "characters");
                 assert_shows_a_catalogue_name(browser, &roadie, "rock-the-world", "spaces");
+                assert_table_teaches(browser, &roadie, "rock-the-world");
             }
+            let legend = first.text(".rtw .legend");
+            assert!(
+                ["red", "blue", "yellow", "green", "R1", "R26"]
+                    .iter()
+                    .all(|w| legend.contains(w)),
+                "the cities' icons have a legend: {legend:?}"
+            );
             save_screenshot(&first.screenshot(), "rock-the-world", true);
             save_screenshot(&second.screenshot(), "rock-the-world-seat-1", false);
         }
