@@ -20,6 +20,19 @@ function artist(a, names) {
     arr(a?.tokens).length ? h("span", {}, arr(a.tokens).map((t) => token(t, names))) : null);
 }
 
+/** A song on a band board or the charts: its number, its owner and, when the viewer may see
+ * them, its fields in words. */
+function song(s, who) {
+  if (!s || typeof s !== "object") return h("span", { class: "card" }, `Song ${s ?? "?"}`);
+  const owner = Number.isInteger(s.owner) ? who(s.owner) : "?";
+  const words = (v) => String(v ?? "?").replaceAll("_", " ");
+  const c = s.content;
+  const content = c && typeof c === "object"
+    ? `${words(c.style)} · ${words(c.lyrics)} · ${words(c.tempo)} · ${words(c.volume)} · experience ${c.experience ?? "?"}`
+    : "fields hidden";
+  return h("span", { class: "card song", dataset: { song: String(s.id ?? "") } }, h("b", {}, `Song ${s.id ?? "?"}`), h("span", {}, owner), h("span", {}, content));
+}
+
 /** Draws a Show Business view. */
 export function render(view, { names, game, who = (seat) => `Seat ${seat}` }) {
   const acting = arr(game?.to_act);
@@ -35,7 +48,7 @@ export function render(view, { names, game, who = (seat) => `Seat ${seat}` }) {
   const fields = arr(view?.chart_fields);
   const chart = h("div", { class: "chart" }, arr(view?.chart).map((entries, i) =>
     h("div", { class: "field" }, h("b", {}, `#${i + 1}`), fields[i] ? ` power ${fields[i].power} · cost ${fields[i].cost}` : "",
-      h("div", {}, arr(entries).map((e) => h("div", {}, typeof e === "object" ? Object.values(e ?? {}).map((v) => (typeof v === "object" ? JSON.stringify(v) : names.name(v))).join(" ") : names.name(e)))))));
+      h("div", {}, arr(entries).map((e) => song(e, who))))));
   const rondelFields = names.kind("event_rondel_fields");
   const rondel = rondelFields.length
     ? h("div", { class: "rondel" }, rondelFields.map((f) => h("span", { class: f.id === view?.rondel ? "current" : "", ...tipOf(f.id, "event_rondel_fields") }, f.name ?? f.id)))
@@ -72,7 +85,7 @@ export function render(view, { names, game, who = (seat) => `Seat ${seat}` }) {
           const id = typeof c === "object" ? c?.id : c;
           return h("span", { class: "card", ...tipOf(id, "influence_cards") }, names.name(id, "influence_cards"));
         }))] : null,
-        arr(p.songs).length ? [h("h4", {}, "Songs"), h("div", { class: "row" }, arr(p.songs).map((s) => h("span", { class: "card" }, typeof s === "object" ? Object.entries(s ?? {}).map(([k, v]) => `${k} ${typeof v === "object" ? JSON.stringify(v) : v}`).join(" · ") : names.name(s))))] : null,
+        arr(p.songs).length ? [h("h4", {}, "Songs"), h("div", { class: "row" }, arr(p.songs).map((s) => song(s, who)))] : null,
         h("div", { class: "stats" }, "Blank songs: ", arr(p.blanks).join(" ")),
       ))),
     h("h4", {}, "Charts"),

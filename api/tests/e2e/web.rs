@@ -428,6 +428,14 @@ fn play_in_one_tab(
     }
     assert!(clicks > shot_at, "{ruleset} ended before its mid-game screenshot");
     assert_final_scores(&browser, &roadie, &id, seats);
+    // The finished board (every song, chart entry and token in view) reads as words, never as
+    // nested JSON.
+    let board = browser.read("document.querySelector('#board').textContent");
+    let board = board.as_str().unwrap_or_default();
+    assert!(
+        !board.contains('{'),
+        "{ruleset}: the board prints raw JSON: {board}"
+    );
     assert_eq!(browser.console_errors(), Vec::<String>::new(), "console errors");
     drop(browser);
     (roadie, id)
@@ -571,6 +579,63 @@ fn show_business_is_played_to_the_end_by_clicks() {
         );
     });
     assert_no_token_logged(&roadie);
+}
+
+/// A finished Show Business game of two greedy bots, seen by a spectator: every song on the band
+/// boards and the charts reads as its number, its owner and its fields in words.
+#[test]
+fn show_business_songs_read_as_words() {
+    let redis = Redis::start();
+    let roadie = Roadie::start("web_sb_songs", Some(&redis), &[]);
+    let created = roadie.post(
+        "/v1/games",
+        None,
+        &json!({"ruleset": "show-business", "seats": [{"bot": "greedy"}, {"bot": "greedy"}], "seed": 3}),
+    );
+    assert_eq!(created.status, 201, "{}", created.json);
+    let id = created.json["id"].as_str().expect("an id").to_owned();
+    let game = roadie.get(&format!("/v1/games/{id}"), None);
+    assert_eq!(
+        game.json["status"], "finished",
+        "two bots play the game out at creation"
+    );
+    let charted = game.json["view"]["chart"]
+        .as_array()
+        .expect("the charts")
+        .iter()
+        .map(|field| field.as_array().map_or(0, Vec::len))
+        .sum::<usize>();
+    assert!(
+        charted > 0,
+        "the game ended with no song on the charts: {}",
+        game.json["view"]
+    );
+    let driver = Driver::start();
+    let browser = driver.browser("web_sb_songs", WINDOW);
+    browser.open(&roadie.url(&format!("/play/{id}")));
+    browser.wait_settled("the table", |b| !b.body_data("settled").is_empty());
+    let songs = browser.read("[...document.querySelectorAll('#board .song')].map((s) => s.textContent)");
+    let songs = songs.as_array().expect("songs");
+    assert!(
+        songs.len() >= charted,
+        "{} songs drawn for {charted} on the charts",
+        songs.len()
+    );
+    for song in songs {
+        let song = song.as_str().unwrap_or_default();
+        assert!(
+            song.starts_with("Song ")
+                && song.contains("experience")
+                && !song.contains('{')
+                && !song.contains('_'),
+            "a song reads {song:?}"
+        );
+    }
+    let board = browser.read("document.querySelector('#board').textContent");
+    assert!(
+        !board.as_str().unwrap_or_default().contains('{'),
+        "the board prints raw JSON: {board}"
+    );
 }
 
 /// Rock the World with a turn cap of 3 per seat, each seat in its own browser: each sees the
