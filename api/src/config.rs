@@ -85,6 +85,15 @@ pub struct StoreConfig {
     /// `ROADIE_CLOCK_SWEEP_MS`: how often each process looks for games whose clock ran out
     /// (default 250): a timeout is played at most this long after its deadline.
     pub clock_sweep: Duration,
+    /// `ROADIE_TICKET_TTL_SECS`: how long a matchmaking ticket waits before it expires, and how
+    /// long an ended ticket is kept to be read (default 300).
+    pub ticket_ttl: Duration,
+    /// `ROADIE_TICKET_LEASE_MS`: how long a process holds a batch of tickets it is seating before
+    /// another process may complete it (default 10000).
+    pub ticket_lease: Duration,
+    /// `ROADIE_TICKET_SWEEP_MS`: how often each process looks at the matchmaking queues that are
+    /// due (default 250): bots and expiries come at most this late.
+    pub ticket_sweep: Duration,
 }
 
 /// Seat and host tokens.
@@ -229,6 +238,9 @@ impl Config {
                 cache_games: number("ROADIE_CACHE_GAMES", 10_000)? as usize,
                 create_limit_percent: number("ROADIE_STORE_CREATE_LIMIT_PERCENT", 80)?.min(100),
                 clock_sweep: Duration::from_millis(number("ROADIE_CLOCK_SWEEP_MS", 250)?.max(10)),
+                ticket_ttl: Duration::from_secs(number("ROADIE_TICKET_TTL_SECS", 300)?.max(1)),
+                ticket_lease: Duration::from_millis(number("ROADIE_TICKET_LEASE_MS", 10_000)?.max(100)),
+                ticket_sweep: Duration::from_millis(number("ROADIE_TICKET_SWEEP_MS", 250)?.max(10)),
             },
             tokens: TokenConfig {
                 jwt_secret: SecretSlice::from(jwt_secret),
@@ -345,6 +357,9 @@ mod tests {
             "cache_games: 10000",
             "create_limit_percent: 80",
             "clock_sweep: 250ms",
+            "ticket_ttl: 300s",
+            "ticket_lease: 10s",
+            "ticket_sweep: 250ms",
             "jwt_secret_generated: true",
             "ttl",
             "cache: 100000",

@@ -42,8 +42,13 @@ const WRITES_RESOLVED: &str = "roadie_writes_resolved_total";
 const WEBHOOK_NOTICES: &str = "roadie_webhook_notices_total";
 const STORE_USED_MEMORY: &str = "roadie_store_used_memory_bytes";
 const STORE_MAX_MEMORY: &str = "roadie_store_max_memory_bytes";
+const TICKETS_MATCHED: &str = "roadie_tickets_matched_total";
 
-const COUNTERS: [(&str, &str); 11] = [
+const COUNTERS: [(&str, &str); 12] = [
+    (
+        TICKETS_MATCHED,
+        "Matchmaking tickets seated in a game by this process.",
+    ),
     (HTTP_REQUESTS, "HTTP requests by route, method and status."),
     (ACTIONS_APPLIED, "Actions applied, by ruleset."),
     (GAMES_CREATED, "Games created, by ruleset."),
@@ -187,6 +192,7 @@ pub struct Metrics {
     games_created: Labelled<&'static str, Counter>,
     cache_reads: [Counter; CacheRead::ALL.len()],
     cas_conflicts: Counter,
+    tickets_matched: Counter,
     cas_retries: Counter,
     store_errors: Counter,
     /// Writes whose answer was lost, by `outcome_index`.
@@ -228,6 +234,7 @@ impl Default for Metrics {
             games_created: Labelled::default(),
             cache_reads: CacheRead::ALL.map(|read| labelled(CACHE_READS, "result", read.label())),
             cas_conflicts: counter(CAS_CONFLICTS),
+            tickets_matched: counter(TICKETS_MATCHED),
             cas_retries: counter(CAS_RETRIES),
             store_errors: counter(STORE_ERRORS),
             writes_resolved: OUTCOMES.map(|outcome| labelled(WRITES_RESOLVED, "outcome", outcome)),
@@ -334,6 +341,11 @@ impl Metrics {
     /// Counts a use of the process's copy of a game.
     pub fn cache_read(&self, result: CacheRead) {
         self.cache_reads[result as usize].increment(1);
+    }
+
+    /// Counts `n` tickets seated by this process.
+    pub fn tickets_matched(&self, n: usize) {
+        self.tickets_matched.increment(n as u64);
     }
 
     /// Counts a compare-and-set that lost a race.

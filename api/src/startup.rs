@@ -249,10 +249,15 @@ impl Application {
                 config.store.cas_retries,
                 cached_games,
             )
-            .with_webhooks(Arc::new(config.webhooks.clone())),
+            .with_webhooks(Arc::new(config.webhooks.clone()))
+            .with_matching(crate::service::MatchConfig {
+                ticket_ttl: config.store.ticket_ttl,
+                lease: config.store.ticket_lease,
+            }),
         );
         crate::service::webhooks::spawn(store.clone(), config.webhooks.clone(), metrics.clone())?;
         crate::service::sweeper::spawn_sweeper(games.clone().into_inner(), config.store.clock_sweep);
+        crate::service::matching::spawn_ticket_sweeper(games.clone().into_inner(), config.store.ticket_sweep);
         let keys = web::Data::from(keys);
         let metrics = web::Data::from(metrics);
         let headroom = web::Data::from(headroom);

@@ -13,20 +13,9 @@ use crate::tokens::{Claims, Keys};
 
 /// The bearer token's claims, checked, or `None` without an `Authorization` header.
 fn claims_of(req: &HttpRequest) -> Result<Option<Claims>, Refusal> {
-    let Some(value) = req.headers().get(header::AUTHORIZATION) else {
+    let Some(token) = bearer(req)? else {
         return Ok(None);
     };
-    let token = value
-        .to_str()
-        .ok()
-        .and_then(|v| v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")))
-        .map(str::trim)
-        .ok_or_else(|| {
-            Refusal::new(
-                Code::TokenInvalid,
-                "the Authorization header must be `Bearer <token>`",
-            )
-        })?;
     let keys = req.app_data::<web::Data<Keys>>().ok_or(Refusal::internal())?;
     let claims = keys.verify(token)?;
     let game = req.match_info().get("id").unwrap_or_default();
@@ -40,6 +29,24 @@ fn claims_of(req: &HttpRequest) -> Result<Option<Claims>, Refusal> {
         limits.admit_token(&claims.game, claims.seat.map(Seat::index), metrics)?;
     }
     Ok(Some(claims))
+}
+
+/// The bearer token a call carries, or `None` without an `Authorization` header.
+fn bearer(req: &HttpRequest) -> Result<Option<&str>, Refusal> {
+    let Some(value) = req.headers().get(header::AUTHORIZATION) else {
+        return Ok(None);
+    };
+    value
+        .to_str()
+        .ok()
+        .and_then(|v| v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")))
+        .map(|token| Some(token.trim()))
+        .ok_or_else(|| {
+            Refusal::new(
+                Code::TokenInvalid,
+                "the Authorization header must be `Bearer <token>`",
+            )
+        })
 }
 
 fn missing() -> Refusal {
@@ -138,6 +145,29 @@ impl FromRequest for HostCaller {
                 Code::HostRequired,
                 "only the host token may do this",
             )),
+            Ok(None) => Err(missing()),
+            Err(e) => Err(e),
+        })
+    }
+}
+
+/// The holder of the matchmaking ticket in the path, by the ticket's bearer token (checked
+/// against the ticket's record where the ticket is read). Required.
+#[derive(Clone, Debug)]
+pub struct TicketCaller {
+    /// The token as sent.
+    pub token: String,
+}
+
+impl FromRequest for TicketCaller {
+    type Error = Refusal;
+    type Future = Ready<Result<Self, Refusal>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(match bearer(req) {
+            Ok(Some(token)) => Ok(TicketCaller {
+                token: token.to_owned(),
+            }),
             Ok(None) => Err(missing()),
             Err(e) => Err(e),
         })

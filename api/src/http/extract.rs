@@ -11,6 +11,7 @@ use actix_web::{FromRequest, HttpRequest};
 use roadie_engine::Seat;
 
 use crate::service::Representation;
+use crate::table::tickets::TicketId;
 use crate::table::{Code, GameId, Precondition, Refusal, Revision};
 
 /// The longest `Idempotency-Key` accepted.
@@ -22,6 +23,15 @@ impl FromRequest for GameId {
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         ready(GameId::parse(req.match_info().get("id").unwrap_or_default()))
+    }
+}
+
+impl FromRequest for TicketId {
+    type Error = Refusal;
+    type Future = Ready<Result<Self, Refusal>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(TicketId::parse(req.match_info().get("id").unwrap_or_default()))
     }
 }
 

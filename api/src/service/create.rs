@@ -41,17 +41,34 @@ pub struct NewGame {
     pub webhook: Option<String>,
     /// The time control.
     pub clock: Option<TimeControl>,
+    /// The game's id, when the caller derived it (a matchmaking claim's): creating it again
+    /// answers the game already created under it instead of a second one.
+    pub id: Option<GameId>,
+}
+
+/// Why a ruleset refused to set a game up, as a refusal with its code.
+pub(super) fn setup_refused(e: SetupError) -> Refusal {
+    match e {
+        SetupError::Seats { .. } => Refusal::new(Code::InvalidSeats, e.to_string()),
+        SetupError::Options(_) => Refusal::new(Code::InvalidOptions, plain_types(&e.to_string())),
+        SetupError::UnknownRuleset(_) => Refusal::new(Code::RulesetNotFound, e.to_string()),
+    }
+}
+
+/// `404 ruleset_not_found` unless a ruleset is called `slug`.
+pub(super) fn find_ruleset(slug: &str) -> Result<&'static Ruleset, Refusal> {
+    Ruleset::find(slug).ok_or_else(|| {
+        Refusal::new(
+            Code::RulesetNotFound,
+            format!("no ruleset is called {slug:?}; see GET /v1/rulesets"),
+        )
+    })
 }
 
 impl Games {
     /// Sets up a game and stores it; returns its id and tokens.
     pub async fn create(&self, request: NewGame) -> Result<CreatedGame, Refusal> {
-        let ruleset = Ruleset::find(&request.ruleset).ok_or_else(|| {
-            Refusal::new(
-                Code::RulesetNotFound,
-                format!("no ruleset is called {:?}; see GET /v1/rulesets", request.ruleset),
-            )
-        })?;
+        let ruleset = find_ruleset(&request.ruleset)?;
         if let Some(seed) = request.seed
             && seed > MAX_SEED
         {
@@ -78,11 +95,7 @@ impl Games {
         let now = now_ms();
         let table = table_of(request.seats, request.specs.as_deref(), request.open, now)?;
         let (mut game, events) = AnyGame::setup(ruleset.slug, request.options.as_ref(), request.seats, seed)
-            .map_err(|e| match e {
-                SetupError::Seats { .. } => Refusal::new(Code::InvalidSeats, e.to_string()),
-                SetupError::Options(_) => Refusal::new(Code::InvalidOptions, plain_types(&e.to_string())),
-                SetupError::UnknownRuleset(_) => Refusal::new(Code::RulesetNotFound, e.to_string()),
-            })?;
+            .map_err(setup_refused)?;
         let mut events: Vec<StoredEvent> = events.into_iter().map(StoredEvent::from).collect();
         events.extend(play_bots(&mut game, |seat| table.bot(seat)));
         let mut salt = [0u8; SALT_BYTES];
@@ -103,8 +116,12 @@ impl Games {
             .clock
             .map(|control| Clock::start(control, stored.game.seat_count(), &stored.game.to_act(), now));
         let mut created = false;
+        let fixed = request.id.is_some();
         for _ in 0..4 {
-            stored.id = GameId::random().to_string();
+            stored.id = match &request.id {
+                Some(id) => id.to_string(),
+                None => GameId::random().to_string(),
+            };
             stored.notices = notices(None, &stored, now);
             if !stored.notices.is_empty() {
                 self.counted(self.store.mark_due(&stored.id, &stored.receiver()).await)?;
@@ -114,6 +131,7 @@ impl Games {
             }
             match self.store.create(&stored, &events).await {
                 Ok(true) => created = true,
+                Ok(false) if fixed => return self.created_before(&stored.id).await,
                 Ok(false) => continue,
                 Err(StoreError::Full(cause)) => {
                     tracing::info!(%cause, "a new game was refused for room");
@@ -131,6 +149,28 @@ impl Games {
             tracing::error!("four random game ids were all taken");
             return Err(Refusal::internal());
         }
+        if stored.seats.has_open_seat() {
+            self.relist(&stored).await;
+        }
+        self.metrics.game_created(ruleset.slug);
+        tracing::debug!(game = %stored.id, ruleset = ruleset.slug, "game created");
+        self.tokens_of(&stored, ruleset.slug)
+    }
+
+    /// The answer to a creation under an id that holds a game already: that game's tokens, as
+    /// its creation answered them (the seats' credentials are the table's).
+    async fn created_before(&self, id: &str) -> Result<CreatedGame, Refusal> {
+        let (table, _) = self.counted(self.store.load(id, None).await)?;
+        let Some(table) = table else {
+            tracing::error!(game = %id, "a game id was taken but holds no game (fenced off)");
+            return Err(Refusal::internal());
+        };
+        let slug = table.game.ruleset().slug;
+        self.tokens_of(&table, slug)
+    }
+
+    /// A created game's id and tokens.
+    fn tokens_of(&self, stored: &Table, slug: &'static str) -> Result<CreatedGame, Refusal> {
         let seats = stored
             .seats
             .players()
@@ -143,20 +183,14 @@ impl Games {
                 })
             })
             .collect::<Result<Vec<_>, Refusal>>()?;
-        if stored.seats.has_open_seat() {
-            self.relist(&stored).await;
-        }
-        let host_token = self.keys.issue(&stored.id, None)?;
-        self.metrics.game_created(ruleset.slug);
-        tracing::debug!(game = %stored.id, ruleset = ruleset.slug, seats = seats.len(), "game created");
         Ok(CreatedGame {
-            id: stored.id,
-            ruleset: ruleset.slug.into(),
+            id: stored.id.clone(),
+            ruleset: slug.into(),
             version: stored.revision.number,
             revision: stored.revision.to_string(),
             seats,
-            host_token,
-            seed_commitment: seed_commitment(seed, &stored.salt),
+            host_token: self.keys.issue(&stored.id, None)?,
+            seed_commitment: seed_commitment(stored.seed, &stored.salt),
             webhook: stored.webhook.as_ref().map(Into::into),
         })
     }

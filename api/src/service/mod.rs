@@ -14,6 +14,7 @@ pub mod cache;
 mod create;
 pub mod headroom;
 pub mod lobby;
+pub mod matching;
 mod post;
 mod read;
 mod seats;
@@ -23,6 +24,7 @@ mod write;
 
 pub use create::{MAX_SEED, NewGame};
 pub use lobby::Listing;
+pub use matching::{MatchConfig, NewTicket, OpenedTicket, TicketView};
 pub use post::{ActionCommand, ActionReply, Representation};
 pub use read::{MAX_EVENTS_PER_READ, MAX_WAIT, Seen, StreamStep};
 pub use seats::Wanted;
@@ -52,6 +54,7 @@ pub struct Games {
     cas_retries: u32,
     cache: Option<GameCache>,
     webhooks: Arc<WebhookConfig>,
+    matching: MatchConfig,
 }
 
 impl From<StoreError> for Refusal {
@@ -94,7 +97,14 @@ impl Games {
             cas_retries,
             cache: GameCache::new(cached_games),
             webhooks: Arc::new(WebhookConfig::default()),
+            matching: MatchConfig::default(),
         }
+    }
+
+    /// The same service, with tickets living as `config` says.
+    pub fn with_matching(mut self, config: MatchConfig) -> Self {
+        self.matching = config;
+        self
     }
 
     /// The same service, accepting webhooks as `config` allows (by default it refuses them).

@@ -10,6 +10,7 @@ use super::OutboxNotice;
 use super::redis::RECENT_WRITES;
 
 mod outbox;
+mod tickets;
 use super::{
     Freshness, GameStore, IdempotentRecord, IdempotentWrite, MemoryUse, Quota, Retention, Revision, Saved,
     StoreError, StoredEvent, Table, WriteOutcome,
@@ -55,6 +56,8 @@ pub struct MemoryStore {
     due: Mutex<HashMap<String, outbox::Due>>,
     /// The index of clocks: each game's earliest deadline (Unix ms).
     clocks: Mutex<HashMap<String, u64>>,
+    /// Matchmaking queues and tickets.
+    matching: Mutex<tickets::Matching>,
 }
 
 impl MemoryStore {
@@ -69,6 +72,7 @@ impl MemoryStore {
             listed: Mutex::default(),
             due: Mutex::default(),
             clocks: Mutex::default(),
+            matching: Mutex::default(),
         }
     }
 

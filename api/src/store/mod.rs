@@ -14,12 +14,14 @@ use serde::{Deserialize, Serialize};
 mod memory;
 mod outbox;
 pub mod redis;
+mod tickets;
 mod updates;
 
 pub use crate::table::{MalformedRevision, Revision, StoredEvent, Table};
 pub use memory::MemoryStore;
 pub use outbox::{CLAIM_SCAN, Claim, Failure, Outbox, OutboxNotice, Pending, Room, Webhook, superseded};
 pub use redis::RedisStore;
+pub use tickets::Matchmaking;
 
 /// What is kept of the first answer to a post that carried an `Idempotency-Key`: enough to
 /// answer again (the events themselves are read back from the log), a few hundred bytes.
@@ -156,7 +158,7 @@ impl Retention {
 
 /// Games, by id. Implementations are shared by every worker.
 #[async_trait]
-pub trait GameStore: Outbox + Send + Sync + 'static {
+pub trait GameStore: Outbox + Matchmaking + Send + Sync + 'static {
     /// Stores a new game with its setup events. `false` if the id is taken; [`StoreError::Full`]
     /// if the store is fuller than the share of its memory from which new games are refused,
     /// checked in the same atomic step as the write.

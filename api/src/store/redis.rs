@@ -35,6 +35,7 @@ use super::updates::Updates;
 mod events;
 mod outbox;
 mod per_thread;
+mod tickets;
 use super::{
     Freshness, GameStore, IdempotentRecord, IdempotentWrite, MemoryUse, Quota, Retention, Revision, Saved,
     StoreError, StoredEvent, Table, WriteOutcome,

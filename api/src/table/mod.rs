@@ -14,6 +14,7 @@ pub mod post;
 pub mod refusal;
 mod revision;
 pub mod seats;
+pub mod tickets;
 
 pub use clock::{Clock, Expire};
 pub use notices::{OutboxNotice, Webhook};

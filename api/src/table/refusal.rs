@@ -113,6 +113,8 @@ codes! {
         "The game has no such seat; `seats` in the game says how many it has.";
     GameNotFound = "game_not_found", NotFound,
         "No game has this id (it never existed, was deleted, or expired).";
+    TicketNotFound = "ticket_not_found", NotFound,
+        "No matchmaking ticket has this id (it never existed, or it was forgotten some minutes after it ended).";
     RulesetNotFound = "ruleset_not_found", NotFound,
         "No ruleset has this slug; `GET /v1/rulesets` lists them.";
     RouteNotFound = "route_not_found", NotFound,
@@ -135,6 +137,8 @@ codes! {
         "The seat has no player to hold a token (it is open or a bot's).";
     CursorAhead = "cursor_ahead", Conflict,
         "The cursor (`after`, `Last-Event-ID`) is beyond the end of the game's log, which `last_seq` gives: the events it names are not in the log (the store lost recent writes, or the number was made up). Read the game and resume from `last_seq` or earlier.";
+    TicketMatched = "ticket_matched", Conflict,
+        "The ticket was matched (or is being seated) and can no longer be cancelled; its `game` and `seat_token` are in `GET /v1/tickets/{id}`.";
     IdempotencyKeyReused = "idempotency_key_reused", Conflict,
         "This `Idempotency-Key` was used for another action. Use a new key for a new action.";
     VersionMismatch = "version_mismatch", Stale,
@@ -149,6 +153,8 @@ codes! {
         "The ruleset refuses these options; `GET /v1/rulesets/{ruleset}` lists them.";
     InvalidName = "invalid_name", Invalid,
         "A name is plain text of 1 to 32 characters once trimmed, without control characters.";
+    InvalidTicket = "invalid_ticket", Invalid,
+        "A ticket's `bots_after_secs` is at most the ticket's lifetime (`ROADIE_TICKET_TTL_SECS`); `detail` says which value was refused.";
     InvalidSeed = "invalid_seed", Invalid,
         "A seed is at most 2^53 - 1.";
     InvalidWebhook = "invalid_webhook", Invalid,
@@ -247,6 +253,14 @@ impl Refusal {
     /// `404 game_not_found` for a game id that names no game.
     pub fn game_not_found(id: &str) -> Self {
         Self::new(Code::GameNotFound, format!("no game has the id {id:?}"))
+    }
+
+    /// `404`: no ticket has this id.
+    pub fn ticket_not_found(id: &str) -> Self {
+        Self::new(
+            Code::TicketNotFound,
+            format!("no matchmaking ticket has the id {id:?}"),
+        )
     }
 
     /// `412`: `If-Match` does not name the game's revision.

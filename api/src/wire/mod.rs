@@ -3,6 +3,7 @@
 pub mod catalogue;
 pub mod lobby;
 pub mod seats;
+pub mod tickets;
 
 use std::borrow::Cow;
 
@@ -79,7 +80,7 @@ fn seed<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error>
         .transpose()
 }
 
-fn ruleset_slug<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+pub(crate) fn ruleset_slug<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     match serde_json::Value::deserialize(d)? {
         serde_json::Value::String(slug) => Ok(slug),
         other => Err(serde::de::Error::custom(format!(

@@ -41,6 +41,8 @@ mod links;
         crate::wire::seats::SeatGrant, crate::wire::seats::JoinSeat, crate::wire::seats::ReplaceSeat, crate::wire::seats::SeatChanged,
         crate::table::seats::SeatEvent, crate::table::seats::SeatInfo, crate::wire::lobby::OpenGames, crate::wire::lobby::ListStatus,
         crate::table::notices::WebhookNotice, crate::table::clock::ClockExpired,
+        crate::wire::tickets::CreateTicket, crate::wire::tickets::CreatedTicket, crate::wire::tickets::TicketInfo,
+        crate::wire::tickets::TicketStatus,
         ),
         responses(
             error::BadRequest, error::Unauthorized, error::Forbidden, error::NotFound,
@@ -51,6 +53,7 @@ mod links;
     tags(
         (name = "games", description = "Create games and play them, one seat token each"),
         (name = "seats", description = "Join open seats by name, resign, give seats to bots, reissue tokens"),
+        (name = "matchmaking", description = "Tickets that seat strangers who want the same game together"),
         (name = "rulesets", description = "The games Roadie hosts, their options and phase machines"),
         (name = "operations", description = "Health, readiness and metrics"),
     ),
@@ -100,6 +103,15 @@ impl Modify for RulesetDocs {
                     .scheme(HttpAuthScheme::Bearer)
                     .bearer_format("JWT")
                     .description(Some("A seat's token from `POST /v1/games`"))
+                    .build(),
+            ),
+        );
+        components.add_security_scheme(
+            "ticket_token",
+            SecurityScheme::Http(
+                Http::builder()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .description(Some("A matchmaking ticket's `token` from `POST /v1/tickets`"))
                     .build(),
             ),
         );

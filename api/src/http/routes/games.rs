@@ -85,6 +85,7 @@ fn new_game(body: CreateGame) -> NewGame {
         seed: body.seed,
         webhook: body.webhook.map(|option| option.url),
         clock: body.clock,
+        id: None,
     }
 }
 
@@ -100,7 +101,7 @@ pub struct GameQuery {
 }
 
 /// `400 malformed_query` unless `value` of parameter `name` is within `min..=max`.
-fn within(name: &str, value: u64, min: u64, max: u64) -> Result<u64, Refusal> {
+pub(super) fn within(name: &str, value: u64, min: u64, max: u64) -> Result<u64, Refusal> {
     if (min..=max).contains(&value) {
         Ok(value)
     } else {

@@ -9,6 +9,7 @@ pub mod lobby;
 pub mod rulesets;
 pub mod seats;
 pub mod stream;
+pub mod tickets;
 
 use actix_web::http::Method;
 use actix_web::{HttpRequest, web};
@@ -60,6 +61,8 @@ routes! {
     "/v1/games/{id}/seats/{seat}" => { POST => seats::join_seat, PUT => seats::replace_seat }
     "/v1/games/{id}/seats/{seat}/resign" => { POST => seats::resign_seat }
     "/v1/games/{id}/seats/{seat}/token" => { POST => seats::reissue_token }
+    "/v1/tickets" => { POST => tickets::create_ticket }
+    "/v1/tickets/{id}" => { GET => tickets::get_ticket, DELETE => tickets::cancel_ticket }
     "/healthz" => { GET => health::healthz }
     "/readyz" => { GET => health::readyz }
     "/metrics" => { GET => health::metrics }

@@ -1,0 +1,237 @@
+//! Matchmaking in memory, with the rules of the Redis store's scripts (one process).
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+
+use super::MemoryStore;
+use crate::store::{Matchmaking, StoreError};
+use crate::table::tickets::{
+    Claim, Claimed, Look, QueueSpec, Seated, Ticket, TicketId, TicketState, batch, unix_ms,
+};
+
+/// A ticket and when it is forgotten.
+struct Kept {
+    ticket: Ticket,
+    until: Instant,
+}
+
+/// One queue: its spec, its waiting tickets in arrival order and its claims.
+struct Queue {
+    spec: QueueSpec,
+    waiting: Vec<String>,
+    claims: HashMap<String, Claim>,
+}
+
+/// Every queue and ticket, and the index of queues: when each next needs a look, and its count
+/// of touches.
+#[derive(Default)]
+pub(super) struct Matching {
+    tickets: HashMap<String, Kept>,
+    queues: HashMap<String, Queue>,
+    due: HashMap<String, (u64, u64)>,
+}
+
+impl Matching {
+    fn live(&mut self, id: &str) -> Option<&mut Ticket> {
+        if self.tickets.get(id).is_some_and(|k| k.until <= Instant::now()) {
+            self.tickets.remove(id);
+        }
+        self.tickets.get_mut(id).map(|k| &mut k.ticket)
+    }
+}
+
+impl MemoryStore {
+    fn matching(&self) -> Result<std::sync::MutexGuard<'_, Matching>, StoreError> {
+        self.matching
+            .lock()
+            .map_err(|_| StoreError::Unavailable("the in-memory store is poisoned".into()))
+    }
+}
+
+#[async_trait]
+impl Matchmaking for MemoryStore {
+    async fn enqueue(
+        &self,
+        id: &TicketId,
+        spec: &QueueSpec,
+        ticket: &Ticket,
+        keep: Duration,
+    ) -> Result<(), StoreError> {
+        let mut m = self.matching()?;
+        m.tickets.insert(
+            id.to_string(),
+            Kept {
+                ticket: ticket.clone(),
+                until: Instant::now() + keep,
+            },
+        );
+        let queue = m.queues.entry(id.queue().to_owned()).or_insert_with(|| Queue {
+            spec: spec.clone(),
+            waiting: Vec::new(),
+            claims: HashMap::new(),
+        });
+        queue.waiting.push(id.to_string());
+        let now = unix_ms();
+        let entry = m.due.entry(id.queue().to_owned()).or_insert((now, 0));
+        entry.0 = entry.0.min(now);
+        entry.1 += 1;
+        Ok(())
+    }
+
+    async fn ticket(&self, id: &TicketId) -> Result<Option<Ticket>, StoreError> {
+        Ok(self.matching()?.live(id.as_str()).cloned())
+    }
+
+    async fn cancel_ticket(&self, id: &TicketId) -> Result<Option<TicketState>, StoreError> {
+        let mut m = self.matching()?;
+        let Some(ticket) = m.live(id.as_str()) else {
+            return Ok(None);
+        };
+        let found = ticket.state;
+        if found == TicketState::Waiting {
+            ticket.state = TicketState::Cancelled;
+            if let Some(queue) = m.queues.get_mut(id.queue()) {
+                queue.waiting.retain(|t| t != id.as_str());
+            }
+        }
+        Ok(Some(found))
+    }
+
+    async fn look(
+        &self,
+        queue: &str,
+        claim_id: &str,
+        now_ms: u64,
+        lease: Duration,
+    ) -> Result<(Option<QueueSpec>, Look), StoreError> {
+        let lease_ms = u64::try_from(lease.as_millis()).unwrap_or(u64::MAX);
+        let mut m = self.matching()?;
+        let Some(mut q) = m.queues.remove(queue) else {
+            return Ok((None, Look::default()));
+        };
+        let mut look = Look::default();
+        if let Some(claim) = q.claims.values_mut().find(|c| c.lease <= now_ms) {
+            claim.lease = now_ms + lease_ms;
+            look.claim = Some(claim.clone());
+        } else {
+            let mut waiting = Vec::new();
+            for id in std::mem::take(&mut q.waiting) {
+                let Some(ticket) = m.live(&id) else { continue };
+                if ticket.state != TicketState::Waiting {
+                    continue;
+                }
+                if ticket.expires_ms <= now_ms {
+                    ticket.state = TicketState::Expired;
+                    continue;
+                }
+                waiting.push((id, ticket.bots_ms, ticket.bot_level));
+            }
+            if let Some((taken, bots, level)) = batch(&waiting, q.spec.seats, now_ms) {
+                let mut tickets = Vec::new();
+                for (id, _, _) in waiting.drain(..taken) {
+                    if let Some(ticket) = m.live(&id) {
+                        ticket.state = TicketState::Claimed;
+                        tickets.push(Claimed {
+                            id,
+                            name: ticket.name.clone(),
+                        });
+                    }
+                }
+                let claim = Claim {
+                    id: claim_id.to_owned(),
+                    tickets,
+                    bots,
+                    level,
+                    lease: now_ms + lease_ms,
+                };
+                q.claims.insert(claim.id.clone(), claim.clone());
+                look.claim = Some(claim);
+            }
+            q.waiting = waiting.into_iter().map(|(id, _, _)| id).collect();
+        }
+        let mut next: Option<u64> = q.claims.values().map(|c| c.lease).min();
+        if q.waiting.len() >= q.spec.seats {
+            next = Some(now_ms);
+        }
+        for id in &q.waiting {
+            if let Some(ticket) = m.live(id) {
+                let at = if ticket.bots_ms > 0 {
+                    ticket.bots_ms.min(ticket.expires_ms)
+                } else {
+                    ticket.expires_ms
+                };
+                next = Some(next.map_or(at, |n| n.min(at)));
+            }
+        }
+        look.next_ms = next;
+        let spec = q.spec.clone();
+        if !q.waiting.is_empty() || !q.claims.is_empty() {
+            m.queues.insert(queue.to_owned(), q);
+        }
+        Ok((Some(spec), look))
+    }
+
+    async fn seat_tickets(
+        &self,
+        queue: &str,
+        claim: &str,
+        seated: &[Seated],
+        keep: Duration,
+    ) -> Result<bool, StoreError> {
+        let mut m = self.matching()?;
+        let Some(q) = m.queues.get_mut(queue) else {
+            return Ok(false);
+        };
+        if q.claims.remove(claim).is_none() {
+            return Ok(false);
+        }
+        if q.waiting.is_empty() && q.claims.is_empty() {
+            m.queues.remove(queue);
+        }
+        for seat in seated {
+            if let Some(kept) = m.tickets.get_mut(&seat.ticket) {
+                kept.ticket.state = TicketState::Matched;
+                kept.ticket.game = Some(seat.game.clone());
+                kept.ticket.seat = Some(seat.seat);
+                kept.ticket.seat_token = Some(seat.seat_token.clone());
+                kept.until = Instant::now() + keep;
+            }
+        }
+        Ok(true)
+    }
+
+    async fn due_queues(&self, now_ms: u64, limit: usize) -> Result<Vec<(String, u64)>, StoreError> {
+        let m = self.matching()?;
+        let mut due: Vec<(u64, String, u64)> = m
+            .due
+            .iter()
+            .filter(|(_, (at, _))| *at <= now_ms)
+            .map(|(q, (at, touched))| (*at, q.clone(), *touched))
+            .collect();
+        due.sort();
+        Ok(due
+            .into_iter()
+            .take(limit)
+            .map(|(_, q, touched)| (q, touched))
+            .collect())
+    }
+
+    async fn reschedule_queue(&self, queue: &str, seen: u64, next_ms: Option<u64>) -> Result<(), StoreError> {
+        let mut m = self.matching()?;
+        if m.due.get(queue).is_some_and(|(_, touched)| *touched == seen) {
+            match next_ms {
+                Some(at) => {
+                    if let Some(entry) = m.due.get_mut(queue) {
+                        entry.0 = at;
+                    }
+                }
+                None => {
+                    m.due.remove(queue);
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,440 @@
+//! Matchmaking in Redis. The keys of queue `<q>` share the hash tag `{<q>}`, so each script
+//! below runs on one Cluster slot:
+//!
+//! | key | holds |
+//! | --- | --- |
+//! | `roadie:mm:{<q>}:spec` | the [`QueueSpec`] as JSON |
+//! | `roadie:mm:{<q>}:queue` | a sorted set of waiting ticket ids, scored by arrival (Unix ms) |
+//! | `roadie:mm:{<q>}:claims` | a hash of [`Claim`]s as JSON, by claim id |
+//! | `roadie:mm:{<q>}:t:<ticket>` | a hash of the ticket's fields |
+//!
+//! The index of queues is the sorted set `roadie:{mm}:due` (queue keys scored by when each next
+//! needs a look, Unix ms) with the hash `roadie:{mm}:touched` of each queue's count of touches.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use redis::Script;
+use redis::aio::ConnectionLike;
+use roadie_engine::{BotLevel, Seat};
+
+use super::{RedisStore, ttl_secs};
+use crate::store::{Matchmaking, StoreError};
+use crate::table::tickets::{Claim, Look, QueueSpec, Seated, Ticket, TicketId, TicketState};
+
+/// The index of queues.
+const DUE: &str = "roadie:{mm}:due";
+
+/// Each queue's count of touches.
+const TOUCHED: &str = "roadie:{mm}:touched";
+
+/// How many tickets of a queue one look reads at most.
+const LOOK_SCAN: usize = 1000;
+
+fn queue_key(queue: &str, what: &str) -> String {
+    format!("roadie:mm:{{{queue}}}:{what}")
+}
+
+fn ticket_prefix(queue: &str) -> String {
+    format!("roadie:mm:{{{queue}}}:t:")
+}
+
+/// Writes a ticket and appends it to its queue.
+/// KEYS: ticket, queue, spec, claims. ARGV: id, arrival ms, keep secs, name, token hash,
+/// expires ms, bots ms, bot level, spec.
+static ENQUEUE: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+redis.call('HSET', KEYS[1], 'state', 'waiting', 'name', ARGV[4], 'token', ARGV[5], 'expires', ARGV[6], 'bots', ARGV[7], 'level', ARGV[8])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
+redis.call('EXPIRE', KEYS[2], ARGV[3])
+redis.call('SET', KEYS[3], ARGV[9], 'EX', ARGV[3])
+redis.call('EXPIRE', KEYS[4], ARGV[3])
+return 1
+",
+    )
+});
+
+/// Files a queue as due now and counts the touch. KEYS: due, touched. ARGV: queue, now ms.
+static TOUCH: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+redis.call('HINCRBY', KEYS[2], ARGV[1], 1)
+redis.call('ZADD', KEYS[1], 'LT', ARGV[2], ARGV[1])
+return 1
+",
+    )
+});
+
+/// One look at a queue (see [`Matchmaking::look`]).
+/// KEYS: queue, claims, spec. ARGV: now ms, lease ms, new claim id, ticket key prefix, keep
+/// secs, most tickets read.
+/// Returns {spec or '', claim or '', next look ms or ''}.
+static LOOK: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+local now = tonumber(ARGV[1])
+local lease = tonumber(ARGV[2])
+local spec = redis.call('GET', KEYS[3])
+if not spec then return {'', '', ''} end
+local seats = tonumber(cjson.decode(spec).seats)
+local handed = ''
+local claims = redis.call('HGETALL', KEYS[2])
+for i = 1, #claims, 2 do
+  local c = cjson.decode(claims[i + 1])
+  if c.lease <= now then
+    c.lease = now + lease
+    handed = cjson.encode(c)
+    redis.call('HSET', KEYS[2], claims[i], handed)
+    break
+  end
+end
+local waiting = {}
+local ids = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[6]) - 1)
+for _, id in ipairs(ids) do
+  local key = ARGV[4] .. id
+  local t = redis.call('HMGET', key, 'state', 'expires', 'bots', 'level', 'name')
+  if t[1] ~= 'waiting' then
+    redis.call('ZREM', KEYS[1], id)
+  elseif tonumber(t[2]) <= now then
+    redis.call('HSET', key, 'state', 'expired')
+    redis.call('ZREM', KEYS[1], id)
+  else
+    table.insert(waiting, {id = id, expires = tonumber(t[2]), bots = tonumber(t[3]), level = t[4], name = t[5]})
+  end
+end
+if handed == '' then
+  local take, bots, level = 0, 0, 'random'
+  if #waiting >= seats then
+    take = seats
+  else
+    for _, w in ipairs(waiting) do
+      if w.bots > 0 and w.bots <= now then
+        take = #waiting
+        bots = seats - #waiting
+        level = w.level
+        break
+      end
+    end
+  end
+  if take > 0 then
+    local tickets = {}
+    for _ = 1, take do
+      local w = table.remove(waiting, 1)
+      redis.call('HSET', ARGV[4] .. w.id, 'state', 'claimed')
+      redis.call('ZREM', KEYS[1], w.id)
+      table.insert(tickets, {id = w.id, name = w.name})
+    end
+    handed = cjson.encode({id = ARGV[3], tickets = tickets, bots = bots, level = level, lease = now + lease})
+    redis.call('HSET', KEYS[2], ARGV[3], handed)
+    redis.call('EXPIRE', KEYS[2], ARGV[5])
+  end
+end
+local next = nil
+for _, v in ipairs(redis.call('HVALS', KEYS[2])) do
+  local c = cjson.decode(v)
+  if not next or c.lease < next then next = c.lease end
+end
+if #waiting >= seats then next = now end
+for _, w in ipairs(waiting) do
+  local at = w.expires
+  if w.bots > 0 and w.bots < at then at = w.bots end
+  if not next or at < next then next = at end
+end
+if next then next = string.format('%d', next) else next = '' end
+return {spec, handed, next}
+",
+    )
+});
+
+/// Seats a claim's tickets and ends the claim, if it is still held.
+/// KEYS: claims. ARGV: claim id, keep secs, ticket key prefix, then ticket, game, seat, seat
+/// token for each ticket. Returns 1 seated, 0 the claim was ended already.
+static SEAT: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+if redis.call('HDEL', KEYS[1], ARGV[1]) == 0 then return 0 end
+for i = 4, #ARGV, 4 do
+  local key = ARGV[3] .. ARGV[i]
+  if redis.call('EXISTS', key) == 1 then
+    redis.call('HSET', key, 'state', 'matched', 'game', ARGV[i + 1], 'seat', ARGV[i + 2], 'seat_token', ARGV[i + 3])
+    redis.call('EXPIRE', key, ARGV[2])
+  end
+end
+return 1
+",
+    )
+});
+
+/// Cancels a waiting ticket. KEYS: ticket, queue. ARGV: ticket id.
+/// Returns the state the ticket was found in, or '' when there is none.
+static CANCEL: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+local state = redis.call('HGET', KEYS[1], 'state')
+if not state then return '' end
+if state == 'waiting' then
+  redis.call('HSET', KEYS[1], 'state', 'cancelled')
+  redis.call('ZREM', KEYS[2], ARGV[1])
+end
+return state
+",
+    )
+});
+
+/// The queues due, with their counts of touches. KEYS: due, touched. ARGV: now ms, most.
+/// Returns {queue, count, ...}.
+static DUE_QUEUES: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"#!lua flags=no-writes
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+local out = {}
+for _, q in ipairs(due) do
+  table.insert(out, q)
+  table.insert(out, redis.call('HGET', KEYS[2], q) or '0')
+end
+return out
+",
+    )
+});
+
+/// Files a queue under its next look (or takes it out), unless a ticket touched it since.
+/// KEYS: due, touched. ARGV: queue, count seen, next ms or ''.
+static RESCHEDULE: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+local touched = redis.call('HGET', KEYS[2], ARGV[1]) or '0'
+if touched ~= ARGV[2] then return 0 end
+if ARGV[3] == '' then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+else
+  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+end
+return 1
+",
+    )
+});
+
+fn corrupt(what: &str) -> StoreError {
+    StoreError::Corrupt(format!("a matchmaking ticket's {what} does not read back"))
+}
+
+fn state_of(text: &str) -> Result<TicketState, StoreError> {
+    serde_json::from_value(serde_json::Value::String(text.to_owned())).map_err(|_| corrupt("state"))
+}
+
+fn level_of(text: &str) -> Result<BotLevel, StoreError> {
+    serde_json::from_value(serde_json::Value::String(text.to_owned())).map_err(|_| corrupt("bot level"))
+}
+
+fn ticket_of(mut fields: HashMap<String, String>) -> Result<Option<Ticket>, StoreError> {
+    let Some(state) = fields.remove("state") else {
+        return Ok(None);
+    };
+    let number = |fields: &HashMap<String, String>, name: &str| {
+        fields
+            .get(name)
+            .and_then(|v| v.parse::<u64>().ok())
+            .ok_or_else(|| corrupt(name))
+    };
+    Ok(Some(Ticket {
+        state: state_of(&state)?,
+        expires_ms: number(&fields, "expires")?,
+        bots_ms: number(&fields, "bots")?,
+        bot_level: level_of(fields.get("level").map(String::as_str).unwrap_or("random"))?,
+        seat: match fields.get("seat") {
+            Some(seat) => Some(Seat::new(seat.parse::<usize>().map_err(|_| corrupt("seat"))?)),
+            None => None,
+        },
+        name: fields.remove("name").unwrap_or_default(),
+        token_hash: fields.remove("token").unwrap_or_default(),
+        game: fields.remove("game"),
+        seat_token: fields.remove("seat_token"),
+    }))
+}
+
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
+
+#[async_trait]
+impl<C> Matchmaking for RedisStore<C>
+where
+    C: ConnectionLike + Clone + Send + Sync + 'static,
+{
+    async fn enqueue(
+        &self,
+        id: &TicketId,
+        spec: &QueueSpec,
+        ticket: &Ticket,
+        keep: Duration,
+    ) -> Result<(), StoreError> {
+        let queue = id.queue();
+        let spec_json = serde_json::to_string(spec).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+        let level = ticket.bot_level.as_str();
+        let now = crate::table::tickets::unix_ms();
+        let _: i64 = self
+            .run(async |conn| {
+                ENQUEUE
+                    .key(format!("{}{id}", ticket_prefix(queue)))
+                    .key(queue_key(queue, "queue"))
+                    .key(queue_key(queue, "spec"))
+                    .key(queue_key(queue, "claims"))
+                    .arg(id.as_str())
+                    .arg(now)
+                    .arg(ttl_secs(keep))
+                    .arg(&ticket.name)
+                    .arg(&ticket.token_hash)
+                    .arg(ticket.expires_ms)
+                    .arg(ticket.bots_ms)
+                    .arg(level)
+                    .arg(&spec_json)
+                    .invoke_async(conn)
+                    .await
+            })
+            .await?;
+        let _: i64 = self
+            .run(async |conn| {
+                TOUCH
+                    .key(DUE)
+                    .key(TOUCHED)
+                    .arg(queue)
+                    .arg(now)
+                    .invoke_async(conn)
+                    .await
+            })
+            .await?;
+        Ok(())
+    }
+
+    async fn ticket(&self, id: &TicketId) -> Result<Option<Ticket>, StoreError> {
+        let fields: HashMap<String, String> = self
+            .run(async |conn| {
+                redis::cmd("HGETALL")
+                    .arg(format!("{}{id}", ticket_prefix(id.queue())))
+                    .query_async(conn)
+                    .await
+            })
+            .await?;
+        ticket_of(fields)
+    }
+
+    async fn cancel_ticket(&self, id: &TicketId) -> Result<Option<TicketState>, StoreError> {
+        let found: String = self
+            .run(async |conn| {
+                CANCEL
+                    .key(format!("{}{id}", ticket_prefix(id.queue())))
+                    .key(queue_key(id.queue(), "queue"))
+                    .arg(id.as_str())
+                    .invoke_async(conn)
+                    .await
+            })
+            .await?;
+        if found.is_empty() {
+            return Ok(None);
+        }
+        state_of(&found).map(Some)
+    }
+
+    async fn look(
+        &self,
+        queue: &str,
+        claim_id: &str,
+        now_ms: u64,
+        lease: Duration,
+    ) -> Result<(Option<QueueSpec>, Look), StoreError> {
+        let (spec, claim, next): (String, String, String) = self
+            .run(async |conn| {
+                LOOK.key(queue_key(queue, "queue"))
+                    .key(queue_key(queue, "claims"))
+                    .key(queue_key(queue, "spec"))
+                    .arg(now_ms)
+                    .arg(millis(lease).max(1))
+                    .arg(claim_id)
+                    .arg(ticket_prefix(queue))
+                    .arg(ttl_secs(self.retention.idle))
+                    .arg(LOOK_SCAN)
+                    .invoke_async(conn)
+                    .await
+            })
+            .await?;
+        if spec.is_empty() {
+            return Ok((None, Look::default()));
+        }
+        let spec: QueueSpec = serde_json::from_str(&spec).map_err(|_| corrupt("queue"))?;
+        let claim: Option<Claim> = if claim.is_empty() {
+            None
+        } else {
+            Some(serde_json::from_str(&claim).map_err(|_| corrupt("claim"))?)
+        };
+        let next_ms = next.parse::<u64>().ok();
+        Ok((Some(spec), Look { claim, next_ms }))
+    }
+
+    async fn seat_tickets(
+        &self,
+        queue: &str,
+        claim: &str,
+        seated: &[Seated],
+        keep: Duration,
+    ) -> Result<bool, StoreError> {
+        let done: i64 = self
+            .run(async |conn| {
+                let mut call = SEAT.prepare_invoke();
+                call.key(queue_key(queue, "claims"))
+                    .arg(claim)
+                    .arg(ttl_secs(keep))
+                    .arg(ticket_prefix(queue));
+                for seat in seated {
+                    call.arg(&seat.ticket)
+                        .arg(&seat.game)
+                        .arg(seat.seat.index())
+                        .arg(&seat.seat_token);
+                }
+                call.invoke_async(conn).await
+            })
+            .await?;
+        Ok(done == 1)
+    }
+
+    async fn due_queues(&self, now_ms: u64, limit: usize) -> Result<Vec<(String, u64)>, StoreError> {
+        let flat: Vec<String> = self
+            .run(async |conn| {
+                DUE_QUEUES
+                    .key(DUE)
+                    .key(TOUCHED)
+                    .arg(now_ms)
+                    .arg(limit.max(1))
+                    .invoke_async(conn)
+                    .await
+            })
+            .await?;
+        Ok(flat
+            .chunks(2)
+            .filter_map(|pair| match pair {
+                [queue, count] => Some((queue.clone(), count.parse().unwrap_or(0))),
+                _ => None,
+            })
+            .collect())
+    }
+
+    async fn reschedule_queue(&self, queue: &str, seen: u64, next_ms: Option<u64>) -> Result<(), StoreError> {
+        let next = next_ms.map(|n| n.to_string()).unwrap_or_default();
+        let _: i64 = self
+            .run(async |conn| {
+                RESCHEDULE
+                    .key(DUE)
+                    .key(TOUCHED)
+                    .arg(queue)
+                    .arg(seen)
+                    .arg(&next)
+                    .invoke_async(conn)
+                    .await
+            })
+            .await?;
+        Ok(())
+    }
+}

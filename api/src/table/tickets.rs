@@ -1,0 +1,295 @@
+//! Matchmaking tickets as values: a ticket's id (which names its queue), its record in the
+//! store, the queue it waits in, and a claim (a full batch taken from a queue to be seated in
+//! one game). Nothing here touches the store: the stores keep these, the service moves them.
+
+use rand::RngCore;
+use roadie_engine::{BotLevel, Seat};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::ID_BYTES;
+use super::refusal::{Code, Refusal};
+
+/// Hex characters of a queue's key (the first 64 bits of SHA-256 of what it matches).
+pub const QUEUE_HEX: usize = 16;
+
+/// Hex characters of a ticket's own part of its id.
+const OWN_HEX: usize = 16;
+
+/// What tickets of one queue all asked for: the same ruleset, seat count and options.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct QueueSpec {
+    /// The ruleset's slug.
+    pub ruleset: String,
+    /// How many seats the game has.
+    pub seats: usize,
+    /// The ruleset's options, as the first ticket wrote them (`null`: none).
+    #[serde(default)]
+    pub options: Option<serde_json::Value>,
+}
+
+impl QueueSpec {
+    /// The queue's key: the same for every ticket that asks for the same game. Options are
+    /// hashed as canonical JSON (`serde_json` sorts object keys), so their field order does not
+    /// split a queue.
+    pub fn key(&self) -> String {
+        let options = self.options.as_ref().map(|o| o.to_string()).unwrap_or_default();
+        let digest = Sha256::digest(format!("{}\n{}\n{}", self.ruleset, self.seats, options));
+        hex::encode(&digest[..QUEUE_HEX / 2])
+    }
+}
+
+/// A ticket's id: its queue's key followed by random hex, so that the id alone finds the
+/// queue (and the store's slot) the ticket lives in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TicketId(String);
+
+impl TicketId {
+    /// A new id in `queue`.
+    pub fn random(queue: &str) -> Self {
+        let mut own = [0u8; OWN_HEX / 2];
+        rand::rng().fill_bytes(&mut own);
+        Self(format!("{queue}{}", hex::encode(own)))
+    }
+
+    /// `404 ticket_not_found` unless `id` has the shape of a ticket's id.
+    pub fn parse(id: &str) -> Result<Self, Refusal> {
+        let shaped = id.len() == QUEUE_HEX + OWN_HEX
+            && id
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+        if shaped {
+            Ok(Self(id.to_owned()))
+        } else {
+            Err(Refusal::ticket_not_found(id))
+        }
+    }
+
+    /// The key of the queue the ticket waits in.
+    pub fn queue(&self) -> &str {
+        &self.0[..QUEUE_HEX]
+    }
+
+    /// The id as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for TicketId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Where a ticket is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TicketState {
+    /// In its queue.
+    Waiting,
+    /// Taken in a claim whose game is being created: no longer cancellable.
+    Claimed,
+    /// Seated: the record holds the game, the seat and the seat's token.
+    Matched,
+    /// Cancelled by its holder.
+    Cancelled,
+    /// Its time ran out while it waited.
+    Expired,
+}
+
+/// A ticket as the store keeps it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Ticket {
+    /// Where it is.
+    pub state: TicketState,
+    /// The display name its seat gets.
+    pub name: String,
+    /// SHA-256 (hex) of the ticket's bearer token: the token itself is never kept.
+    pub token_hash: String,
+    /// When it stops waiting (Unix ms).
+    pub expires_ms: u64,
+    /// From when its game may be completed with bots (Unix ms; 0: never).
+    pub bots_ms: u64,
+    /// The level of those bots.
+    pub bot_level: BotLevel,
+    /// Its game, once matched.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<String>,
+    /// Its seat, once matched.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<Seat>,
+    /// Its seat's token, once matched: shown only to the ticket's holder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat_token: Option<String>,
+}
+
+impl Ticket {
+    /// The state its holder sees at `now_ms`: a waiting ticket past its time has expired, and a
+    /// claimed one is still waiting to them.
+    pub fn shown_state(&self, now_ms: u64) -> TicketState {
+        match self.state {
+            TicketState::Waiting if self.expires_ms <= now_ms => TicketState::Expired,
+            TicketState::Claimed => TicketState::Waiting,
+            state => state,
+        }
+    }
+
+    /// `401 token_invalid` unless `token` is this ticket's.
+    pub fn admit(&self, token: &str) -> Result<(), Refusal> {
+        if token_hash(token) == self.token_hash {
+            Ok(())
+        } else {
+            Err(Refusal::new(Code::TokenInvalid, "the token is not this ticket's"))
+        }
+    }
+}
+
+/// Milliseconds since the Unix epoch, by this process's clock: what tickets' times are in.
+pub fn unix_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+        .unwrap_or(0)
+}
+
+/// A new ticket's bearer token: 128 random bits in hex.
+pub fn ticket_token() -> String {
+    let mut bytes = [0u8; 16];
+    rand::rng().fill_bytes(&mut bytes);
+    hex::encode(bytes)
+}
+
+/// SHA-256 (hex) of a ticket's token, as its record keeps it.
+pub fn token_hash(token: &str) -> String {
+    hex::encode(Sha256::digest(token.as_bytes()))
+}
+
+/// One ticket of a claim, in seat order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Claimed {
+    /// The ticket's id.
+    pub id: String,
+    /// Its display name.
+    pub name: String,
+}
+
+/// A batch taken from a queue by one process, to be seated in one game. The claim's id is the
+/// game's id, so whichever process completes it creates the same game at most once.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Claim {
+    /// The claim's id, and its game's.
+    pub id: String,
+    /// The tickets, the first in seat 0.
+    pub tickets: Vec<Claimed>,
+    /// How many seats after the tickets' get bots (0 when the tickets fill the game).
+    pub bots: usize,
+    /// The level of those bots.
+    pub level: BotLevel,
+    /// Until when (Unix ms) the process that holds the claim may complete it; after that
+    /// another process takes it over.
+    pub lease: u64,
+}
+
+/// A new claim's id: a game id's worth of random hex.
+pub fn claim_id() -> String {
+    let mut bytes = [0u8; ID_BYTES];
+    rand::rng().fill_bytes(&mut bytes);
+    hex::encode(bytes)
+}
+
+/// What a look at a queue found.
+#[derive(Debug, Default)]
+pub struct Look {
+    /// The claim to complete now: a new batch, or one whose lease ran out.
+    pub claim: Option<Claim>,
+    /// When the queue next needs a look (Unix ms), if ever: a ticket's bots or expiry coming
+    /// due, or a claim's lease running out.
+    pub next_ms: Option<u64>,
+}
+
+/// A ticket's seat, once its game exists.
+#[derive(Clone, Debug)]
+pub struct Seated {
+    /// The ticket's id.
+    pub ticket: String,
+    /// The game.
+    pub game: String,
+    /// The seat.
+    pub seat: Seat,
+    /// The seat's token.
+    pub seat_token: String,
+}
+
+/// Picks the batch a queue's next claim takes from its `waiting` tickets (in arrival order,
+/// with their bots times): a full game's worth, or, once a ticket's bots are due at `now_ms`,
+/// everyone waiting with bots in the remaining seats. `None` when no game can start yet.
+pub fn batch(
+    waiting: &[(String, u64, BotLevel)],
+    seats: usize,
+    now_ms: u64,
+) -> Option<(usize, usize, BotLevel)> {
+    if seats == 0 || waiting.is_empty() {
+        return None;
+    }
+    if waiting.len() >= seats {
+        return Some((seats, 0, BotLevel::Random));
+    }
+    waiting
+        .iter()
+        .find(|(_, bots, _)| *bots > 0 && *bots <= now_ms)
+        .map(|(_, _, level)| (waiting.len(), seats - waiting.len(), *level))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_ticket_id_names_its_queue() {
+        let spec = QueueSpec {
+            ruleset: "shrewd-producer".into(),
+            seats: 4,
+            options: None,
+        };
+        let id = TicketId::random(&spec.key());
+        let parsed = TicketId::parse(id.as_str()).expect("parses");
+        assert_eq!(parsed.queue(), spec.key());
+        assert!(TicketId::parse("nope").is_err());
+        assert!(TicketId::parse(&"G".repeat(32)).is_err());
+    }
+
+    #[test]
+    fn options_in_another_order_make_the_same_queue() {
+        let a = QueueSpec {
+            ruleset: "r".into(),
+            seats: 2,
+            options: Some(serde_json::json!({"a": 1, "b": 2})),
+        };
+        let b = QueueSpec {
+            options: serde_json::from_str(r#"{"b": 2, "a": 1}"#).ok(),
+            ..a.clone()
+        };
+        assert_eq!(a.key(), b.key());
+        assert_ne!(
+            a.key(),
+            QueueSpec {
+                seats: 3,
+                ..a.clone()
+            }
+            .key()
+        );
+    }
+
+    #[test]
+    fn a_batch_is_a_full_game_or_a_due_ticket_with_bots() {
+        let t = |bots| ("t".to_owned(), bots, BotLevel::Greedy);
+        assert_eq!(batch(&[t(0), t(0)], 3, 100), None);
+        assert_eq!(
+            batch(&[t(0), t(0), t(0), t(0)], 3, 100),
+            Some((3, 0, BotLevel::Random))
+        );
+        assert_eq!(batch(&[t(0), t(50)], 3, 100), Some((2, 1, BotLevel::Greedy)));
+        assert_eq!(batch(&[t(0), t(150)], 3, 100), None);
+    }
+}
