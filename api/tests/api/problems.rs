@@ -428,6 +428,38 @@ async fn every_problem_code_is_provoked() {
         "token_revoked",
     );
 
+    let ticket = json!({"ruleset": "shrewd-producer", "seats": 3, "name": "Ann"});
+    saw(
+        &mut seen,
+        app.post(
+            "/v1/tickets",
+            None,
+            &json!({"ruleset": "shrewd-producer", "seats": 3, "name": "Ann", "bots_after_secs": 100_000}),
+        )
+        .await,
+        "invalid_ticket",
+    );
+    saw(
+        &mut seen,
+        app.get(&format!("/v1/tickets/{}", "0".repeat(32)), Some("any"))
+            .await,
+        "ticket_not_found",
+    );
+    let first = app.post("/v1/tickets", None, &ticket).await;
+    assert_eq!(first.status, 201, "{}", first.body);
+    for _ in 0..2 {
+        let other = app.post("/v1/tickets", None, &ticket).await;
+        assert_eq!(other.status, 201, "{}", other.body);
+    }
+    let cancel = app
+        .send(
+            app.http
+                .delete(app.url(&format!("/v1/tickets/{}", first.json["id"].as_str().expect("id"))))
+                .bearer_auth(first.json["token"].as_str().expect("token")),
+        )
+        .await;
+    saw(&mut seen, cancel, "ticket_matched");
+
     let one_game = TestApp::spawn(&[("ROADIE_CREATE_RATE", "0.1"), ("ROADIE_CREATE_BURST", "1")]).await;
     let create = json!({"ruleset": "shrewd-producer", "seats": 3});
     let first = one_game.post("/v1/games", None, &create).await;

@@ -21,6 +21,7 @@ mod integrity;
 mod limits;
 mod lobby;
 mod logs;
+mod matchmaking;
 mod play;
 mod processes;
 mod readiness;

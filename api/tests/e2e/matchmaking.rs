@@ -1,0 +1,241 @@
+//! Matchmaking through the real binary: tickets posted to several processes on one Redis are
+//! seated in full games, each seat granted once, even when a process dies mid-run.
+
+use std::collections::{HashMap, HashSet};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::support::{Redis, Roadie, send};
+
+/// A ticket as posted: its id, token and the name its seat must carry.
+#[derive(Clone, Debug)]
+struct Posted {
+    id: String,
+    token: String,
+    name: String,
+}
+
+fn post_ticket(server: &Roadie, body: &Value) -> Option<Posted> {
+    let sent = server
+        .http
+        .post(server.url("/v1/tickets"))
+        .json(body)
+        .send()
+        .ok()?;
+    let status = sent.status().as_u16();
+    let reply: Value = sent.json().ok()?;
+    assert_eq!(status, 201, "{reply}");
+    assert_eq!(reply["status"], "waiting", "{reply}");
+    assert!(reply["expires_at"].as_u64().is_some(), "{reply}");
+    Some(Posted {
+        id: reply["id"].as_str()?.to_owned(),
+        token: reply["token"].as_str()?.to_owned(),
+        name: body["name"].as_str()?.to_owned(),
+    })
+}
+
+fn ticket_body(name: &str) -> Value {
+    json!({"ruleset": "shrewd-producer", "seats": 4, "name": name})
+}
+
+/// The ticket once it stops waiting, or as it is after `within`.
+fn settled(server: &Roadie, ticket: &Posted, within: Duration) -> Value {
+    let deadline = Instant::now() + within;
+    loop {
+        let reply = send(
+            server
+                .http
+                .get(server.url(&format!("/v1/tickets/{}?wait=2", ticket.id)))
+                .bearer_auth(&ticket.token),
+        );
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        if reply.json["status"] != "waiting" || Instant::now() > deadline {
+            return reply.json;
+        }
+    }
+}
+
+/// Checks that every matched ticket holds a seat no other ticket holds, named after it, whose
+/// token opens that seat; answers the seats granted, by game.
+fn check_seats(server: &Roadie, matched: &[(Posted, Value)]) -> HashMap<String, Vec<u64>> {
+    let mut granted: HashMap<String, Vec<u64>> = HashMap::new();
+    let mut seen = HashSet::new();
+    for (ticket, info) in matched {
+        let game = info["game"].as_str().expect("a game").to_owned();
+        let seat = info["seat"].as_u64().expect("a seat");
+        assert!(
+            seen.insert((game.clone(), seat)),
+            "seat {seat} of {game} granted twice"
+        );
+        let token = info["seat_token"].as_str().expect("a seat token");
+        let view = server.get(&format!("/v1/games/{game}"), Some(token));
+        assert_eq!(view.status, 200, "{}", view.body);
+        assert_eq!(view.json["seat"], seat, "{}", view.body);
+        assert_eq!(
+            view.json["occupants"][seat as usize]["name"],
+            ticket.name.as_str(),
+            "{}",
+            view.body
+        );
+        granted.entry(game).or_default().push(seat);
+    }
+    granted
+}
+
+#[test]
+fn forty_tickets_through_two_processes_make_ten_games() {
+    let redis = Redis::start();
+    let a = Roadie::start("matchmaking_a", Some(&redis), &[]);
+    let b = Roadie::start("matchmaking_b", Some(&redis), &[]);
+    let tickets: Vec<Posted> = (0..40)
+        .map(|i| {
+            let server = if i % 2 == 0 { &a } else { &b };
+            post_ticket(server, &ticket_body(&format!("player {i}"))).expect("posted")
+        })
+        .collect();
+    let matched: Vec<(Posted, Value)> = tickets
+        .iter()
+        .enumerate()
+        .map(|(i, ticket)| {
+            let server = if i % 2 == 0 { &b } else { &a };
+            let info = settled(server, ticket, Duration::from_secs(20));
+            assert_eq!(info["status"], "matched", "{info}");
+            (ticket.clone(), info)
+        })
+        .collect();
+    let granted = check_seats(&a, &matched);
+    assert_eq!(granted.len(), 10, "{granted:?}");
+    for (game, mut seats) in granted {
+        seats.sort_unstable();
+        assert_eq!(seats, vec![0, 1, 2, 3], "the seats of {game}");
+    }
+    let stranger = a.get(&format!("/v1/tickets/{}", tickets[0].id), Some(&tickets[1].token));
+    stranger.assert_problem(401, "token_invalid");
+}
+
+#[test]
+fn a_process_killed_mid_run_loses_and_doubles_no_ticket() {
+    let redis = Redis::start();
+    let lease = [("ROADIE_TICKET_LEASE_MS", "1000")];
+    let a = Roadie::start("matchmaking_kill_a", Some(&redis), &lease);
+    let b = Roadie::start("matchmaking_kill_b", Some(&redis), &lease);
+    let posted: Vec<Posted> = std::thread::scope(|scope| {
+        let posters: Vec<_> = (0..4)
+            .map(|t| {
+                let (a, b) = (&a, &b);
+                scope.spawn(move || {
+                    (0..10)
+                        .filter_map(|i| {
+                            let n = t * 10 + i;
+                            let server = if n % 2 == 0 { a } else { b };
+                            post_ticket(server, &ticket_body(&format!("player {n}")))
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        std::thread::sleep(Duration::from_millis(150));
+        b.kill();
+        posters
+            .into_iter()
+            .flat_map(|p| p.join().expect("poster"))
+            .collect()
+    });
+    assert!(posted.len() >= 20, "only {} tickets were posted", posted.len());
+    let mut matched = Vec::new();
+    let mut waiting = 0;
+    for ticket in &posted {
+        let info = settled(&a, ticket, Duration::from_secs(5));
+        match info["status"].as_str() {
+            Some("matched") => matched.push((ticket.clone(), info)),
+            Some("waiting") => waiting += 1,
+            other => panic!("ticket {} is {other:?}: {info}", ticket.id),
+        }
+    }
+    check_seats(&a, &matched);
+    // Any four waiting tickets would have been seated by the surviving process.
+    assert!(waiting < 4, "{waiting} tickets still wait");
+}
+
+#[test]
+fn a_lone_ticket_is_seated_with_bots_after_its_wait() {
+    let roadie = Roadie::start("matchmaking_bots", None, &[]);
+    let ticket = post_ticket(
+        &roadie,
+        &json!({"ruleset": "shrewd-producer", "seats": 3, "name": "Solo", "bots_after_secs": 1, "bot_level": "greedy"}),
+    )
+    .expect("posted");
+    let started = Instant::now();
+    let info = settled(&roadie, &ticket, Duration::from_secs(5));
+    assert_eq!(info["status"], "matched", "{info}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+    let game = info["game"].as_str().expect("a game");
+    let view = roadie.get(&format!("/v1/games/{game}"), info["seat_token"].as_str());
+    assert_eq!(view.status, 200, "{}", view.body);
+    let occupants = view.json["occupants"].as_array().expect("occupants");
+    assert_eq!(occupants[0]["name"], "Solo");
+    assert!(
+        occupants[1..]
+            .iter()
+            .all(|o| o["occupant"] == "bot" && o["level"] == "greedy"),
+        "{occupants:?}"
+    );
+}
+
+#[test]
+fn cancel_expiry_and_bad_input_get_documented_problems() {
+    let roadie = Roadie::start("matchmaking_problems", None, &[("ROADIE_TICKET_TTL_SECS", "2")]);
+    let post = |body: Value| roadie.post("/v1/tickets", None, &body);
+    post(json!({"ruleset": "no-such-game", "seats": 2, "name": "A"}))
+        .assert_problem(404, "ruleset_not_found");
+    post(json!({"ruleset": "shrewd-producer", "seats": 99, "name": "A"}))
+        .assert_problem(422, "invalid_seats");
+    post(json!({"ruleset": "shrewd-producer", "seats": 3, "name": "   "}))
+        .assert_problem(422, "invalid_name");
+    post(json!({"ruleset": "shrewd-producer", "seats": 3, "name": "A", "bots_after_secs": 3}))
+        .assert_problem(422, "invalid_ticket");
+    post(json!({"ruleset": "shrewd-producer", "seats": 3, "name": "A", "options": {"nope": 1}}))
+        .assert_problem(422, "invalid_options");
+    post(json!({"ruleset": "shrewd-producer", "seats": "two", "name": "A"}))
+        .assert_problem(400, "malformed_json");
+    roadie
+        .get("/v1/tickets/nope", Some("x"))
+        .assert_problem(404, "ticket_not_found");
+
+    let body = json!({"ruleset": "shrewd-producer", "seats": 3, "name": "A"});
+    let first = post_ticket(&roadie, &body).expect("posted");
+    let path = format!("/v1/tickets/{}", first.id);
+    roadie.get(&path, None).assert_problem(401, "token_missing");
+    roadie
+        .get(&path, Some("not-the-token"))
+        .assert_problem(401, "token_invalid");
+    let cancel = |ticket: &Posted| {
+        send(
+            roadie
+                .http
+                .delete(roadie.url(&format!("/v1/tickets/{}", ticket.id)))
+                .bearer_auth(&ticket.token),
+        )
+    };
+    assert_eq!(cancel(&first).status, 204);
+    assert_eq!(roadie.get(&path, Some(&first.token)).json["status"], "cancelled");
+
+    let one = post_ticket(&roadie, &body).expect("posted");
+    let two = post_ticket(&roadie, &body).expect("posted");
+    post_ticket(&roadie, &body).expect("posted");
+    assert_eq!(
+        settled(&roadie, &one, Duration::from_secs(5))["status"],
+        "matched"
+    );
+    cancel(&two).assert_problem(409, "ticket_matched");
+    let one_info = settled(&roadie, &one, Duration::from_secs(1));
+    let two_info = settled(&roadie, &two, Duration::from_secs(1));
+    assert_eq!(one_info["game"], two_info["game"]);
+    assert_ne!(one_info["seat"], two_info["seat"]);
+
+    let lonely = post_ticket(&roadie, &body).expect("posted");
+    std::thread::sleep(Duration::from_millis(2_500));
+    let expired = roadie.get(&format!("/v1/tickets/{}", lonely.id), Some(&lonely.token));
+    assert_eq!(expired.json["status"], "expired", "{}", expired.body);
+}
