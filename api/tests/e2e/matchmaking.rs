@@ -239,3 +239,90 @@ fn cancel_expiry_and_bad_input_get_documented_problems() {
     let expired = roadie.get(&format!("/v1/tickets/{}", lonely.id), Some(&lonely.token));
     assert_eq!(expired.json["status"], "expired", "{}", expired.body);
 }
+
+/// What the claim script leaves when its process dies before creating the game: the queue's
+/// waiting tickets taken off it into a claim (with one bot seat) whose lease has run out, and
+/// the queue still filed as due.
+const DEAD_CLAIM: &str = r"
+local prefix = 'roadie:mm:{' .. ARGV[1] .. '}:'
+local ids = redis.call('ZRANGE', prefix .. 'queue', 0, -1)
+local tickets = {}
+for _, id in ipairs(ids) do
+  redis.call('HSET', prefix .. 't:' .. id, 'state', 'claimed')
+  redis.call('ZREM', prefix .. 'queue', id)
+  table.insert(tickets, {id = id, name = redis.call('HGET', prefix .. 't:' .. id, 'name')})
+end
+local claim = {id = ARGV[3], tickets = tickets, bots = 1, level = 'random', lease = tonumber(ARGV[2])}
+redis.call('HSET', prefix .. 'claims', ARGV[3], cjson.encode(claim))
+redis.call('ZADD', 'roadie:{mm}:due', ARGV[2], ARGV[1])
+return #ids
+";
+
+#[test]
+fn a_claim_whose_process_died_is_completed_by_another() {
+    let redis = Redis::start();
+    let roadie = Roadie::start("matchmaking_dead_claim", Some(&redis), &[]);
+    let tickets: Vec<Posted> = (0..3)
+        .map(|i| post_ticket(&roadie, &ticket_body(&format!("patient {i}"))).expect("posted"))
+        .collect();
+    let queue = &tickets[0].id[..16];
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("clock")
+        .as_millis()
+        .to_string();
+    let game = "0123456789abcdef01234567";
+    let claimed = redis.cli(&["EVAL", DEAD_CLAIM, "0", queue, &now, game]);
+    assert_eq!(claimed.trim(), "3", "{claimed}");
+    let cancel = send(
+        roadie
+            .http
+            .delete(roadie.url(&format!("/v1/tickets/{}", tickets[2].id)))
+            .bearer_auth(&tickets[2].token),
+    );
+    cancel.assert_problem(409, "ticket_matched");
+    let matched: Vec<(Posted, Value)> = tickets
+        .iter()
+        .map(|ticket| {
+            let info = settled(&roadie, ticket, Duration::from_secs(10));
+            assert_eq!(info["status"], "matched", "{info}");
+            assert_eq!(info["game"], game, "{info}");
+            (ticket.clone(), info)
+        })
+        .collect();
+    let granted = check_seats(&roadie, &matched);
+    assert_eq!(granted[game].len(), 3);
+    let view = roadie.get(&format!("/v1/games/{game}"), None);
+    assert_eq!(view.json["occupants"][3]["occupant"], "bot", "{}", view.body);
+}
+
+#[test]
+fn tickets_match_on_a_three_node_redis_cluster() {
+    let (_nodes, url) = crate::cluster::redis_cluster(&crate::support::scratch("matchmaking_cluster"));
+    let env = [("ROADIE_REDIS_URL", url.as_str())];
+    let a = Roadie::start("matchmaking_cluster_a", None, &env);
+    let b = Roadie::start("matchmaking_cluster_b", None, &env);
+    let mut tickets: Vec<Posted> = (0..8)
+        .map(|i| {
+            let server = if i % 2 == 0 { &a } else { &b };
+            post_ticket(server, &ticket_body(&format!("player {i}"))).expect("posted")
+        })
+        .collect();
+    tickets.push(
+        post_ticket(
+            &b,
+            &json!({"ruleset": "shrewd-producer", "seats": 3, "name": "Solo", "bots_after_secs": 1}),
+        )
+        .expect("posted"),
+    );
+    let matched: Vec<(Posted, Value)> = tickets
+        .iter()
+        .map(|ticket| {
+            let info = settled(&a, ticket, Duration::from_secs(10));
+            assert_eq!(info["status"], "matched", "{info}");
+            (ticket.clone(), info)
+        })
+        .collect();
+    let granted = check_seats(&b, &matched);
+    assert_eq!(granted.len(), 3, "{granted:?}");
+}
