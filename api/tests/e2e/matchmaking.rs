@@ -326,3 +326,49 @@ fn tickets_match_on_a_three_node_redis_cluster() {
     let granted = check_seats(&b, &matched);
     assert_eq!(granted.len(), 3, "{granted:?}");
 }
+
+#[test]
+fn a_claim_whose_game_was_created_before_its_process_died_is_not_created_twice() {
+    let redis = Redis::start();
+    let roadie = Roadie::start("matchmaking_dead_after_create", Some(&redis), &[]);
+    let tickets: Vec<Posted> = (0..3)
+        .map(|i| post_ticket(&roadie, &ticket_body(&format!("patient {i}"))).expect("posted"))
+        .collect();
+    // The game the dead process created under the claim's id before it could seat the tickets.
+    let created = roadie.post(
+        "/v1/games",
+        None,
+        &json!({"ruleset": "shrewd-producer", "seats": [
+            {"name": "patient 0"}, {"name": "patient 1"}, {"name": "patient 2"}, {"bot": "random"}
+        ]}),
+    );
+    assert_eq!(created.status, 201, "{}", created.body);
+    let game = created.json["id"].as_str().expect("an id");
+    let version = created.json["version"].clone();
+    let queue = &tickets[0].id[..16];
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("clock")
+        .as_millis()
+        .to_string();
+    assert_eq!(
+        redis.cli(&["EVAL", DEAD_CLAIM, "0", queue, &now, game]).trim(),
+        "3"
+    );
+    let matched: Vec<(Posted, Value)> = tickets
+        .iter()
+        .map(|ticket| {
+            let info = settled(&roadie, ticket, Duration::from_secs(10));
+            assert_eq!(info["status"], "matched", "{info}");
+            assert_eq!(info["game"], game, "{info}");
+            (ticket.clone(), info)
+        })
+        .collect();
+    check_seats(&roadie, &matched);
+    let view = roadie.get(&format!("/v1/games/{game}"), None);
+    assert_eq!(
+        view.json["version"], version,
+        "the game was written again: {}",
+        view.body
+    );
+}
