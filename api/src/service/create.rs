@@ -9,7 +9,7 @@ use crate::table::bots::play_bots;
 use crate::table::clock::TimeControl;
 use crate::table::notices::notices;
 use crate::table::refusal::plain_types;
-use crate::table::seats::{SeatSpec, table_of};
+use crate::table::seats::{SeatSpec, seats_taken, table_of};
 use crate::table::{Clock, Code, GameId, Refusal, Revision, Table, seed_commitment};
 use crate::wire::{CreatedGame, SeatToken};
 
@@ -41,6 +41,9 @@ pub struct NewGame {
     pub webhook: Option<String>,
     /// The time control.
     pub clock: Option<TimeControl>,
+    /// Whether the log says who was seated (`seat_taken` for each named seat, after the setup
+    /// events): for players seated by matchmaking rather than by a creator who named them.
+    pub announce_seats: bool,
     /// The game's id, when the caller derived it (a matchmaking claim's): creating it again
     /// answers the game already created under it instead of a second one.
     pub id: Option<GameId>,
@@ -97,6 +100,11 @@ impl Games {
         let (mut game, events) = AnyGame::setup(ruleset.slug, request.options.as_ref(), request.seats, seed)
             .map_err(setup_refused)?;
         let mut events: Vec<StoredEvent> = events.into_iter().map(StoredEvent::from).collect();
+        if request.announce_seats
+            && let Some(specs) = &request.specs
+        {
+            events.extend(seats_taken(specs)?);
+        }
         events.extend(play_bots(&mut game, |seat| table.bot(seat)));
         let mut salt = [0u8; SALT_BYTES];
         rand::rng().fill_bytes(&mut salt);

@@ -224,6 +224,7 @@ impl Games {
                 seed: None,
                 webhook: None,
                 clock: None,
+                announce_seats: true,
                 id: Some(game),
             })
             .await?;

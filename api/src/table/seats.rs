@@ -428,6 +428,24 @@ impl SeatEvent {
     }
 }
 
+/// A `seat_taken` event for each named player of `specs`: how a game whose players were seated
+/// for them (by matchmaking) says in its log who sits where.
+pub fn seats_taken(specs: &[SeatSpec]) -> Result<Vec<StoredEvent>, Refusal> {
+    Seat::all(specs.len())
+        .zip(specs)
+        .filter_map(|(seat, spec)| match spec {
+            SeatSpec::Player(name) => Some(
+                SeatEvent::SeatTaken {
+                    seat,
+                    name: name.clone(),
+                }
+                .stored(),
+            ),
+            _ => None,
+        })
+        .collect()
+}
+
 /// What a name may hold, as a JSON Schema pattern: no control characters, and something other
 /// than spaces.
 pub const NAME_PATTERN: &str = r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$";

@@ -57,8 +57,9 @@ fn settled(server: &Roadie, ticket: &Posted, within: Duration) -> Value {
 }
 
 /// Checks that every matched ticket holds a seat no other ticket holds, named after it, whose
-/// token opens that seat; answers the seats granted, by game.
-fn check_seats(server: &Roadie, matched: &[(Posted, Value)]) -> HashMap<String, Vec<u64>> {
+/// token opens that seat, and (with `logged`) whose log says who took it; answers the seats
+/// granted, by game.
+fn check_seats(server: &Roadie, matched: &[(Posted, Value)], logged: bool) -> HashMap<String, Vec<u64>> {
     let mut granted: HashMap<String, Vec<u64>> = HashMap::new();
     let mut seen = HashSet::new();
     for (ticket, info) in matched {
@@ -77,6 +78,17 @@ fn check_seats(server: &Roadie, matched: &[(Posted, Value)]) -> HashMap<String, 
             ticket.name.as_str(),
             "{}",
             view.body
+        );
+        let log = server.get(&format!("/v1/games/{game}/events?after=0&limit=5000"), None);
+        let announced = log.json["events"]
+            .as_array()
+            .expect("events")
+            .iter()
+            .any(|e| e["body"] == json!({"type": "seat_taken", "seat": seat, "name": ticket.name}));
+        assert!(
+            announced || !logged,
+            "no seat_taken for seat {seat} of {game}: {}",
+            log.body
         );
         granted.entry(game).or_default().push(seat);
     }
@@ -104,7 +116,7 @@ fn forty_tickets_through_two_processes_make_ten_games() {
             (ticket.clone(), info)
         })
         .collect();
-    let granted = check_seats(&a, &matched);
+    let granted = check_seats(&a, &matched, true);
     assert_eq!(granted.len(), 10, "{granted:?}");
     for (game, mut seats) in granted {
         seats.sort_unstable();
@@ -153,7 +165,7 @@ fn a_process_killed_mid_run_loses_and_doubles_no_ticket() {
             other => panic!("ticket {} is {other:?}: {info}", ticket.id),
         }
     }
-    check_seats(&a, &matched);
+    check_seats(&a, &matched, true);
     // Any four waiting tickets would have been seated by the surviving process.
     assert!(waiting < 4, "{waiting} tickets still wait");
 }
@@ -290,7 +302,7 @@ fn a_claim_whose_process_died_is_completed_by_another() {
             (ticket.clone(), info)
         })
         .collect();
-    let granted = check_seats(&roadie, &matched);
+    let granted = check_seats(&roadie, &matched, true);
     assert_eq!(granted[game].len(), 3);
     let view = roadie.get(&format!("/v1/games/{game}"), None);
     assert_eq!(view.json["occupants"][3]["occupant"], "bot", "{}", view.body);
@@ -323,7 +335,7 @@ fn tickets_match_on_a_three_node_redis_cluster() {
             (ticket.clone(), info)
         })
         .collect();
-    let granted = check_seats(&b, &matched);
+    let granted = check_seats(&b, &matched, true);
     assert_eq!(granted.len(), 3, "{granted:?}");
 }
 
@@ -364,7 +376,7 @@ fn a_claim_whose_game_was_created_before_its_process_died_is_not_created_twice()
             (ticket.clone(), info)
         })
         .collect();
-    check_seats(&roadie, &matched);
+    check_seats(&roadie, &matched, false);
     let view = roadie.get(&format!("/v1/games/{game}"), None);
     assert_eq!(
         view.json["version"], version,

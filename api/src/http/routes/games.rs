@@ -85,6 +85,7 @@ fn new_game(body: CreateGame) -> NewGame {
         seed: body.seed,
         webhook: body.webhook.map(|option| option.url),
         clock: body.clock,
+        announce_seats: false,
         id: None,
     }
 }
