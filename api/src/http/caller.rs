@@ -151,6 +151,19 @@ impl FromRequest for HostCaller {
     }
 }
 
+/// `429` unless calls about the ticket in the path are within the per-token rate
+/// (`ROADIE_TOKEN_RATE`), counted like a game token's.
+fn admit_ticket(req: &HttpRequest) -> Result<(), Refusal> {
+    if let (Some(limits), Some(metrics)) = (
+        req.app_data::<web::Data<crate::http::limits::Limits>>(),
+        req.app_data::<web::Data<crate::metrics::Metrics>>(),
+    ) {
+        let ticket = req.match_info().get("id").unwrap_or_default();
+        limits.admit_token(ticket, None, metrics)?;
+    }
+    Ok(())
+}
+
 /// The holder of the matchmaking ticket in the path, by the ticket's bearer token (checked
 /// against the ticket's record where the ticket is read). Required.
 #[derive(Clone, Debug)]
@@ -165,7 +178,7 @@ impl FromRequest for TicketCaller {
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         ready(match bearer(req) {
-            Ok(Some(token)) => Ok(TicketCaller {
+            Ok(Some(token)) => admit_ticket(req).map(|()| TicketCaller {
                 token: token.to_owned(),
             }),
             Ok(None) => Err(missing()),

@@ -98,6 +98,9 @@ impl MemoryStore {
         if let Ok(mut buckets) = self.buckets.lock() {
             buckets.retain(|_, tat| *tat > now_ms);
         }
+        if let Ok(mut matching) = self.matching.lock() {
+            matching.forget_ended(now);
+        }
         Ok(before - games.len())
     }
 

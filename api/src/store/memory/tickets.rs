@@ -34,6 +34,11 @@ pub(super) struct Matching {
 }
 
 impl Matching {
+    /// Drops every ticket kept past its time.
+    pub(super) fn forget_ended(&mut self, now: Instant) {
+        self.tickets.retain(|_, kept| kept.until > now);
+    }
+
     fn live(&mut self, id: &str) -> Option<&mut Ticket> {
         if self.tickets.get(id).is_some_and(|k| k.until <= Instant::now()) {
             self.tickets.remove(id);
