@@ -86,6 +86,8 @@ pub struct TicketView {
     pub expires_ms: u64,
     /// Its game, seat and the seat's token, once matched.
     pub seat: Option<Seated>,
+    /// While it waits in its queue, its place there (1: the first).
+    pub position: Option<u64>,
 }
 
 impl Games {
@@ -103,11 +105,13 @@ impl Games {
                 format!("bots_after_secs is at most the ticket's lifetime, {ttl_secs}; it was {after}"),
             ));
         }
-        AnyGame::setup(ruleset.slug, request.options.as_ref(), request.seats, 0).map_err(setup_refused)?;
+        // `"options": null` asks for the defaults, as leaving them out does: one queue for both.
+        let options = request.options.filter(|o| !o.is_null());
+        AnyGame::setup(ruleset.slug, options.as_ref(), request.seats, 0).map_err(setup_refused)?;
         let spec = QueueSpec {
             ruleset: ruleset.slug.to_owned(),
             seats: request.seats,
-            options: request.options,
+            options,
         };
         let queue = spec.key();
         let id = TicketId::random(&queue);
@@ -143,12 +147,12 @@ impl Games {
         })
     }
 
-    async fn held_ticket(&self, id: &TicketId, token: &str) -> Result<Ticket, Refusal> {
-        let ticket = self
+    async fn held_ticket(&self, id: &TicketId, token: &str) -> Result<(Ticket, Option<u64>), Refusal> {
+        let (ticket, position) = self
             .counted(self.store.ticket(id).await)?
             .ok_or_else(|| Refusal::ticket_not_found(id.as_str()))?;
         ticket.admit(token)?;
-        Ok(ticket)
+        Ok((ticket, position))
     }
 
     /// The ticket as its holder (proven by `token`) sees it; with `wait`, once it is no longer
@@ -156,10 +160,11 @@ impl Games {
     pub async fn ticket(&self, id: &TicketId, token: &str, wait: Duration) -> Result<TicketView, Refusal> {
         let until = tokio::time::Instant::now() + wait.min(MAX_WAIT);
         loop {
-            let ticket = self.held_ticket(id, token).await?;
+            let (ticket, position) = self.held_ticket(id, token).await?;
             let state = ticket.shown_state(now_ms());
             if state != TicketState::Waiting || tokio::time::Instant::now() + POLL_EVERY > until {
-                return Ok(view_of(id, &ticket, state));
+                let position = position.filter(|_| state == TicketState::Waiting);
+                return Ok(view_of(id, &ticket, state, position));
             }
             tokio::time::sleep(POLL_EVERY).await;
         }
@@ -264,7 +269,7 @@ impl Games {
     }
 }
 
-fn view_of(id: &TicketId, ticket: &Ticket, state: TicketState) -> TicketView {
+fn view_of(id: &TicketId, ticket: &Ticket, state: TicketState, position: Option<u64>) -> TicketView {
     let seat = match (&ticket.game, ticket.seat, &ticket.seat_token) {
         (Some(game), Some(seat), Some(token)) if state == TicketState::Matched => Some(Seated {
             ticket: id.to_string(),
@@ -279,6 +284,7 @@ fn view_of(id: &TicketId, ticket: &Ticket, state: TicketState) -> TicketView {
         state,
         expires_ms: ticket.expires_ms,
         seat,
+        position,
     }
 }
 

@@ -34,8 +34,8 @@ pub trait Matchmaking {
         keep: Duration,
     ) -> Result<(), StoreError>;
 
-    /// The ticket, if it is kept.
-    async fn ticket(&self, id: &TicketId) -> Result<Option<Ticket>, StoreError>;
+    /// The ticket, if it is kept, and while it waits in its queue its place there (1: next).
+    async fn ticket(&self, id: &TicketId) -> Result<Option<(Ticket, Option<u64>)>, StoreError>;
 
     /// Cancels the ticket if it is waiting. Answers the state it was found in (`None`: no such
     /// ticket).

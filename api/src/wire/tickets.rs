@@ -87,6 +87,11 @@ pub struct TicketInfo {
     /// The seat's bearer token, once matched (shown to this ticket only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seat_token: Option<String>,
+    /// While waiting, the ticket's place in its queue (1: the first); absent while its game is
+    /// being created.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 1)]
+    pub position: Option<u64>,
 }
 
 /// How long to wait for a ticket to be matched. Other query parameters are ignored.

@@ -222,6 +222,7 @@ fn cancel_expiry_and_bad_input_get_documented_problems() {
     roadie
         .get(&path, Some("not-the-token"))
         .assert_problem(401, "token_invalid");
+    assert_eq!(roadie.get(&path, Some(&first.token)).json["position"], 1);
     let cancel = |ticket: &Posted| {
         send(
             roadie
@@ -283,6 +284,9 @@ fn a_claim_whose_process_died_is_completed_by_another() {
         .expect("clock")
         .as_millis()
         .to_string();
+    let third = roadie.get(&format!("/v1/tickets/{}", tickets[2].id), Some(&tickets[2].token));
+    assert_eq!(third.json["status"], "waiting", "{}", third.body);
+    assert_eq!(third.json["position"], 3, "{}", third.body);
     let game = "0123456789abcdef01234567";
     let claimed = redis.cli(&["EVAL", DEAD_CLAIM, "0", queue, &now, game]);
     assert_eq!(claimed.trim(), "3", "{claimed}");

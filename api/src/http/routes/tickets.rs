@@ -132,5 +132,6 @@ fn info_of(view: TicketView) -> TicketInfo {
         game,
         seat,
         seat_token,
+        position: view.position,
     }
 }

@@ -85,8 +85,17 @@ impl Matchmaking for MemoryStore {
         Ok(())
     }
 
-    async fn ticket(&self, id: &TicketId) -> Result<Option<Ticket>, StoreError> {
-        Ok(self.matching()?.live(id.as_str()).cloned())
+    async fn ticket(&self, id: &TicketId) -> Result<Option<(Ticket, Option<u64>)>, StoreError> {
+        let mut m = self.matching()?;
+        let Some(ticket) = m.live(id.as_str()).cloned() else {
+            return Ok(None);
+        };
+        let position = m
+            .queues
+            .get(id.queue())
+            .and_then(|q| q.waiting.iter().position(|t| t == id.as_str()))
+            .map(|i| i as u64 + 1);
+        Ok(Some((ticket, position)))
     }
 
     async fn cancel_ticket(&self, id: &TicketId) -> Result<Option<TicketState>, StoreError> {

@@ -169,6 +169,16 @@ return 1
     )
 });
 
+/// A ticket's fields and its rank in its queue (nil when it is not there).
+/// KEYS: ticket, queue. ARGV: ticket id.
+static READ: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"#!lua flags=no-writes
+return {redis.call('HGETALL', KEYS[1]), redis.call('ZRANK', KEYS[2], ARGV[1])}
+",
+    )
+});
+
 /// Cancels a waiting ticket. KEYS: ticket, queue. ARGV: ticket id.
 /// Returns the state the ticket was found in, or '' when there is none.
 static CANCEL: LazyLock<Script> = LazyLock::new(|| {
@@ -310,16 +320,17 @@ where
         Ok(())
     }
 
-    async fn ticket(&self, id: &TicketId) -> Result<Option<Ticket>, StoreError> {
-        let fields: HashMap<String, String> = self
+    async fn ticket(&self, id: &TicketId) -> Result<Option<(Ticket, Option<u64>)>, StoreError> {
+        let (fields, rank): (HashMap<String, String>, Option<u64>) = self
             .run(async |conn| {
-                redis::cmd("HGETALL")
-                    .arg(format!("{}{id}", ticket_prefix(id.queue())))
-                    .query_async(conn)
+                READ.key(format!("{}{id}", ticket_prefix(id.queue())))
+                    .key(queue_key(id.queue(), "queue"))
+                    .arg(id.as_str())
+                    .invoke_async(conn)
                     .await
             })
             .await?;
-        ticket_of(fields)
+        Ok(ticket_of(fields)?.map(|ticket| (ticket, rank.map(|r| r + 1))))
     }
 
     async fn cancel_ticket(&self, id: &TicketId) -> Result<Option<TicketState>, StoreError> {
