@@ -26,6 +26,7 @@ mod http;
 mod play;
 mod report;
 mod stream;
+mod tickets;
 
 use std::net::{IpAddr, ToSocketAddrs};
 use std::process::ExitCode;
@@ -64,6 +65,9 @@ pub enum Flow {
     /// seeds), picks from that, and posts with `Prefer: return=minimal`. Every reply is checked
     /// against the copy, so a refusal or a different `to_act` fails the run.
     Mirrored,
+    /// Matchmaking: `--games` × `--seats` tickets, posted alternately to `--url` and
+    /// `--second-url`, each long-polled until matched (see `tickets.rs`).
+    Tickets,
 }
 
 /// Plays games against a Roadie server and reports throughput, latency and errors.
@@ -73,6 +77,10 @@ pub struct Args {
     /// Base URL of the server. Only loopback hosts (127.0.0.0/8, ::1, localhost) are accepted.
     #[arg(long, default_value = "http://127.0.0.1:8080")]
     url: String,
+    /// A second server (another process on the same store) that `--flow tickets` alternates
+    /// with `--url`. Loopback only.
+    #[arg(long)]
+    second_url: Option<String>,
     /// The ruleset to play.
     #[arg(long, default_value = "shrewd-producer")]
     ruleset: String,
@@ -201,7 +209,51 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if args.flow == Flow::Tickets {
+        return run_tickets(&runtime, &args, server);
+    }
     let summary = runtime.block_on(run(args.clone(), base, server, options));
+    if args.json {
+        match serde_json::to_string_pretty(&summary) {
+            Ok(text) => println!("{text}"),
+            Err(e) => eprintln!("loadtest: cannot write the summary: {e}"),
+        }
+    } else {
+        print!("{}", summary.table());
+    }
+    if summary.passed {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// `--flow tickets`: its own run and summary.
+fn run_tickets(runtime: &tokio::runtime::Runtime, args: &Args, server: Server) -> ExitCode {
+    let mut servers = vec![server];
+    if let Some(second) = &args.second_url {
+        match loopback_url(second).and_then(|url| resolve(&url)) {
+            Ok(second) => servers.push(second),
+            Err(message) => {
+                eprintln!("loadtest: --second-url: {message}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    if args.connections < args.seats {
+        eprintln!(
+            "loadtest: --flow tickets needs at least --seats connections (each holds one waiting ticket)"
+        );
+        return ExitCode::from(2);
+    }
+    let plan = tickets::TicketPlan {
+        ruleset: args.ruleset.clone(),
+        seats: args.seats,
+        tickets: args.games * args.seats,
+        deadline: Instant::now() + Duration::from_secs(args.time_limit),
+    };
+    let timeout = Duration::from_secs(args.request_timeout.max(1)) + Duration::from_secs(30);
+    let summary = runtime.block_on(tickets::run(&servers, plan, args.connections, timeout));
     if args.json {
         match serde_json::to_string_pretty(&summary) {
             Ok(text) => println!("{text}"),

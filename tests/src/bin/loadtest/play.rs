@@ -113,6 +113,7 @@ async fn play_one(
     let accepted = match plan.flow {
         Flow::Listed => play_listed(client, shared, &created, &mut rng, stats).await?,
         Flow::Mirrored => play_mirrored(client, shared, &created, seed, &mut rng, stats).await?,
+        Flow::Tickets => return Err("games are not played in --flow tickets".into()),
     };
     let last = client
         .game(stats, &id)
