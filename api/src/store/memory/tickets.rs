@@ -249,3 +249,169 @@ impl Matchmaking for MemoryStore {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use roadie_engine::{BotLevel, Seat};
+
+    use super::*;
+    use crate::store::Retention;
+    use crate::table::tickets::token_hash;
+
+    fn store() -> MemoryStore {
+        MemoryStore::new(Retention {
+            idle: Duration::from_secs(60),
+            finished: Duration::from_secs(60),
+        })
+    }
+
+    fn spec() -> QueueSpec {
+        QueueSpec {
+            ruleset: "shrewd-producer".into(),
+            seats: 2,
+            options: None,
+        }
+    }
+
+    async fn enqueue(store: &MemoryStore, name: &str, now: u64, bots_ms: u64) -> TicketId {
+        let id = TicketId::random(&spec().key());
+        let ticket = Ticket {
+            state: TicketState::Waiting,
+            name: name.into(),
+            token_hash: token_hash("t"),
+            expires_ms: now + 60_000,
+            bots_ms,
+            bot_level: BotLevel::Greedy,
+            game: None,
+            seat: None,
+            seat_token: None,
+        };
+        store
+            .enqueue(&id, &spec(), &ticket, Duration::from_secs(120))
+            .await
+            .expect("enqueued");
+        id
+    }
+
+    #[tokio::test]
+    async fn a_full_batch_is_claimed_once_and_handed_on_only_when_its_lease_runs_out() {
+        let store = store();
+        let now = unix_ms();
+        let queue = spec().key();
+        let first = enqueue(&store, "Ann", now, 0).await;
+        let (_, look) = store
+            .look(&queue, "c1", now, Duration::from_secs(1))
+            .await
+            .expect("look");
+        assert!(look.claim.is_none(), "one ticket of two cannot start a game");
+        let second = enqueue(&store, "Bob", now, 0).await;
+        let (_, look) = store
+            .look(&queue, "c2", now, Duration::from_secs(1))
+            .await
+            .expect("look");
+        let claim = look.claim.expect("a claim");
+        assert_eq!(claim.id, "c2");
+        assert_eq!(
+            claim.tickets.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(),
+            ["Ann", "Bob"]
+        );
+        let (_, again) = store
+            .look(&queue, "c3", now + 10, Duration::from_secs(1))
+            .await
+            .expect("look");
+        assert!(again.claim.is_none(), "a leased claim is nobody else's");
+        assert_eq!(again.next_ms, Some(claim.lease));
+        assert_eq!(
+            store.cancel_ticket(&first).await.expect("cancel"),
+            Some(TicketState::Claimed)
+        );
+        let (_, late) = store
+            .look(&queue, "c4", claim.lease, Duration::from_secs(1))
+            .await
+            .expect("look");
+        assert_eq!(
+            late.claim.map(|c| c.id),
+            Some("c2".into()),
+            "handed on after its lease"
+        );
+        let seated: Vec<Seated> = [(&first, 0), (&second, 1)]
+            .into_iter()
+            .map(|(id, seat)| Seated {
+                ticket: id.to_string(),
+                game: "g".into(),
+                seat: Seat::new(seat),
+                seat_token: format!("s{seat}"),
+            })
+            .collect();
+        let keep = Duration::from_secs(60);
+        assert!(
+            store
+                .seat_tickets(&queue, "c2", &seated, keep)
+                .await
+                .expect("seat")
+        );
+        assert!(
+            !store
+                .seat_tickets(&queue, "c2", &seated, keep)
+                .await
+                .expect("seat")
+        );
+        let (ticket, position) = store.ticket(&second).await.expect("read").expect("kept");
+        assert_eq!(ticket.state, TicketState::Matched);
+        assert_eq!(ticket.seat, Some(Seat::new(1)));
+        assert_eq!(position, None);
+    }
+
+    #[tokio::test]
+    async fn a_lone_ticket_gets_bots_once_they_are_due() {
+        let store = store();
+        let now = unix_ms();
+        let queue = spec().key();
+        enqueue(&store, "Ann", now, now + 500).await;
+        let (_, look) = store
+            .look(&queue, "c1", now, Duration::from_secs(1))
+            .await
+            .expect("look");
+        assert!(look.claim.is_none());
+        assert_eq!(look.next_ms, Some(now + 500));
+        let (_, look) = store
+            .look(&queue, "c2", now + 500, Duration::from_secs(1))
+            .await
+            .expect("look");
+        let claim = look.claim.expect("a claim with bots");
+        assert_eq!(
+            (claim.tickets.len(), claim.bots, claim.level),
+            (1, 1, BotLevel::Greedy)
+        );
+    }
+
+    #[tokio::test]
+    async fn a_queue_touched_since_it_was_read_is_not_refiled() {
+        let store = store();
+        let now = unix_ms();
+        let queue = spec().key();
+        enqueue(&store, "Ann", now, 0).await;
+        let due = store.due_queues(now + 1, 10).await.expect("due");
+        let seen = due.iter().find(|(q, _)| *q == queue).expect("filed").1;
+        enqueue(&store, "Bob", now, 0).await;
+        store
+            .reschedule_queue(&queue, seen, None)
+            .await
+            .expect("reschedule");
+        assert!(
+            store
+                .due_queues(now + 1, 10)
+                .await
+                .expect("due")
+                .iter()
+                .any(|(q, _)| *q == queue),
+            "a ticket came in after the read: the queue stays due"
+        );
+        let seen = seen + 1;
+        store
+            .reschedule_queue(&queue, seen, None)
+            .await
+            .expect("reschedule");
+        assert!(store.due_queues(now + 1, 10).await.expect("due").is_empty());
+    }
+}
