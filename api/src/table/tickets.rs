@@ -221,24 +221,42 @@ pub struct Seated {
     pub seat_token: String,
 }
 
-/// Picks the batch a queue's next claim takes from its `waiting` tickets (in arrival order,
-/// with their bots times): a full game's worth, or, once a ticket's bots are due at `now_ms`,
-/// everyone waiting with bots in the remaining seats. `None` when no game can start yet.
-pub fn batch(
-    waiting: &[(String, u64, BotLevel)],
-    seats: usize,
-    now_ms: u64,
-) -> Option<(usize, usize, BotLevel)> {
+/// The tickets a queue's next claim takes, and the seats left to bots.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Batch {
+    /// Positions in the waiting list (arrival order), ascending.
+    pub taken: Vec<usize>,
+    /// Seats given to bots.
+    pub bots: usize,
+    /// The bots' level.
+    pub level: BotLevel,
+}
+
+/// Picks the batch a queue's next claim takes from its `waiting` tickets (in arrival order, with
+/// the time each accepts bots from, `0` for never): the first full game's worth; else, once some
+/// tickets' wait for bots is over at `now_ms`, those tickets with bots in the other seats (at the
+/// level of the first of them). A ticket that asked for no bots, or whose wait is not over, is
+/// never seated beside bots. `None` when no game can start yet.
+pub fn batch(waiting: &[(String, u64, BotLevel)], seats: usize, now_ms: u64) -> Option<Batch> {
     if seats == 0 || waiting.is_empty() {
         return None;
     }
     if waiting.len() >= seats {
-        return Some((seats, 0, BotLevel::Random));
+        return Some(Batch {
+            taken: (0..seats).collect(),
+            bots: 0,
+            level: BotLevel::Random,
+        });
     }
-    waiting
-        .iter()
-        .find(|(_, bots, _)| *bots > 0 && *bots <= now_ms)
-        .map(|(_, _, level)| (waiting.len(), seats - waiting.len(), *level))
+    let due: Vec<usize> = (0..waiting.len())
+        .filter(|&i| waiting[i].1 > 0 && waiting[i].1 <= now_ms)
+        .collect();
+    let level = waiting[*due.first()?].2;
+    Some(Batch {
+        bots: seats - due.len(),
+        taken: due,
+        level,
+    })
 }
 
 #[cfg(test)]
@@ -282,14 +300,35 @@ mod tests {
     }
 
     #[test]
-    fn a_batch_is_a_full_game_or_a_due_ticket_with_bots() {
+    fn a_batch_is_a_full_game_or_the_tickets_due_for_bots() {
         let t = |bots| ("t".to_owned(), bots, BotLevel::Greedy);
         assert_eq!(batch(&[t(0), t(0)], 3, 100), None);
         assert_eq!(
             batch(&[t(0), t(0), t(0), t(0)], 3, 100),
-            Some((3, 0, BotLevel::Random))
+            Some(Batch {
+                taken: vec![0, 1, 2],
+                bots: 0,
+                level: BotLevel::Random
+            })
         );
-        assert_eq!(batch(&[t(0), t(50)], 3, 100), Some((2, 1, BotLevel::Greedy)));
+        // Only the ticket whose wait is over is seated with bots: one that asked for none, and
+        // one whose wait is not over, keep waiting for people.
+        assert_eq!(
+            batch(&[t(0), t(50), t(150)], 4, 100),
+            Some(Batch {
+                taken: vec![1],
+                bots: 3,
+                level: BotLevel::Greedy
+            })
+        );
+        assert_eq!(
+            batch(&[t(40), t(0), t(50)], 4, 100),
+            Some(Batch {
+                taken: vec![0, 2],
+                bots: 2,
+                level: BotLevel::Greedy
+            })
+        );
         assert_eq!(batch(&[t(0), t(150)], 3, 100), None);
     }
 }

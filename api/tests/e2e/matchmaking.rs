@@ -195,6 +195,39 @@ fn a_lone_ticket_is_seated_with_bots_after_its_wait() {
     );
 }
 
+/// In Redis: a ticket whose wait for bots is over is seated with bots, while one in the same
+/// queue that asked for none keeps waiting for people.
+#[test]
+fn only_tickets_that_asked_for_bots_are_seated_beside_them() {
+    let redis = Redis::start();
+    let roadie = Roadie::start("matchmaking_bots_chosen", Some(&redis), &[]);
+    let people = post_ticket(
+        &roadie,
+        &json!({"ruleset": "shrewd-producer", "seats": 3, "name": "People"}),
+    )
+    .expect("posted");
+    let bots = post_ticket(
+        &roadie,
+        &json!({"ruleset": "shrewd-producer", "seats": 3, "name": "Bots", "bots_after_secs": 1}),
+    )
+    .expect("posted");
+    let matched = settled(&roadie, &bots, Duration::from_secs(5));
+    assert_eq!(matched["status"], "matched", "{matched}");
+    let game = matched["game"].as_str().expect("a game");
+    let view = roadie.get(&format!("/v1/games/{game}"), matched["seat_token"].as_str());
+    let occupants = view.json["occupants"].as_array().expect("occupants");
+    let named: Vec<&Value> = occupants.iter().filter(|o| o["occupant"] != "bot").collect();
+    assert_eq!(
+        named.len(),
+        1,
+        "only the ticket that asked for bots sits beside them: {occupants:?}"
+    );
+    assert_eq!(named[0]["name"], "Bots");
+    let waiting = settled(&roadie, &people, Duration::from_secs(0));
+    assert_eq!(waiting["status"], "waiting", "{waiting}");
+    assert_eq!(waiting["position"], 1, "{waiting}");
+}
+
 #[test]
 fn cancel_expiry_and_bad_input_get_documented_problems() {
     let roadie = Roadie::start("matchmaking_problems", None, &[("ROADIE_TICKET_TTL_SECS", "2")]);

@@ -8,7 +8,7 @@ use async_trait::async_trait;
 use super::MemoryStore;
 use crate::store::{Matchmaking, StoreError};
 use crate::table::tickets::{
-    Claim, Claimed, Look, QueueSpec, Seated, Ticket, TicketId, TicketState, batch, unix_ms,
+    Batch, Claim, Claimed, Look, QueueSpec, Seated, Ticket, TicketId, TicketState, batch, unix_ms,
 };
 
 /// A ticket and when it is forgotten.
@@ -142,9 +142,10 @@ impl Matchmaking for MemoryStore {
                 }
                 waiting.push((id, ticket.bots_ms, ticket.bot_level));
             }
-            if let Some((taken, bots, level)) = batch(&waiting, q.spec.seats, now_ms) {
+            if let Some(Batch { taken, bots, level }) = batch(&waiting, q.spec.seats, now_ms) {
                 let mut tickets = Vec::new();
-                for (id, _, _) in waiting.drain(..taken) {
+                for &i in taken.iter().rev() {
+                    let (id, _, _) = waiting.remove(i);
                     if let Some(ticket) = m.live(&id) {
                         ticket.state = TicketState::Claimed;
                         tickets.push(Claimed {
@@ -153,6 +154,7 @@ impl Matchmaking for MemoryStore {
                         });
                     }
                 }
+                tickets.reverse();
                 let claim = Claim {
                     id: claim_id.to_owned(),
                     tickets,

@@ -107,27 +107,27 @@ for _, id in ipairs(ids) do
   end
 end
 if handed == '' then
-  local take, bots, level = 0, 0, 'random'
+  local chosen, bots, level = {}, 0, 'random'
   if #waiting >= seats then
-    take = seats
+    for i = 1, seats do table.insert(chosen, i) end
   else
-    for _, w in ipairs(waiting) do
+    for i, w in ipairs(waiting) do
       if w.bots > 0 and w.bots <= now then
-        take = #waiting
-        bots = seats - #waiting
-        level = w.level
-        break
+        if #chosen == 0 then level = w.level end
+        table.insert(chosen, i)
       end
     end
+    bots = seats - #chosen
   end
-  if take > 0 then
+  if #chosen > 0 then
     local tickets = {}
-    for _ = 1, take do
-      local w = table.remove(waiting, 1)
+    for _, i in ipairs(chosen) do
+      local w = waiting[i]
       redis.call('HSET', ARGV[4] .. w.id, 'state', 'claimed')
       redis.call('ZREM', KEYS[1], w.id)
       table.insert(tickets, {id = w.id, name = w.name})
     end
+    for k = #chosen, 1, -1 do table.remove(waiting, chosen[k]) end
     handed = cjson.encode({id = ARGV[3], tickets = tickets, bots = bots, level = level, lease = now + lease})
     redis.call('HSET', KEYS[2], ARGV[3], handed)
     redis.call('EXPIRE', KEYS[2], ARGV[5])
