@@ -1,5 +1,6 @@
 // The lobby: pick a ruleset, its options, who sits in each seat and a clock, create a game and
-// share each player's link; or join an open seat of someone else's game.
+// share each player's link; join an open seat of someone else's game; or "Play now": wait in the
+// matchmaking queue for the chosen game and be seated with strangers (or bots, after a wait).
 
 import { api, fill, h, holdToken, nameNode, occupantNode, showError } from "./api.js";
 import { machineList } from "./machine.js";
@@ -254,6 +255,95 @@ document.getElementById("create").addEventListener("submit", async (event) => {
     await refreshOpen();
   } catch (e) {
     showError(e.message);
+  }
+});
+
+/** The options that differ from the ruleset's defaults, so that everyone who leaves them alone
+ * waits in the same queue; `undefined` when none does. */
+function changedOptions() {
+  const defaults = current?.options ?? {};
+  const changed = Object.entries(readOptions()).filter(([name, value]) => JSON.stringify(value) !== JSON.stringify(defaults[name]));
+  return changed.length ? Object.fromEntries(changed) : undefined;
+}
+
+const ticketForm = document.getElementById("ticket");
+const ticketStatus = document.getElementById("ticket-status");
+const ticketCancel = document.getElementById("ticket-cancel");
+let waiting = null;
+
+function showTicket(text) {
+  ticketStatus.hidden = text === null;
+  ticketStatus.textContent = text ?? "";
+}
+
+/** Long-polls the ticket until it stops waiting; a match opens the table at the ticket's seat. */
+async function follow(ticket) {
+  while (waiting === ticket) {
+    let info;
+    try {
+      info = (await api(`/v1/tickets/${encodeURIComponent(ticket.id)}?wait=20`, { token: ticket.token })).json;
+    } catch (e) {
+      if (waiting !== ticket) return;
+      if (e.status === 429) {
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        continue;
+      }
+      showError(e.message);
+      break;
+    }
+    if (waiting !== ticket) return;
+    if (info?.status === "waiting") {
+      showTicket(`Waiting for players${Number.isInteger(info.position) ? ` (you are number ${info.position} in the queue)` : ""}…`);
+      continue;
+    }
+    if (info?.status === "matched" && info.game && info.seat_token) {
+      const held = holdToken(info.game, String(info.seat_token));
+      if (held !== null) sessionStorage.setItem(`roadie:${info.game}:viewer`, String(held));
+      document.body.dataset.matched = info.game;
+      location.assign(`/play/${encodeURIComponent(info.game)}`);
+      return;
+    }
+    showTicket(info?.status === "expired" ? "Nobody came in time: the ticket expired." : `The ticket is ${info?.status ?? "gone"}.`);
+    break;
+  }
+  if (waiting === ticket) waiting = null;
+  ticketCancel.hidden = true;
+  ticketForm.hidden = false;
+}
+
+ticketForm.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  showError(null);
+  try {
+    const body = { ruleset: select.value, seats: Number(seats.value), name: document.getElementById("ticket-name").value };
+    const options = changedOptions();
+    if (options) body.options = options;
+    const bots = document.getElementById("ticket-bots").value;
+    if (bots !== "") body.bots_after_secs = Number(bots);
+    const { json } = await api("/v1/tickets", { method: "POST", body });
+    waiting = { id: String(json?.id ?? ""), token: String(json?.token ?? "") };
+    document.body.dataset.ticket = waiting.id;
+    ticketForm.hidden = true;
+    ticketCancel.hidden = false;
+    showTicket("Waiting for players…");
+    follow(waiting);
+  } catch (e) {
+    showError(e.message);
+  }
+});
+
+ticketCancel.addEventListener("click", async () => {
+  const ticket = waiting;
+  if (!ticket) return;
+  try {
+    await api(`/v1/tickets/${encodeURIComponent(ticket.id)}`, { method: "DELETE", token: ticket.token });
+    waiting = null;
+    showTicket("You stopped waiting.");
+    ticketCancel.hidden = true;
+    ticketForm.hidden = false;
+  } catch (e) {
+    // Matched meanwhile (409): the poll opens the table.
+    if (e.status !== 409) showError(e.message);
   }
 });
 

@@ -19,7 +19,7 @@ pub struct CreateTicket {
     #[schema(minimum = 0)]
     pub seats: usize,
     /// The ruleset's options; omitted ones keep their defaults.
-    #[schema(value_type = Option<super::AnyOptions>)]
+    #[schema(value_type = Option<Object>)]
     pub options: Option<serde_json::Value>,
     /// The display name the seat gets (1 to 32 characters).
     pub name: String,

@@ -7,6 +7,7 @@
 //! free of errors.
 
 use std::collections::BTreeSet;
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -891,6 +892,79 @@ fn a_second_browser_joins_an_open_seat_from_the_lobby() {
         json!({"seat": 1, "occupant": "player", "name": "Bea"})
     );
     save_screenshot(&guest.screenshot(), "table-seats", false);
+}
+
+/// "Play now" in the lobby: two browsers that ask for Rock the World at two seats meet at one
+/// table, each at its own seat under its name; a third, alone in Shrewd Producer with bots after a
+/// second, is seated with bots.
+#[test]
+fn play_now_seats_strangers_together_and_fills_with_bots_after_a_wait() {
+    let redis = Redis::start();
+    let roadie = Roadie::start("web_play_now", Some(&redis), &[]);
+    let driver = Driver::start();
+    let first = driver.browser("web_play_now_first", WINDOW);
+    let second = driver.browser("web_play_now_second", WINDOW);
+    for (browser, name) in [(&first, "Ann"), (&second, "Bea")] {
+        open_lobby(browser, &roadie, "rock-the-world");
+        browser.type_into("#seats", "2");
+        browser.type_into("#ticket-name", name);
+        browser.click("#ticket-button");
+        // The second ticket completes the game at once, and its page goes straight to the table.
+        browser.wait_settled("the ticket", |b| {
+            !b.body_data("ticket").is_empty() || b.read("location.pathname") != "/play/"
+        });
+    }
+    for browser in [&first, &second] {
+        browser.wait_settled("the matched table", |b| {
+            b.read("location.pathname")
+                .as_str()
+                .is_some_and(|p| p.len() > "/play/".len())
+                && !b.body_data("viewer").is_empty()
+        });
+    }
+    let id = game_id(&first);
+    assert_eq!(game_id(&second), id, "both tickets are seated in one game");
+    let seats: HashSet<String> = [&first, &second].iter().map(|b| b.body_data("viewer")).collect();
+    assert_eq!(
+        seats,
+        HashSet::from(["0".to_owned(), "1".to_owned()]),
+        "each at its own seat"
+    );
+    let names: HashSet<String> = roadie.get(&format!("/v1/games/{id}"), None).json["occupants"]
+        .as_array()
+        .expect("occupants")
+        .iter()
+        .filter_map(|o| o["name"].as_str().map(str::to_owned))
+        .collect();
+    assert_eq!(names, HashSet::from(["Ann".to_owned(), "Bea".to_owned()]));
+
+    let alone = driver.browser("web_play_now_alone", WINDOW);
+    open_lobby(&alone, &roadie, "shrewd-producer");
+    alone.type_into("#seats", "3");
+    alone.type_into("#ticket-name", "Cy");
+    alone.type_into("#ticket-bots", "1");
+    alone.click("#ticket-button");
+    alone.wait_settled("the table with bots", |b| {
+        b.read("location.pathname")
+            .as_str()
+            .is_some_and(|p| p.len() > "/play/".len())
+            && b.body_data("viewer") == "0"
+    });
+    let occupants = roadie.get(&format!("/v1/games/{}", game_id(&alone)), None).json["occupants"].clone();
+    assert_eq!(
+        occupants[0],
+        json!({"seat": 0, "occupant": "player", "name": "Cy"})
+    );
+    assert_eq!(
+        occupants
+            .as_array()
+            .map(|o| o.iter().filter(|o| o["occupant"] == "bot").count()),
+        Some(2),
+        "{occupants}"
+    );
+    for browser in [&first, &second, &alone] {
+        assert_eq!(browser.console_errors(), Vec::<String>::new(), "console errors");
+    }
 }
 
 /// A game created with a clock shows the acting seat's time left, counting down by itself.

@@ -462,6 +462,38 @@ mod tests {
         );
     }
 
+    /// A `$ref` to something the document does not hold fails every strict reader (the generators'
+    /// validation among them).
+    #[test]
+    fn every_schema_reference_resolves() {
+        fn refs(value: &serde_json::Value, out: &mut Vec<String>) {
+            match value {
+                serde_json::Value::Object(map) => {
+                    if let Some(serde_json::Value::String(target)) = map.get("$ref") {
+                        out.push(target.clone());
+                    }
+                    map.values().for_each(|v| refs(v, out));
+                }
+                serde_json::Value::Array(items) => items.iter().for_each(|v| refs(v, out)),
+                _ => {}
+            }
+        }
+        let value: serde_json::Value = serde_json::from_str(&document_json()).expect("json");
+        let mut found = Vec::new();
+        refs(&value, &mut found);
+        assert!(found.len() > 100, "only {} references", found.len());
+        let dangling: Vec<&String> = found
+            .iter()
+            .filter(|target| {
+                target
+                    .strip_prefix('#')
+                    .and_then(|pointer| value.pointer(pointer))
+                    .is_none_or(|found| !found.is_object())
+            })
+            .collect();
+        assert!(dangling.is_empty(), "references to no schema: {dangling:?}");
+    }
+
     #[test]
     fn every_ruleset_has_its_schemas_and_machine_in_the_document() {
         let value = serde_json::to_value(document()).expect("json");
