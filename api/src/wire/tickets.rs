@@ -16,7 +16,8 @@ pub struct CreateTicket {
     pub ruleset: String,
     /// How many seats the game has; tickets match only tickets with the same ruleset, seat
     /// count and options.
-    #[schema(minimum = 0)]
+    #[schema(minimum = 0, maximum = 65535)]
+    #[serde(deserialize_with = "seat_count")]
     pub seats: usize,
     /// The ruleset's options; omitted ones keep their defaults.
     #[schema(value_type = Option<Object>)]
@@ -25,10 +26,27 @@ pub struct CreateTicket {
     pub name: String,
     /// After waiting this many seconds (at most the ticket's lifetime), the game starts with
     /// bots in the seats no other ticket took. Never, when omitted.
-    #[schema(minimum = 0)]
+    #[schema(minimum = 0, maximum = 9_007_199_254_740_991_u64)]
+    #[serde(default, deserialize_with = "seconds")]
     pub bots_after_secs: Option<u64>,
     /// The level of those bots (default `random`).
     pub bot_level: Option<BotLevel>,
+}
+
+/// A whole number of seats, written as JSON writes it (`4` or `4.0`).
+fn seat_count<'de, D: serde::Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
+    super::whole_number(d, "seats", u16::MAX.into()).map(|n| n as usize)
+}
+
+/// Whole seconds, or none.
+fn seconds<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    Option::<serde_json::Value>::deserialize(d)?
+        .filter(|v| !v.is_null())
+        .map(|v| {
+            super::whole_number(v, "bots_after_secs", super::MAX_SAFE_INTEGER)
+                .map_err(serde::de::Error::custom)
+        })
+        .transpose()
 }
 
 /// Where a ticket is, as its holder sees it.

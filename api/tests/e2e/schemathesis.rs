@@ -20,6 +20,10 @@ use crate::support::{Redis, Roadie, python, scratch};
 ///   wrong body under a stale `If-Match` answers `412`.
 /// - `create_game`: options that name seats or give one value per seat are judged with the seat
 ///   count (`422 invalid_options`, as the operation says), and creation is rate limited (`429`).
+/// - `create_ticket`: a ticket's body names any ruleset (`404 ruleset_not_found` for one that does
+///   not exist), so its seat count and options are judged against the ruleset named (`422
+///   invalid_seats`, `invalid_options`) and its wait for bots against the ticket's lifetime (`422
+///   invalid_ticket`); tickets are rate limited (`429`).
 const DOCUMENTED_REFUSALS: &str = r#"
 [[operations]]
 include-operation-id = "post_action"
@@ -29,6 +33,10 @@ checks.negative_data_rejection.expected-statuses = [400, 401, 403, 404, 405, 406
 [[operations]]
 include-operation-id = "create_game"
 checks.positive_data_acceptance.expected-statuses = [201, 422, 429]
+
+[[operations]]
+include-operation-id = "create_ticket"
+checks.positive_data_acceptance.expected-statuses = [201, 404, 422, 429]
 "#;
 
 /// Values held fixed, so that a run stays near a minute:

@@ -86,9 +86,10 @@ pub async fn create_ticket(
 )]
 pub async fn get_ticket(
     games: web::Data<Games>,
+    // The token is checked before the id: a request without one is `401` whatever it names.
+    caller: TicketCaller,
     id: TicketId,
     query: web::Query<TicketQuery>,
-    caller: TicketCaller,
 ) -> Result<HttpResponse, Refusal> {
     let wait = Duration::from_secs(within("wait", query.wait.unwrap_or(0), 0, MAX_WAIT.as_secs())?);
     let view = games.ticket(&id, &caller.token, wait).await?;
@@ -113,8 +114,8 @@ pub async fn get_ticket(
 )]
 pub async fn cancel_ticket(
     games: web::Data<Games>,
-    id: TicketId,
     caller: TicketCaller,
+    id: TicketId,
 ) -> Result<HttpResponse, Refusal> {
     games.cancel_ticket(&id, &caller.token).await?;
     Ok(HttpResponse::NoContent().finish())
