@@ -133,7 +133,7 @@ impl Games {
         };
         self.counted(
             self.store
-                .enqueue(&id, &spec, &ticket, self.matching.ticket_ttl * 2)
+                .enqueue(&id, &spec, &ticket, self.matching.ticket_ttl * 2, now)
                 .await,
         )?;
         tracing::debug!(ticket = %id, ruleset = ruleset.slug, seats = spec.seats, "ticket opened");

@@ -25,13 +25,14 @@ use crate::table::tickets::{Look, QueueSpec, Seated, Ticket, TicketId, TicketSta
 #[async_trait]
 pub trait Matchmaking {
     /// Puts `ticket` at the end of queue `spec` (kept `keep` in all), then files the queue in
-    /// the index as due now.
+    /// the index as due at `now_ms`.
     async fn enqueue(
         &self,
         id: &TicketId,
         spec: &QueueSpec,
         ticket: &Ticket,
         keep: Duration,
+        now_ms: u64,
     ) -> Result<(), StoreError>;
 
     /// The ticket, if it is kept, and while it waits in its queue its place there (1: next).

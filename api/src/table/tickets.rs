@@ -145,14 +145,6 @@ impl Ticket {
     }
 }
 
-/// Milliseconds since the Unix epoch, by this process's clock: what tickets' times are in.
-pub fn unix_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
-        .unwrap_or(0)
-}
-
 /// A new ticket's bearer token: 128 random bits in hex.
 pub fn ticket_token() -> String {
     let mut bytes = [0u8; 16];

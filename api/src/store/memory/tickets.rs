@@ -8,7 +8,7 @@ use async_trait::async_trait;
 use super::MemoryStore;
 use crate::store::{Matchmaking, StoreError};
 use crate::table::tickets::{
-    Batch, Claim, Claimed, Look, QueueSpec, Seated, Ticket, TicketId, TicketState, batch, unix_ms,
+    Batch, Claim, Claimed, Look, QueueSpec, Seated, Ticket, TicketId, TicketState, batch,
 };
 
 /// A ticket and when it is forgotten.
@@ -63,6 +63,7 @@ impl Matchmaking for MemoryStore {
         spec: &QueueSpec,
         ticket: &Ticket,
         keep: Duration,
+        now: u64,
     ) -> Result<(), StoreError> {
         let mut m = self.matching()?;
         m.tickets.insert(
@@ -78,7 +79,6 @@ impl Matchmaking for MemoryStore {
             claims: HashMap::new(),
         });
         queue.waiting.push(id.to_string());
-        let now = unix_ms();
         let entry = m.due.entry(id.queue().to_owned()).or_insert((now, 0));
         entry.0 = entry.0.min(now);
         entry.1 += 1;
@@ -257,8 +257,12 @@ mod tests {
     use roadie_engine::{BotLevel, Seat};
 
     use super::*;
+
     use crate::store::Retention;
     use crate::table::tickets::token_hash;
+
+    /// The tests' clock: every time is explicit, none read from the wall.
+    const T0: u64 = 1_700_000_000_000;
 
     fn store() -> MemoryStore {
         MemoryStore::new(Retention {
@@ -289,7 +293,7 @@ mod tests {
             seat_token: None,
         };
         store
-            .enqueue(&id, &spec(), &ticket, Duration::from_secs(120))
+            .enqueue(&id, &spec(), &ticket, Duration::from_secs(120), now)
             .await
             .expect("enqueued");
         id
@@ -298,7 +302,7 @@ mod tests {
     #[tokio::test]
     async fn a_full_batch_is_claimed_once_and_handed_on_only_when_its_lease_runs_out() {
         let store = store();
-        let now = unix_ms();
+        let now = T0;
         let queue = spec().key();
         let first = enqueue(&store, "Ann", now, 0).await;
         let (_, look) = store
@@ -367,7 +371,7 @@ mod tests {
     #[tokio::test]
     async fn a_lone_ticket_gets_bots_once_they_are_due() {
         let store = store();
-        let now = unix_ms();
+        let now = T0;
         let queue = spec().key();
         enqueue(&store, "Ann", now, now + 500).await;
         let (_, look) = store
@@ -390,7 +394,7 @@ mod tests {
     #[tokio::test]
     async fn a_queue_touched_since_it_was_read_is_not_refiled() {
         let store = store();
-        let now = unix_ms();
+        let now = T0;
         let queue = spec().key();
         enqueue(&store, "Ann", now, 0).await;
         let due = store.due_queues(now + 1, 10).await.expect("due");

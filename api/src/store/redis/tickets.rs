@@ -281,11 +281,11 @@ where
         spec: &QueueSpec,
         ticket: &Ticket,
         keep: Duration,
+        now: u64,
     ) -> Result<(), StoreError> {
         let queue = id.queue();
         let spec_json = serde_json::to_string(spec).map_err(|e| StoreError::Corrupt(e.to_string()))?;
         let level = ticket.bot_level.as_str();
-        let now = crate::table::tickets::unix_ms();
         let _: i64 = self
             .run(async |conn| {
                 ENQUEUE
