@@ -588,29 +588,31 @@ fn show_business_is_played_to_the_end_by_clicks() {
 fn show_business_songs_read_as_words() {
     let redis = Redis::start();
     let roadie = Roadie::start("web_sb_songs", Some(&redis), &[]);
-    let created = roadie.post(
-        "/v1/games",
-        None,
-        &json!({"ruleset": "show-business", "seats": [{"bot": "greedy"}, {"bot": "greedy"}], "seed": 3}),
-    );
-    assert_eq!(created.status, 201, "{}", created.json);
-    let id = created.json["id"].as_str().expect("an id").to_owned();
-    let game = roadie.get(&format!("/v1/games/{id}"), None);
-    assert_eq!(
-        game.json["status"], "finished",
-        "two bots play the game out at creation"
-    );
-    let charted = game.json["view"]["chart"]
-        .as_array()
-        .expect("the charts")
-        .iter()
-        .map(|field| field.as_array().map_or(0, Vec::len))
-        .sum::<usize>();
-    assert!(
-        charted > 0,
-        "the game ended with no song on the charts: {}",
-        game.json["view"]
-    );
+    // The bots' own choices are not fixed by the seed, so a game may end with empty charts:
+    // games are played until one has a song on them, a bounded number of times.
+    let (id, charted) = (0..20)
+        .find_map(|_| {
+            let created = roadie.post(
+                "/v1/games",
+                None,
+                &json!({"ruleset": "show-business", "seats": [{"bot": "greedy"}, {"bot": "greedy"}]}),
+            );
+            assert_eq!(created.status, 201, "{}", created.json);
+            let id = created.json["id"].as_str().expect("an id").to_owned();
+            let game = roadie.get(&format!("/v1/games/{id}"), None);
+            assert_eq!(
+                game.json["status"], "finished",
+                "two bots play the game out at creation"
+            );
+            let charted = game.json["view"]["chart"]
+                .as_array()
+                .expect("the charts")
+                .iter()
+                .map(|field| field.as_array().map_or(0, Vec::len))
+                .sum::<usize>();
+            (charted > 0).then_some((id, charted))
+        })
+        .expect("one of 20 games of two greedy bots ends with a song on the charts");
     let driver = Driver::start();
     let browser = driver.browser("web_sb_songs", WINDOW);
     browser.open(&roadie.url(&format!("/play/{id}")));
