@@ -6,6 +6,16 @@ import { tipOf } from "./texts.js";
 
 const arr = (v) => (Array.isArray(v) ? v : []);
 
+/** A market's fields 1 to `size` from the view's list of its occupied fields (`{field, ...}`):
+ * what lies on each field (its `key`), or null for an empty one. */
+function marketFields(occupied, size, key) {
+  const on = new Map(arr(occupied).map((o) => [o?.field, o?.[key]]));
+  return Array.from({ length: size }, (_, i) => on.get(i + 1) ?? null);
+}
+
+/** The blank face of a die, as the view's `dice` names it. */
+const BLANK = "blank";
+
 function token(t, names) {
   if (!t || typeof t !== "object") return h("span", { class: "token", ...tipOf(t, "concert_tokens") }, names.name(t, "concert_tokens"));
   return h("span", { class: `token colour-${t.colour ?? ""}`, ...tipOf(t.id, "concert_tokens") }, `${t.colour ?? ""} ${t.value ?? ""}`);
@@ -42,7 +52,7 @@ export function render(view, { names, game, who = (seat) => `Seat ${seat}` }) {
     cities.set(city, [...(cities.get(city) ?? []), t]);
   }
   const catalogued = names.kind("cities").map((c) => String(c.id));
-  const knownCities = [...new Set([...catalogued, ...arr(view?.concert_market).map((t) => String(t?.city ?? "?")), ...[...cities.keys()].sort()])];
+  const knownCities = [...new Set([...catalogued, ...arr(view?.concert_market).map((o) => String(o?.token?.city ?? "?")), ...[...cities.keys()].sort()])];
   const map = h("div", { class: "sb-map" }, knownCities.map((c) =>
     h("div", { class: "city", dataset: { city: c } }, h("b", { class: "piece", ...tipOf(c, "cities") }, names.name(c, "cities")), h("div", {}, arr(cities.get(c)).map((t) => token(t, names))))));
   const fields = arr(view?.chart_fields);
@@ -63,7 +73,9 @@ export function render(view, { names, game, who = (seat) => `Seat ${seat}` }) {
     h("h4", {}, "Rondel"),
     rondel,
     h("h4", {}, "Dice"),
-    h("div", { class: "row" }, arr(view?.dice).map((d, i) => h("span", { class: "die", ...tipOf(d, "die_faces", { die: i }), title: d === null || d === undefined ? "blank" : null }, d === null || d === undefined ? "–" : names.name(d, "die_faces")))),
+    h("div", { class: "row" }, arr(view?.dice).map((d, i) => d === BLANK || d === null || d === undefined
+      ? h("span", { class: "die", title: "blank" }, "–")
+      : h("span", { class: "die", ...tipOf(d, "die_faces", { die: i }) }, names.name(d, "die_faces")))),
     h("h4", {}, "Band boards"),
     h("div", { class: "players" }, arr(view?.players).map((p) =>
       h("div", { class: `player${acting.includes(p.seat) ? " acting" : ""}${p.seat === view?.me ? " me" : ""}` },
@@ -93,9 +105,9 @@ export function render(view, { names, game, who = (seat) => `Seat ${seat}` }) {
     h("h4", {}, "City map"),
     map,
     h("h4", {}, "Concert market"),
-    h("div", { class: "row" }, arr(view?.concert_market).map((t) => token(t, names))),
+    h("div", { class: "row" }, marketFields(view?.concert_market, 5, "token").map((t) => (t === null ? h("span", { class: "token" }, "–") : token(t, names)))),
     h("h4", {}, "Markets"),
-    h("div", { class: "row" }, "Artists: ", arr(view?.artist_market).map((a) => h("span", { class: "card", ...tipOf(a, "artists") }, a === null || a === undefined ? "–" : names.name(a, "artists")))),
-    h("div", { class: "row" }, "Influence: ", arr(view?.influence_market).map((c) => h("span", { class: "card", ...tipOf(c, "influence_cards") }, c === null || c === undefined ? "–" : names.name(c, "influence_cards")))),
+    h("div", { class: "row" }, "Artists: ", marketFields(view?.artist_market, 4, "artist").map((a) => h("span", { class: "card", ...tipOf(a, "artists") }, a === null || a === undefined ? "–" : names.name(a, "artists")))),
+    h("div", { class: "row" }, "Influence: ", marketFields(view?.influence_market, 4, "card").map((c) => h("span", { class: "card", ...tipOf(c, "influence_cards") }, c === null || c === undefined ? "–" : names.name(c, "influence_cards")))),
   );
 }

@@ -1,8 +1,8 @@
 //! The clients generated from the committed document (`clients/generate`, run by
-//! `scripts/test`, writes them to `target/clients/`) work against the real binary: the Python
-//! client plays a full game of every ruleset, and the Rust client's models read every answer of
-//! played games back exactly. (The TypeScript client's test is that it compiles under
-//! `tsc --strict`, which `clients/generate` does.)
+//! `scripts/test`, writes them to `target/clients/`) work unmodified against the real binary: the
+//! Python client and programs using the `typescript-fetch` and `typescript-axios` clients (compiled
+//! by `clients/generate` under `tsc --strict`) play a full game of every ruleset, and the Rust
+//! client's models read every answer of played games back exactly.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -11,7 +11,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{Value, json};
 
-use crate::support::{Redis, Roadie, python, rulesets, scratch};
+use crate::support::{Created, Redis, Roadie, python, rulesets, scratch};
 
 /// What `clients/generate` made for `client`; fails with what to run when it is missing.
 fn generated(client: &str, path: &str) -> PathBuf {
@@ -50,12 +50,49 @@ fn the_generated_python_client_plays_a_full_game_of_every_ruleset() {
     }
 }
 
+/// Runs `clients/typescript/<client>/play.ts` as compiled by `clients/generate`: it plays a full
+/// game of every ruleset, posting each action exactly as the action list typed it.
+fn typescript_plays_every_ruleset(client: &str) {
+    let program = generated("typescript", &format!("dist/{client}/play.js"));
+    let redis = Redis::start();
+    let roadie = Roadie::start(&format!("typescript_{client}"), Some(&redis), &[]);
+    let output = Command::new("node")
+        .arg(&program)
+        .arg(&roadie.base)
+        .arg("7")
+        .output()
+        .expect("run node");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{client}/play.js failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    for (slug, _, _) in rulesets(&roadie) {
+        assert!(
+            stdout.contains(&format!("{slug}: ")),
+            "{slug} was not played:\n{stdout}"
+        );
+    }
+}
+
+#[test]
+fn a_typescript_fetch_program_plays_a_full_game_of_every_ruleset() {
+    typescript_plays_every_ruleset("fetch");
+}
+
+#[test]
+fn a_typescript_axios_program_plays_a_full_game_of_every_ruleset() {
+    typescript_plays_every_ruleset("axios");
+}
+
 #[test]
 fn the_generated_rust_models_read_every_answer_of_played_games() {
     let check = generated("rust", "target/debug/roadie-client-check");
     let redis = Redis::start();
     let roadie = Roadie::start("rust_client", Some(&redis), &[]);
-    let mut recording = json!({"legal_actions": [], "games": [], "results": [], "event_logs": []});
+    let mut recording =
+        json!({"created": [], "legal_actions": [], "games": [], "results": [], "event_logs": []});
     let mut record = |key: &str, body: Value| {
         if let Some(list) = recording[key].as_array_mut() {
             list.push(body);
@@ -63,7 +100,14 @@ fn the_generated_rust_models_read_every_answer_of_played_games() {
     };
     let mut rng = StdRng::seed_from_u64(11);
     for (slug, min, _) in rulesets(&roadie) {
-        let game = roadie.create(&slug, min, Some(5));
+        let created = roadie.post(
+            "/v1/games",
+            None,
+            &json!({"ruleset": slug, "seats": min, "seed": 5}),
+        );
+        assert_eq!(created.status, 201, "{}", created.body);
+        let game = Created::from(&created.json);
+        record("created", created.json);
         let path = format!("/v1/games/{}", game.id);
         loop {
             let state = roadie.get(&path, None);

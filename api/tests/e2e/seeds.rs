@@ -69,9 +69,12 @@ fn play_djs(roadie: &Roadie, game: &Created, seed: u64, djs: &BTreeSet<String>) 
                     "dj_remove" | "dj_from_bag" => true,
                     "play" => is_dj(&action["card"]),
                     "activate_hand" => top_is_dj,
-                    "take_market" => action["field"]
-                        .as_u64()
-                        .is_some_and(|f| is_dj(&view["influence_market"][f as usize - 1])),
+                    "take_market" => action["field"].as_u64().is_some_and(|f| {
+                        view["influence_market"]
+                            .as_array()
+                            .and_then(|market| market.iter().find(|o| o["field"].as_u64() == Some(f)))
+                            .is_some_and(|o| is_dj(&o["card"]))
+                    }),
                     _ => false,
                 }
             })

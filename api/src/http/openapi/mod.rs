@@ -4,9 +4,11 @@
 //! schemas (options, actions, events, views). [`RulesetDocs`] adds them, every ruleset's phase
 //! machine as the `x-roadie-rulesets` extension, and the bearer security schemes. [`document`]
 //! then makes the document unambiguous: each variant of a tagged enum becomes a named schema
-//! behind a discriminator with a mapping ([`name_variants`]), and each wire type that carries a
+//! behind a discriminator with a mapping ([`name_variants`]), each wire type that carries a
 //! ruleset's actions, events, views or options becomes a `oneOf` of per-ruleset schemas
-//! selected by its `ruleset` field ([`per_ruleset`]).
+//! selected by its `ruleset` field ([`per_ruleset`]), the posted action a `oneOf` over every
+//! ruleset's action variants ([`any_action`]), and no variant requires its union's tag
+//! ([`tags_not_required`]).
 
 use roadie_engine::RULESETS;
 use serde_json::json;
@@ -309,15 +311,136 @@ fn per_ruleset(schemas: &mut Schemas) {
     for unused in ["AnyEvent", "AnyView", "AnyOptions"] {
         schemas.remove(unused);
     }
-    if let Some(serde_json::Value::Object(action)) = schemas.get_mut("AnyAction") {
-        if let Some(one) = action.remove("oneOf") {
-            action.insert("anyOf".into(), one);
+    any_action(schemas);
+}
+
+/// A schema without what only documents it (`title`, `description`, `example`): two variants
+/// with the same bare schema accept the same bodies.
+fn bare(schema: &serde_json::Value) -> serde_json::Value {
+    let mut bare = schema.clone();
+    if let Some(map) = bare.as_object_mut() {
+        for key in ["title", "description", "example"] {
+            map.remove(key);
         }
-        action.insert(
-            "description".into(),
-            "An action of one of the rulesets; the game's own ruleset decides (see the game's `GET /v1/games/{id}/actions`).".into(),
-        );
     }
+    bare
+}
+
+/// `AnyAction`, the `action` of `POST /v1/games/{id}/actions`: a `oneOf` with a discriminator on
+/// `type` whose every member is a variant object, so that what a game's action list holds (an
+/// element of its ruleset's action union) is also an `AnyAction` in a generated client's types.
+/// Each action type maps to the variant of the ruleset that has it; where rulesets share an
+/// action type with the very same shape (`pass`), the first ruleset's variant; where their shapes
+/// differ (`play`, `buy`), to `AnyAction_<Type>`, one object whose properties are all of theirs
+/// (a property they type differently is a `oneOf` of their types) and which requires what they
+/// all require. Every listed action thus validates as exactly one member.
+fn any_action(schemas: &mut Schemas) {
+    let mut types: Vec<(String, Vec<String>)> = Vec::new();
+    for ruleset in RULESETS {
+        let union = (ruleset.schemas)().action;
+        let members = schemas
+            .get(&union)
+            .and_then(|u| u.get("oneOf"))
+            .and_then(|o| o.as_array())
+            .cloned()
+            .unwrap_or_default();
+        for member in members {
+            let Some(name) = member["$ref"].as_str().and_then(|r| r.strip_prefix(SCHEMAS)) else {
+                continue;
+            };
+            let Some(tag) = schemas
+                .get(name)
+                .and_then(|v| v.pointer("/properties/type/enum/0"))
+                .and_then(|t| t.as_str())
+            else {
+                continue;
+            };
+            let at = match types.iter().position(|(t, _)| t == tag) {
+                Some(at) => at,
+                None => {
+                    types.push((tag.to_owned(), Vec::new()));
+                    types.len() - 1
+                }
+            };
+            let shape = bare(&schemas[name]);
+            if !types[at].1.iter().any(|other| bare(&schemas[other]) == shape) {
+                types[at].1.push(name.to_owned());
+            }
+        }
+    }
+    let mut mapping = serde_json::Map::new();
+    let mut refs = Vec::new();
+    for (tag, variants) in types {
+        let target = match variants.as_slice() {
+            [one] => one.clone(),
+            _ => {
+                let name = format!("AnyAction_{}", pascal(&tag));
+                let merged = merged_variant(schemas, &tag, &variants);
+                schemas.insert(name.clone(), merged);
+                name
+            }
+        };
+        mapping.insert(tag, format!("{SCHEMAS}{target}").into());
+        refs.push(schema_ref(&target));
+    }
+    schemas.insert(
+        "AnyAction".into(),
+        json!({
+            "description": "An action of one of the rulesets; the game's own ruleset decides (see the game's `GET /v1/games/{id}/actions`, each element of which is an `AnyAction`).",
+            "oneOf": refs,
+            "discriminator": {"propertyName": "type", "mapping": mapping},
+        }),
+    );
+}
+
+/// One object for the action type `tag` that `variants` (of different rulesets) give different
+/// shapes: every property of any of them (one a variant types differently from another is a
+/// `oneOf` of their types), required where all of them require it.
+fn merged_variant(schemas: &Schemas, tag: &str, variants: &[String]) -> serde_json::Value {
+    let mut properties: Vec<(String, Vec<serde_json::Value>)> = Vec::new();
+    let mut required: Option<Vec<serde_json::Value>> = None;
+    let mut about = Vec::new();
+    for variant in variants {
+        let schema = &schemas[variant];
+        about.push(format!("`{variant}`"));
+        for (property, definition) in schema["properties"].as_object().into_iter().flatten() {
+            let at = match properties.iter().position(|(p, _)| p == property) {
+                Some(at) => at,
+                None => {
+                    properties.push((property.clone(), Vec::new()));
+                    properties.len() - 1
+                }
+            };
+            if !properties[at].1.iter().any(|other| bare(other) == bare(definition)) {
+                properties[at].1.push(definition.clone());
+            }
+        }
+        let own = schema["required"].as_array().cloned().unwrap_or_default();
+        required = Some(match required {
+            None => own,
+            Some(all) => all.into_iter().filter(|r| own.contains(r)).collect(),
+        });
+    }
+    let properties: serde_json::Map<String, serde_json::Value> = properties
+        .into_iter()
+        .map(|(property, mut types)| {
+            let definition = if types.len() == 1 {
+                types.remove(0)
+            } else {
+                json!({"oneOf": types.iter().map(bare).collect::<Vec<_>>()})
+            };
+            (property, definition)
+        })
+        .collect();
+    let mut merged = json!({
+        "type": "object",
+        "description": format!("A `{tag}` action: one of {}, whichever the game's ruleset has.", about.join(", ")),
+        "properties": properties,
+    });
+    if let Some(required) = required.filter(|r| !r.is_empty()) {
+        merged["required"] = required.into();
+    }
+    merged
 }
 
 /// The finished document: the skeleton with the operations of every mounted route.
@@ -334,11 +457,44 @@ pub fn document() -> Document {
                 name_variants(schemas);
                 service_events_in_every_ruleset(schemas);
                 per_ruleset(schemas);
+                tags_not_required(schemas);
                 titles(schemas);
             }
             serde_json::from_value(value).unwrap_or(doc)
         }
         Err(_) => doc,
+    }
+}
+
+/// A variant that a discriminated `oneOf` names does not list the discriminator's property as
+/// required: the property stays, with the one value its `enum` allows, so every answer validates
+/// as before, and the discriminator decides the variant. Generators read the discriminator as the
+/// union's tag and the variant's own property as optional, which is what lets openapi-generator's
+/// `rust` write an internally tagged enum whose variants deserialize (serde has already taken the
+/// tag when the variant's struct is read).
+fn tags_not_required(schemas: &mut Schemas) {
+    let mut variants: Vec<(String, String)> = Vec::new();
+    for union in schemas.values() {
+        let Some(property) = union.pointer("/discriminator/propertyName").and_then(|p| p.as_str()) else {
+            continue;
+        };
+        let members = union.get("oneOf").and_then(|o| o.as_array()).map(Vec::as_slice).unwrap_or_default();
+        for member in members {
+            if let Some(name) = member.get("$ref").and_then(|r| r.as_str()).and_then(|r| r.strip_prefix(SCHEMAS)) {
+                variants.push((name.to_owned(), property.to_owned()));
+            }
+        }
+    }
+    for (name, property) in variants {
+        let Some(serde_json::Value::Object(variant)) = schemas.get_mut(&name) else {
+            continue;
+        };
+        if let Some(serde_json::Value::Array(required)) = variant.get_mut("required") {
+            required.retain(|r| *r != *property);
+            if required.is_empty() {
+                variant.remove("required");
+            }
+        }
     }
 }
 
@@ -622,8 +778,6 @@ mod tests {
         assert!(missing.is_empty(), "no 429 with Retry-After: {missing:#?}");
     }
 
-    /// Every named schema but `AnyAction`: the document is held in utoipa's types, whose
-    /// `anyOf` has no `title`.
     #[test]
     fn every_named_schema_has_a_title() {
         let doc = serde_json::to_value(document()).expect("json");
@@ -631,11 +785,80 @@ mod tests {
             .as_object()
             .expect("schemas")
             .iter()
-            .filter(|(name, schema)| *name != "AnyAction" && !schema["title"].is_string())
+            .filter(|(_, schema)| !schema["title"].is_string())
             .map(|(name, _)| name)
             .collect();
         assert!(untitled.is_empty(), "schemas without a title: {untitled:?}");
         assert_eq!(doc["components"]["schemas"]["GameState"]["title"], "GameState");
+    }
+
+    /// Every action a ruleset lists is an `AnyAction` as posted: `AnyAction` maps each action
+    /// type to a variant of a ruleset union (or to the merged variant of the rulesets that shape
+    /// it differently), and every variant a ruleset's union names is covered.
+    #[test]
+    fn any_action_maps_every_action_type_of_every_ruleset() {
+        let doc = serde_json::to_value(document()).expect("json");
+        let schemas = doc["components"]["schemas"].as_object().expect("schemas");
+        let any = &schemas["AnyAction"];
+        assert_eq!(any["discriminator"]["propertyName"], "type");
+        let mapping = any["discriminator"]["mapping"].as_object().expect("mapping");
+        assert_eq!(any["oneOf"].as_array().map(Vec::len), Some(mapping.len()));
+        for ruleset in RULESETS {
+            let union = &schemas[&(ruleset.schemas)().action];
+            for (tag, variant) in union["discriminator"]["mapping"].as_object().expect("mapping") {
+                let posted = mapping
+                    .get(tag)
+                    .and_then(|t| t.as_str())
+                    .and_then(|t| t.strip_prefix(SCHEMAS))
+                    .unwrap_or_else(|| panic!("AnyAction has no {tag} ({})", ruleset.slug));
+                let variant = variant.as_str().and_then(|v| v.strip_prefix(SCHEMAS)).expect("a ref");
+                let listed = &schemas[variant];
+                let posted = &schemas[posted];
+                for (property, definition) in listed["properties"].as_object().expect("properties") {
+                    let accepted = &posted["properties"][property];
+                    let options = accepted["oneOf"].as_array().cloned().unwrap_or_else(|| vec![accepted.clone()]);
+                    assert!(
+                        options.iter().any(|o| bare(o) == bare(definition)),
+                        "{}'s {tag}.{property} is not what AnyAction accepts",
+                        ruleset.slug
+                    );
+                }
+                for required in posted["required"].as_array().into_iter().flatten() {
+                    assert!(
+                        listed["required"].as_array().is_some_and(|r| r.contains(required)),
+                        "AnyAction's {tag} requires {required}, which {} does not",
+                        ruleset.slug
+                    );
+                }
+            }
+        }
+        assert!(schemas.contains_key("AnyAction_Play") && schemas.contains_key("AnyAction_Buy"));
+    }
+
+    /// No variant of a discriminated union requires the discriminator's property (generators
+    /// read it as the union's tag), and each still allows one value of it.
+    #[test]
+    fn variants_keep_their_tag_without_requiring_it() {
+        let doc = serde_json::to_value(document()).expect("json");
+        let schemas = doc["components"]["schemas"].as_object().expect("schemas");
+        let mut variants = 0;
+        for union in schemas.values() {
+            let Some(property) = union["discriminator"]["propertyName"].as_str() else {
+                continue;
+            };
+            for (value, target) in union["discriminator"]["mapping"].as_object().expect("mapping") {
+                let name = target.as_str().and_then(|t| t.strip_prefix(SCHEMAS)).expect("a ref");
+                let variant = &schemas[name];
+                assert!(
+                    !variant["required"].as_array().is_some_and(|r| r.iter().any(|p| p == property)),
+                    "{name} requires {property}"
+                );
+                let tag = resolve(&doc, &variant["properties"][property]);
+                assert_eq!(tag["enum"], json!([value]), "{name}");
+                variants += 1;
+            }
+        }
+        assert!(variants > 250, "{variants} variants");
     }
 
     #[test]

@@ -671,8 +671,9 @@ pub const RONDEL: [&str; 5] = [
 ];
 
 /// Every printed component, keyed by the ids the wire uses: influence cards, artists, concert
-/// tokens, the map's cities, chart fields, and the characters, styles, dice, die faces,
-/// instruments and token colours that views, actions and events name.
+/// tokens, the map's cities, chart fields, and the characters, styles, dice, die faces (each
+/// die's blank face, `blank`, among them), instruments and token colours that views, actions and
+/// events name.
 pub fn catalogue() -> crate::Catalogue {
     use serde_json::{Value, json};
     fn id<T: Serialize>(value: T) -> String {
@@ -748,10 +749,12 @@ pub fn catalogue() -> crate::Catalogue {
     let faces = Die::ALL
         .iter()
         .flat_map(|&d| {
-            (0..5u8).map(move |v| {
-                let face = d.face_name(v);
-                json!({"id": face, "name": id_to_printed(&face), "die": d, "face": v + 1})
-            })
+            (0..5u8)
+                .map(move |v| {
+                    let face = d.face_name(v);
+                    json!({"id": face, "name": id_to_printed(&face), "die": d, "face": v + 1})
+                })
+                .chain([json!({"id": super::view::BLANK_FACE, "name": "Blank", "die": d, "face": 6})])
         })
         .collect();
     let rondel = RONDEL

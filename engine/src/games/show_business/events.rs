@@ -19,6 +19,17 @@ pub struct StartingArtist {
     pub fields: Vec<u8>,
 }
 
+/// An occupied market field, as [`GameEvent::MarketRefilled`] tells it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = ShowBusinessMarketField)]
+pub struct MarketField {
+    /// The field, from 1.
+    pub field: u8,
+    /// The id of the influence card, artist card or concert token on it.
+    pub id: String,
+}
+
 /// A sealed bid, revealed and paid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -393,12 +404,13 @@ pub enum GameEvent {
         /// The card.
         card: CardId,
     },
-    /// A market closed up and was refilled: its fields now.
+    /// A market closed up and was refilled: its occupied fields now, in field order (a field
+    /// not listed is empty).
     MarketRefilled {
         /// The market.
         market: MarketRow,
-        /// Fields from 1.
-        fields: Vec<Option<String>>,
+        /// The occupied fields.
+        fields: Vec<MarketField>,
     },
     /// A card left a market field for the discard pile.
     MarketDiscard {

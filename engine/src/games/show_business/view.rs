@@ -1,6 +1,7 @@
 //! What one viewer may see, and what must stay hidden from them.
 
 use serde::Serialize;
+use serde_json::json;
 use utoipa::ToSchema;
 
 use super::actions::SongContent;
@@ -89,6 +90,47 @@ pub struct TokenView {
     pub value: u32,
 }
 
+/// An occupied field of the INFLUENCE MARKET.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(as = ShowBusinessMarketCard)]
+pub struct MarketCard {
+    /// Field 1-4.
+    pub field: u8,
+    /// The influence card on it.
+    pub card: CardId,
+}
+
+/// An occupied field of the ARTIST MARKET.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(as = ShowBusinessMarketArtist)]
+pub struct MarketArtist {
+    /// Field 1-4.
+    pub field: u8,
+    /// The artist card on it.
+    pub artist: ArtistId,
+}
+
+/// An occupied field of the CONCERT MARKET.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(as = ShowBusinessMarketToken)]
+pub struct MarketToken {
+    /// Field 1-5.
+    pub field: u8,
+    /// The concert token on it.
+    pub token: TokenView,
+}
+
+/// The occupied fields of a market, in field order, each with its field number (from 1).
+fn occupied<T: Copy, F>(market: &[Option<T>], item: impl Fn(u8, T) -> F) -> Vec<F> {
+    (1..)
+        .zip(market)
+        .filter_map(|(field, x)| x.map(|x| item(field, x)))
+        .collect()
+}
+
+/// What the view's `dice` shows for a die's blank face.
+pub const BLANK_FACE: &str = "blank";
+
 /// One seat as the viewer sees it.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 #[schema(as = ShowBusinessPlayerView)]
@@ -143,12 +185,13 @@ pub struct View {
     pub active: Seat,
     /// Every seat.
     pub players: Vec<PlayerView>,
-    /// INFLUENCE MARKET fields 1-4.
-    pub influence_market: Vec<Option<CardId>>,
-    /// ARTIST MARKET fields 1-4.
-    pub artist_market: Vec<Option<ArtistId>>,
-    /// CONCERT MARKET fields 1-5.
-    pub concert_market: Vec<Option<TokenView>>,
+    /// The occupied fields of the INFLUENCE MARKET (fields 1-4), in field order; a field not
+    /// listed is empty.
+    pub influence_market: Vec<MarketCard>,
+    /// The occupied fields of the ARTIST MARKET (fields 1-4), in field order.
+    pub artist_market: Vec<MarketArtist>,
+    /// The occupied fields of the CONCERT MARKET (fields 1-5), in field order.
+    pub concert_market: Vec<MarketToken>,
     /// Concert tokens in the music clubs.
     pub map_tokens: Vec<TokenView>,
     /// Cards in the influence pile.
@@ -167,8 +210,9 @@ pub struct View {
     pub used_tokens: usize,
     /// Cards drawn face up and not yet discarded.
     pub revealed: Vec<CardId>,
-    /// Trend dice white, blue, yellow, red (`None` = blank).
-    pub dice: Vec<Option<String>>,
+    /// The faces the trend dice white, blue, yellow and red show, in that order: a face's id
+    /// (the catalogue's `die_faces`), or `blank` for the blank face.
+    pub dice: Vec<String>,
     /// The standing TREND EXPERT and its placer.
     pub trend_expert: Option<TrendExpertView>,
     /// The event rondel field.
@@ -376,9 +420,12 @@ impl ShowBusiness {
             order: self.order.clone(),
             active: self.active(),
             players,
-            influence_market: self.influence_market.to_vec(),
-            artist_market: self.artist_market.to_vec(),
-            concert_market: self.concert_market.iter().map(|x| x.map(token_view)).collect(),
+            influence_market: occupied(&self.influence_market, |field, card| MarketCard { field, card }),
+            artist_market: occupied(&self.artist_market, |field, artist| MarketArtist { field, artist }),
+            concert_market: occupied(&self.concert_market, |field, t| MarketToken {
+                field,
+                token: token_view(t),
+            }),
             map_tokens: self.map_tokens.iter().map(|&t| token_view(t)).collect(),
             influence_pile: self.influence_pile.len(),
             influence_discard: self.influence_discard.len(),
@@ -391,7 +438,7 @@ impl ShowBusiness {
             dice: Die::ALL
                 .iter()
                 .enumerate()
-                .map(|(i, d)| self.dice[i].map(|v| d.face_name(v)))
+                .map(|(i, d)| self.dice[i].map_or_else(|| BLANK_FACE.to_owned(), |v| d.face_name(v)))
                 .collect(),
             trend_expert: self
                 .trend_expert
@@ -524,19 +571,22 @@ pub(super) const REPLAY: Replay = Replay {
 /// a pile or refills the bag with `size`; each card drawn to a hand or shown leaves the influence
 /// pile; a refilled market drew from its pile (or the bag) as many cards as it gained; a card
 /// bought, activated, recruited or discarded from a market, and a token taken from the concert
-/// market, leaves its field; a token from the bag leaves the bag.
+/// market, leaves its field; a token from the bag leaves the bag. A market is the list of its
+/// occupied fields, each with its `field` number.
 fn replay(view: &mut serde_json::Value, event: &serde_json::Value) -> Result<(), String> {
     use serde_json::Value;
     let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_owned);
     let number = |v: &Value, key: &str| v.get(key).and_then(Value::as_u64);
     let clear = |view: &mut Value, market: &str, field: Option<u64>| -> Result<(), String> {
-        let slot = field
-            .and_then(|f| view.get_mut(market)?.get_mut(f.checked_sub(1)? as usize))
-            .ok_or_else(|| format!("{market} has no field {field:?}"))?;
-        if slot.is_null() {
-            return Err(format!("{market} field {field:?} is already empty"));
-        }
-        *slot = Value::Null;
+        let occupied = view
+            .get_mut(market)
+            .and_then(Value::as_array_mut)
+            .ok_or_else(|| format!("no {market}"))?;
+        let at = occupied
+            .iter()
+            .position(|o| field.is_some() && o.get("field").and_then(Value::as_u64) == field)
+            .ok_or_else(|| format!("{market} field {field:?} is empty"))?;
+        occupied.remove(at);
         Ok(())
     };
     match event.get("type").and_then(Value::as_str).unwrap_or("") {
@@ -558,27 +608,27 @@ fn replay(view: &mut serde_json::Value, event: &serde_json::Value) -> Result<(),
                 Some("concert") => ("concert_market", "bag"),
                 other => return Err(format!("no market {other:?}")),
             };
-            let filled = |v: Option<&Value>| {
-                v.and_then(Value::as_array)
-                    .map_or(0, |l| l.iter().filter(|x| !x.is_null()).count() as i64)
-            };
-            let fields = event.get("fields").cloned().unwrap_or_default();
-            let drawn = filled(Some(&fields)) - filled(view.get(market));
-            view[market] = if market == "concert_market" {
-                let tokens = fields.as_array().cloned().unwrap_or_default();
-                let views: Result<Vec<Value>, String> = tokens
-                    .iter()
-                    .map(|t| match t.as_str() {
-                        None => Ok(Value::Null),
-                        Some(id) => TokenId::find(id)
-                            .and_then(|t| serde_json::to_value(token_view(t)).ok())
-                            .ok_or_else(|| format!("no token {id:?}")),
+            let count = |v: Option<&Value>| v.and_then(Value::as_array).map_or(0, |l| l.len() as i64);
+            let fields = event.get("fields").and_then(Value::as_array).cloned().unwrap_or_default();
+            let drawn = fields.len() as i64 - count(view.get(market));
+            let occupied: Result<Vec<Value>, String> = fields
+                .iter()
+                .map(|f| {
+                    let field = number(f, "field").ok_or_else(|| format!("{f} has no field"))?;
+                    let id = text(f, "id").ok_or_else(|| format!("{f} has no id"))?;
+                    Ok(match market {
+                        "concert_market" => {
+                            let token = TokenId::find(&id)
+                                .and_then(|t| serde_json::to_value(token_view(t)).ok())
+                                .ok_or_else(|| format!("no token {id:?}"))?;
+                            json!({"field": field, "token": token})
+                        }
+                        "artist_market" => json!({"field": field, "artist": id}),
+                        _ => json!({"field": field, "card": id}),
                     })
-                    .collect();
-                Value::Array(views?)
-            } else {
-                fields
-            };
+                })
+                .collect();
+            view[market] = Value::Array(occupied?);
             Replay::count(view, pile, -drawn)
         }
         "market_discard" => {

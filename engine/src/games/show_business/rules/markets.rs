@@ -212,8 +212,16 @@ impl ShowBusiness {
     pub(crate) fn market_fields<T: Copy, const N: usize>(
         market: &[Option<T>; N],
         id: fn(T) -> &'static str,
-    ) -> Vec<Option<String>> {
-        market.iter().map(|x| x.map(|x| id(x).to_owned())).collect()
+    ) -> Vec<MarketField> {
+        (1..)
+            .zip(market)
+            .filter_map(|(field, x)| {
+                x.map(|x| MarketField {
+                    field,
+                    id: id(x).to_owned(),
+                })
+            })
+            .collect()
     }
 
     pub(crate) fn tell_to_map(&self, t: TokenId, cause: ToMap, seat: Option<Seat>, ev: &mut Events) {

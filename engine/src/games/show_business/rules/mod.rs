@@ -8,7 +8,7 @@ use super::components::{
     TEMPI, TokenColour, TokenId, VOLUMES, components,
 };
 use super::events::{
-    DisclosedSong, Ending, FinalScore, GameEvent, Income, MarketRow, Payment, Pile, PollAnswer,
+    DisclosedSong, Ending, FinalScore, GameEvent, Income, MarketField, MarketRow, Payment, Pile, PollAnswer,
     PopularityCause, RevealedBid, RondelCause, SatisfactionCause, ToMap,
 };
 use super::state::{Attack, BandArtist, Bidding, DrawPurpose, PartialSong, ShowBusiness, Song, Task, Then};
