@@ -411,7 +411,11 @@ fn merged_variant(schemas: &Schemas, tag: &str, variants: &[String]) -> serde_js
                     properties.len() - 1
                 }
             };
-            if !properties[at].1.iter().any(|other| bare(other) == bare(definition)) {
+            if !properties[at]
+                .1
+                .iter()
+                .any(|other| bare(other) == bare(definition))
+            {
                 properties[at].1.push(definition.clone());
             }
         }
@@ -475,12 +479,23 @@ pub fn document() -> Document {
 fn tags_not_required(schemas: &mut Schemas) {
     let mut variants: Vec<(String, String)> = Vec::new();
     for union in schemas.values() {
-        let Some(property) = union.pointer("/discriminator/propertyName").and_then(|p| p.as_str()) else {
+        let Some(property) = union
+            .pointer("/discriminator/propertyName")
+            .and_then(|p| p.as_str())
+        else {
             continue;
         };
-        let members = union.get("oneOf").and_then(|o| o.as_array()).map(Vec::as_slice).unwrap_or_default();
+        let members = union
+            .get("oneOf")
+            .and_then(|o| o.as_array())
+            .map(Vec::as_slice)
+            .unwrap_or_default();
         for member in members {
-            if let Some(name) = member.get("$ref").and_then(|r| r.as_str()).and_then(|r| r.strip_prefix(SCHEMAS)) {
+            if let Some(name) = member
+                .get("$ref")
+                .and_then(|r| r.as_str())
+                .and_then(|r| r.strip_prefix(SCHEMAS))
+            {
                 variants.push((name.to_owned(), property.to_owned()));
             }
         }
@@ -811,12 +826,18 @@ mod tests {
                     .and_then(|t| t.as_str())
                     .and_then(|t| t.strip_prefix(SCHEMAS))
                     .unwrap_or_else(|| panic!("AnyAction has no {tag} ({})", ruleset.slug));
-                let variant = variant.as_str().and_then(|v| v.strip_prefix(SCHEMAS)).expect("a ref");
+                let variant = variant
+                    .as_str()
+                    .and_then(|v| v.strip_prefix(SCHEMAS))
+                    .expect("a ref");
                 let listed = &schemas[variant];
                 let posted = &schemas[posted];
                 for (property, definition) in listed["properties"].as_object().expect("properties") {
                     let accepted = &posted["properties"][property];
-                    let options = accepted["oneOf"].as_array().cloned().unwrap_or_else(|| vec![accepted.clone()]);
+                    let options = accepted["oneOf"]
+                        .as_array()
+                        .cloned()
+                        .unwrap_or_else(|| vec![accepted.clone()]);
                     assert!(
                         options.iter().any(|o| bare(o) == bare(definition)),
                         "{}'s {tag}.{property} is not what AnyAction accepts",
@@ -825,7 +846,9 @@ mod tests {
                 }
                 for required in posted["required"].as_array().into_iter().flatten() {
                     assert!(
-                        listed["required"].as_array().is_some_and(|r| r.contains(required)),
+                        listed["required"]
+                            .as_array()
+                            .is_some_and(|r| r.contains(required)),
                         "AnyAction's {tag} requires {required}, which {} does not",
                         ruleset.slug
                     );
@@ -847,10 +870,15 @@ mod tests {
                 continue;
             };
             for (value, target) in union["discriminator"]["mapping"].as_object().expect("mapping") {
-                let name = target.as_str().and_then(|t| t.strip_prefix(SCHEMAS)).expect("a ref");
+                let name = target
+                    .as_str()
+                    .and_then(|t| t.strip_prefix(SCHEMAS))
+                    .expect("a ref");
                 let variant = &schemas[name];
                 assert!(
-                    !variant["required"].as_array().is_some_and(|r| r.iter().any(|p| p == property)),
+                    !variant["required"]
+                        .as_array()
+                        .is_some_and(|r| r.iter().any(|p| p == property)),
                     "{name} requires {property}"
                 );
                 let tag = resolve(&doc, &variant["properties"][property]);

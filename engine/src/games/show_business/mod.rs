@@ -37,13 +37,14 @@ pub use components::{
     Volume,
 };
 pub use events::{
-    ChartScore, Ending, FinalScore, GameEvent, Hostile, Income, MarketField, MarketRow, Payment, Pile, PopularityCause,
-    RondelCause, SatisfactionCause, ShownFor, TieBreak, ToMap,
+    ChartScore, Ending, FinalScore, GameEvent, Hostile, Income, MarketField, MarketRow, Payment, Pile,
+    PopularityCause, RondelCause, SatisfactionCause, ShownFor, TieBreak, ToMap,
 };
 pub use scenario::{ChartEntry, Scenario, Start};
 pub use state::ShowBusiness;
 pub use view::{
-    ArtistView, BLANK_FACE, MarketArtist, MarketCard, MarketToken, Pending, PlayerView, SongView, TiedSong, TokenView, View,
+    ArtistView, BLANK_FACE, MarketArtist, MarketCard, MarketToken, Pending, PlayerView, SongView, TiedSong,
+    TokenView, View,
 };
 
 use rand::RngCore;

@@ -421,7 +421,10 @@ impl ShowBusiness {
             active: self.active(),
             players,
             influence_market: occupied(&self.influence_market, |field, card| MarketCard { field, card }),
-            artist_market: occupied(&self.artist_market, |field, artist| MarketArtist { field, artist }),
+            artist_market: occupied(&self.artist_market, |field, artist| MarketArtist {
+                field,
+                artist,
+            }),
             concert_market: occupied(&self.concert_market, |field, t| MarketToken {
                 field,
                 token: token_view(t),
@@ -609,7 +612,11 @@ fn replay(view: &mut serde_json::Value, event: &serde_json::Value) -> Result<(),
                 other => return Err(format!("no market {other:?}")),
             };
             let count = |v: Option<&Value>| v.and_then(Value::as_array).map_or(0, |l| l.len() as i64);
-            let fields = event.get("fields").and_then(Value::as_array).cloned().unwrap_or_default();
+            let fields = event
+                .get("fields")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
             let drawn = fields.len() as i64 - count(view.get(market));
             let occupied: Result<Vec<Value>, String> = fields
                 .iter()

@@ -42,7 +42,13 @@ fn in_todays_shape(mut view: Value) -> Value {
     let dice = view["dice"].as_array().cloned().unwrap_or_default();
     view["dice"] = dice
         .into_iter()
-        .map(|face| if face.is_null() { Value::from(crate::games::show_business::BLANK_FACE) } else { face })
+        .map(|face| {
+            if face.is_null() {
+                Value::from(crate::games::show_business::BLANK_FACE)
+            } else {
+                face
+            }
+        })
         .collect();
     view
 }
