@@ -612,6 +612,44 @@ fn activation_example_power_2_card_may_take_market_field_1_or_2() {
     play(&mut g, Seat::new(0), Action::TakeMarket { field: 2 });
     assert_eq!(g.players[Seat::new(0)].influence_field, vec![card("I09"), taken]);
     assert_eq!(g.influence_market[1], None);
+    // The view lists the occupied fields only, each with its number: field 2 is not among them.
+    let view = serde_json::to_value(g.view(Viewer::Spectator)).expect("view");
+    let listed: Vec<(u64, String)> = view["influence_market"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|o| {
+            let field = o["field"].as_u64().expect("a field number");
+            (field, o["card"].as_str().expect("a card").to_owned())
+        })
+        .collect();
+    let occupied: Vec<(u64, String)> = (1..)
+        .zip(g.influence_market)
+        .filter_map(|(field, c)| c.map(|c| (field, c.id().to_owned())))
+        .collect();
+    assert_eq!(listed, occupied);
+    assert!(listed.iter().all(|(field, _)| *field != 2), "{listed:?}");
+}
+
+#[test]
+fn the_view_names_a_blank_die_blank_and_a_turned_one_by_its_face() {
+    let g = built(
+        scenario(2).dice([None, Some(1), None, Some(0)]),
+        Start::TimeLapse {
+            seat: Seat::new(0),
+            nth: 1,
+        },
+    );
+    let view = serde_json::to_value(g.view(Viewer::Spectator)).expect("view");
+    let faces: Vec<String> = Die::ALL
+        .iter()
+        .zip(g.dice)
+        .map(|(die, face)| face.map_or_else(|| BLANK_FACE.to_owned(), |v| die.face_name(v)))
+        .collect();
+    assert_eq!(view["dice"], serde_json::json!(faces));
+    assert_eq!(view["dice"][0], "blank");
+    assert_eq!(view["dice"][2], "blank");
+    assert_ne!(view["dice"][1], "blank");
 }
 
 // ----- Rulings -----
