@@ -8,6 +8,8 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+pub use crate::search::Budget;
+
 /// A seat at the table, numbered `0..seats` in clockwise order. On the wire, in messages and in
 /// logs it is the plain number.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -412,17 +414,21 @@ pub enum BotLevel {
     Random,
     /// The game's own heuristic, [`Game::greedy_pick`].
     Greedy,
+    /// A search over the game's own rules from sampled positions the seat cannot tell apart
+    /// ([`Game::determinize`]), bounded by a [`Budget`]: see [`crate::search`].
+    Expert,
 }
 
 impl BotLevel {
     /// Every level.
-    pub const ALL: [BotLevel; 2] = [BotLevel::Random, BotLevel::Greedy];
+    pub const ALL: [BotLevel; 3] = [BotLevel::Random, BotLevel::Greedy, BotLevel::Expert];
 
     /// The level as it appears on the wire.
     pub fn as_str(self) -> &'static str {
         match self {
             BotLevel::Random => "random",
             BotLevel::Greedy => "greedy",
+            BotLevel::Expert => "expert",
         }
     }
 }
@@ -718,6 +724,14 @@ pub trait Game:
     /// `bot.rs`; it is given no game, so it cannot read what the seat may not see.
     fn greedy_pick(view: &Self::View, legal: &[Self::Action], rng: &mut dyn RngCore) -> Option<usize>;
 
+    /// A full position that `seat` cannot tell apart from this one, drawn with `rng`: the expert
+    /// bot searches from such samples. It keeps all that `seat` sees (its view) and all the
+    /// public log told, and draws the rest (other seats' hidden cards, the order of face-down
+    /// piles and bags, the dice to come) from what is left. Each game writes it in its
+    /// `determinize.rs`; it must read nothing `seat` may not see, so two games that differ only
+    /// in what `seat` cannot see give the same sample for the same `rng`.
+    fn determinize(&self, seat: Seat, rng: &mut dyn RngCore) -> Self;
+
     /// A new game of `seats` seats, refused unless [`Game::SEATS`] allows that many.
     fn setup(options: Self::Options, seats: usize, seed: u64) -> Result<Started<Self>, SetupError> {
         if !Self::SEATS.contains(&seats) {
@@ -785,8 +799,22 @@ pub trait Game:
 
     /// The action a `level` bot in `seat` plays now; `None` when the seat has nothing to do. A
     /// random bot picks any legal action, each as likely; a greedy one plays
-    /// [`Game::greedy_pick`] from the seat's view, or at random where the heuristic has no pick.
+    /// [`Game::greedy_pick`] from the seat's view, or at random where the heuristic has no pick;
+    /// an expert one searches within [`Budget::DEFAULT`].
     fn bot_action(&self, seat: Seat, level: BotLevel, rng: &mut dyn RngCore) -> Option<Self::Action> {
+        self.bot_action_within(seat, level, Budget::DEFAULT, rng)
+    }
+
+    /// [`Game::bot_action`], with the expert's search bounded by `budget` (the other levels do
+    /// not search). The expert reads the seat's legal actions and [`Game::determinize`]'s
+    /// samples for that seat, nothing else of the game.
+    fn bot_action_within(
+        &self,
+        seat: Seat,
+        level: BotLevel,
+        budget: Budget,
+        rng: &mut dyn RngCore,
+    ) -> Option<Self::Action> {
         let mut legal = self.legal_actions(seat);
         if legal.is_empty() {
             return None;
@@ -794,6 +822,7 @@ pub trait Game:
         let pick = match level {
             BotLevel::Random => None,
             BotLevel::Greedy => Self::greedy_pick(&self.view(Viewer::Seat(seat)), &legal, rng),
+            BotLevel::Expert => crate::search::expert(self, seat, &legal, budget, rng),
         };
         let pick = match pick {
             Some(i) if i < legal.len() => i,

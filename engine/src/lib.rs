@@ -6,7 +6,8 @@
 //! data. The [`registry`] puts every game behind one enum so the service never names a game.
 //!
 //! The engine does no I/O, has no clock, no async and no global state: the same seed and the
-//! same actions always give the same game.
+//! same actions always give the same game. The one clock it reads is the expert bot's optional
+//! time bound ([`search::Budget::time`]), when a caller asks for one.
 #![deny(missing_docs)]
 
 pub mod catalogue;
@@ -14,6 +15,7 @@ pub mod conformance;
 pub mod games;
 pub mod registry;
 pub mod rng;
+pub mod search;
 pub mod texts;
 
 mod contract;

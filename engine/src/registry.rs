@@ -13,7 +13,7 @@ use utoipa::openapi::{RefOr, Schema};
 
 use crate::games;
 use crate::{
-    BotLevel, Catalogue, Event, Game, Machine, Outcome, Rejection, Seat, SetupError, Started, Timeout, Viewer,
+    BotLevel, Budget, Catalogue, Event, Game, Machine, Outcome, Rejection, Seat, SetupError, Started, Timeout, Viewer,
 };
 
 /// A game's JSON, produced once by serde and passed through untouched.
@@ -127,7 +127,7 @@ trait Erased {
     fn view(&self, viewer: Viewer) -> Json;
     fn outcome(&self) -> Option<Outcome>;
     fn secrets(&self, viewer: Viewer) -> Vec<String>;
-    fn bot_action(&self, seat: Seat, level: BotLevel, rng: &mut dyn RngCore) -> Option<Json>;
+    fn bot_action(&self, seat: Seat, level: BotLevel, budget: Budget, rng: &mut dyn RngCore) -> Option<Json>;
 }
 
 impl<G: Game> Erased for G {
@@ -168,8 +168,8 @@ impl<G: Game> Erased for G {
         Game::secrets(self, viewer)
     }
 
-    fn bot_action(&self, seat: Seat, level: BotLevel, rng: &mut dyn RngCore) -> Option<Json> {
-        Game::bot_action(self, seat, level, rng).map(|action| to_json(&action))
+    fn bot_action(&self, seat: Seat, level: BotLevel, budget: Budget, rng: &mut dyn RngCore) -> Option<Json> {
+        Game::bot_action_within(self, seat, level, budget, rng).map(|action| to_json(&action))
     }
 }
 
@@ -329,7 +329,19 @@ impl AnyGame {
     /// The action a `level` bot in `seat` plays now, as JSON; `None` when the seat has nothing
     /// to do. It reads only the seat's view and legal actions (see [`Game::bot_action`]).
     pub fn bot_action(&self, seat: Seat, level: BotLevel, rng: &mut impl RngCore) -> Option<Json> {
-        self.erased().bot_action(seat, level, rng)
+        self.erased().bot_action(seat, level, Budget::DEFAULT, rng)
+    }
+
+    /// [`AnyGame::bot_action`], with the expert's search bounded by `budget` (see
+    /// [`Game::bot_action_within`]).
+    pub fn bot_action_within(
+        &self,
+        seat: Seat,
+        level: BotLevel,
+        budget: Budget,
+        rng: &mut impl RngCore,
+    ) -> Option<Json> {
+        self.erased().bot_action(seat, level, budget, rng)
     }
 }
 

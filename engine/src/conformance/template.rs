@@ -19,6 +19,7 @@ const REQUIRED: &[(&str, bool)] = &[
     ("invariants.rs", false),
     ("bot.rs", false),
     ("scenario.rs", false),
+    ("determinize.rs", false),
     ("components.rs", false),
     ("RULES.md", false),
     ("texts.rs", false),

@@ -4,7 +4,7 @@
 //! - `mod.rs`: the module list and `impl Game`, which forwards to the same names in every game
 //!   (`events::ANNOUNCEMENTS`, `setup::new_game`, `seats`, `seats_to_act`, `is_to_act`, `legal`,
 //!   `check`, `play`, `view_for`, `phase_name`, `scored`, `machine::machine`,
-//!   `components::catalogue`, `hidden_from`, `invariants`, `bot::greedy`);
+//!   `components::catalogue`, `hidden_from`, `invariants`, `bot::greedy`, `determinized`);
 //! - `state.rs`: the position and its state enum, `Stage`;
 //! - `setup.rs`: `new_game`, the game's setup;
 //! - `actions.rs`: what a seat posts, and the game `Options`;
@@ -19,6 +19,8 @@
 //! - `scenario.rs`: `Scenario`, the public builder of test positions: each step moves a component
 //!   from wherever it lies and the build checks the game's invariants, so tests never write the
 //!   position's private fields;
+//! - `determinize.rs`: `determinized`, a position one seat cannot tell apart from the real one
+//!   (its hidden parts drawn anew from what that seat cannot see), for the expert bot's search;
 //! - `components.rs`: the cards and tables as data, and each ruling's constant;
 //! - `RULES.md`: the rules as served, one a line (`- ID: **Title.** Text`): a "how to play"
 //!   overview, then every ruling id the game cites;

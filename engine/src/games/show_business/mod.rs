@@ -17,6 +17,7 @@
 mod actions;
 mod bot;
 mod components;
+mod determinize;
 mod events;
 mod invariants;
 mod machine;
@@ -131,5 +132,9 @@ impl Game for ShowBusiness {
 
     fn greedy_pick(view: &View, legal: &[Action], rng: &mut dyn RngCore) -> Option<usize> {
         bot::greedy(view, legal, rng)
+    }
+
+    fn determinize(&self, seat: Seat, rng: &mut dyn RngCore) -> Self {
+        self.determinized(seat, rng)
     }
 }

@@ -34,6 +34,7 @@ pub mod state;
 pub mod view;
 
 mod bot;
+mod determinize;
 mod invariants;
 mod machine;
 mod rules;
@@ -132,5 +133,9 @@ impl Game for ShrewdProducer {
 
     fn greedy_pick(view: &View, legal: &[Action], rng: &mut dyn RngCore) -> Option<usize> {
         bot::greedy(view, legal, rng)
+    }
+
+    fn determinize(&self, seat: Seat, rng: &mut dyn RngCore) -> Self {
+        self.determinized(seat, rng)
     }
 }
