@@ -13,7 +13,8 @@ use utoipa::openapi::{RefOr, Schema};
 
 use crate::games;
 use crate::{
-    BotLevel, Budget, Catalogue, Event, Game, Machine, Outcome, Rejection, Seat, SetupError, Started, Timeout, Viewer,
+    BotLevel, Budget, Catalogue, Event, Game, Machine, Outcome, Rejection, Seat, SetupError, Started,
+    Timeout, Viewer,
 };
 
 /// A game's JSON, produced once by serde and passed through untouched.

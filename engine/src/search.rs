@@ -96,9 +96,7 @@ pub(crate) fn expert<G: Game>(
     }
     let mut rng = ChaCha8Rng::seed_from_u64(rng.next_u64());
     let started = budget.time.map(|limit| (Instant::now(), limit));
-    let mut tree: Vec<Node<G::Action>> = vec![Node {
-        children: Vec::new(),
-    }];
+    let mut tree: Vec<Node<G::Action>> = vec![Node { children: Vec::new() }];
     for done in 0..budget.iterations.max(1) {
         if done > 0
             && let Some((at, limit)) = started
@@ -216,9 +214,7 @@ fn iterate<G: Game>(game: &G, seat: Seat, tree: &mut Vec<Node<G::Action>>, rng: 
         node = match tree[node].children[best].node {
             Some(next) => next,
             None => {
-                tree.push(Node {
-                    children: Vec::new(),
-                });
+                tree.push(Node { children: Vec::new() });
                 let next = tree.len() - 1;
                 tree[node].children[best].node = Some(next);
                 next
@@ -240,7 +236,11 @@ fn play_out<G: Game>(mut state: G, seat: Seat, rng: &mut ChaCha8Rng) -> f64 {
     for _ in 0..PLAYOUT_CAP {
         if let Some(outcome) = state.outcome() {
             let k = outcome.winners.len().max(1) as f64;
-            let win = if outcome.winners.contains(&seat) { 1.0 / k } else { 0.0 };
+            let win = if outcome.winners.contains(&seat) {
+                1.0 / k
+            } else {
+                0.0
+            };
             let total = |s: Seat| outcome.scores.iter().find(|x| x.seat == s).map_or(0, |x| x.total) as f64;
             let own = total(seat);
             let best = Seat::all(seats)

@@ -1,14 +1,19 @@
-//! Bots of every level finish games of every registered ruleset, and decide from the seat's
-//! view and legal actions alone.
+//! Bots of every level finish games of every registered ruleset, choose only listed actions,
+//! and decide from what the seat may know alone: its view and legal actions, and for the expert
+//! the positions [`crate::Game::determinize`] samples for it.
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 
 use crate::rng::GameRng;
-use crate::{AnyGame, BotLevel, RULESETS, Seat, Viewer};
+use crate::{AnyGame, BotLevel, Budget, RULESETS, Seat, Viewer};
 
 const MAX_STEPS: usize = 100_000;
+
+/// The expert's budget in these checks: small, so that they stay fast; the search is the same
+/// at any budget.
+const TEST_BUDGET: Budget = Budget::iterations(3);
 
 /// Plays a seeded game to its end, seat `s` held by `levels(s)`; panics on a refused choice.
 /// Returns how many actions it took.
@@ -40,7 +45,7 @@ fn bots_of_every_level_finish_seeded_games_of_every_ruleset_and_seat_count() {
     for ruleset in RULESETS {
         for seats in ruleset.seats.clone() {
             for seed in 0..3u64 {
-                for level in BotLevel::ALL {
+                for level in [BotLevel::Random, BotLevel::Greedy] {
                     play_out(ruleset.slug, seats, seed, |_| level);
                 }
                 let greedy = Seat::new(seed as usize % seats);
@@ -53,6 +58,53 @@ fn bots_of_every_level_finish_seeded_games_of_every_ruleset_and_seat_count() {
                 });
             }
         }
+    }
+}
+
+/// The expert's choice is one of the seat's listed actions, at every kind of decision a game of
+/// greedy seats meets: asked at a spread of positions of a seeded game of each ruleset at its
+/// fewest seats, and played there.
+#[test]
+fn the_expert_chooses_a_listed_action_in_every_ruleset() {
+    for ruleset in RULESETS {
+        let seats = *ruleset.seats.start();
+        let (mut game, _) = AnyGame::setup(ruleset.slug, None, seats, 5).expect("setup");
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut asked = 0;
+        for step in 0..MAX_STEPS {
+            if game.is_over() {
+                break;
+            }
+            let seat = game.to_act()[0];
+            let listed: Vec<String> = game
+                .legal_action_list(seat)
+                .iter()
+                .map(|a| a.get().to_owned())
+                .collect();
+            let level = if step % 7 == 0 && listed.len() > 1 {
+                asked += 1;
+                BotLevel::Expert
+            } else {
+                BotLevel::Greedy
+            };
+            let action = game
+                .bot_action_within(seat, level, TEST_BUDGET, &mut rng)
+                .expect("a seat to act has an action");
+            assert!(
+                listed.iter().any(|a| a == action.get()),
+                "{} step {step}: the {} bot chose {}, not a listed action",
+                ruleset.slug,
+                level.as_str(),
+                action.get()
+            );
+            game.apply(seat, action.get()).expect("a listed action applies");
+        }
+        assert!(game.is_over(), "{}: not over", ruleset.slug);
+        assert!(
+            asked >= 10,
+            "{}: the expert was asked only {asked} times",
+            ruleset.slug
+        );
     }
 }
 
@@ -74,6 +126,44 @@ fn a_seat_with_nothing_to_do_gets_no_action() {
             }
         }
     }
+}
+
+/// Deals the hand cards of every seat but `seat` anew: pooled, reversed and dealt back at the
+/// same sizes (a key `hand` in the `players` list). Hidden state `seat` must not be able to tell
+/// apart, unless it was shown a card (then its view differs and the position is not compared).
+fn scramble_hands(value: &mut Value, seat: Seat) -> bool {
+    let Some(players) = value
+        .get_mut("state")
+        .and_then(|s| s.get_mut("players"))
+        .and_then(Value::as_array_mut)
+    else {
+        return false;
+    };
+    let before = players.clone();
+    let others = |players: &mut Vec<Value>| -> Vec<(usize, usize)> {
+        players
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != seat.index())
+            .filter_map(|(i, p)| Some((i, p.get("hand")?.as_array()?.len())))
+            .collect()
+    };
+    let sizes = others(players);
+    let mut pool: Vec<Value> = Vec::new();
+    for &(i, _) in &sizes {
+        if let Some(hand) = players[i].get_mut("hand").and_then(Value::as_array_mut) {
+            pool.append(hand);
+        }
+    }
+    pool.reverse();
+    for (i, len) in sizes {
+        let dealt: Vec<Value> = pool.drain(..len.min(pool.len())).collect();
+        if let Some(hand) = players[i].get_mut("hand").and_then(Value::as_array_mut) {
+            *hand = dealt;
+            hand.sort_by_key(|card| card.to_string());
+        }
+    }
+    *players != before
 }
 
 /// Reverses every face-down pile (a key naming a deck, pile or bag) and reseeds the game's
@@ -98,8 +188,9 @@ fn scramble_hidden(value: &mut Value, reseed: u64) {
 }
 
 /// Two games that differ only in what the seat to act cannot see (the order of the face-down
-/// piles, the dice to come) give its bot the same view, and so the same choice with the same
-/// rng seed. A bot that peeked at the top of a deck or the next roll would choose apart.
+/// piles, the dice to come, the cards in other seats' hands) give its bot the same view, and so
+/// the same choice with the same rng seed, at every level. A bot that peeked at the top of a
+/// deck, the next roll or another hand would choose apart.
 #[test]
 fn a_bots_choice_depends_only_on_its_view_and_legal_actions() {
     for ruleset in RULESETS {
@@ -107,6 +198,7 @@ fn a_bots_choice_depends_only_on_its_view_and_legal_actions() {
         let (mut game, _) = AnyGame::setup(ruleset.slug, None, seats, 21).expect("setup");
         let mut rng = ChaCha8Rng::seed_from_u64(21);
         let mut compared = 0;
+        let mut dealt_hands = 0;
         for step in 0..400u64 {
             if game.is_over() {
                 break;
@@ -124,14 +216,34 @@ fn a_bots_choice_depends_only_on_its_view_and_legal_actions() {
                     ruleset.slug
                 );
                 for level in BotLevel::ALL {
-                    let pick = |g: &AnyGame| {
-                        let mut bot_rng = ChaCha8Rng::seed_from_u64(step);
-                        g.bot_action(seat, level, &mut bot_rng)
-                            .map(|a| a.get().to_owned())
-                    };
-                    assert_eq!(pick(&game), pick(&twin), "{} step {step}", ruleset.slug);
+                    if level == BotLevel::Expert && step % 4 != 0 {
+                        continue;
+                    }
+                    assert_eq!(
+                        pick(&game, seat, level, step),
+                        pick(&twin, seat, level, step),
+                        "{} step {step}, {}",
+                        ruleset.slug,
+                        level.as_str()
+                    );
                 }
                 compared += 1;
+            }
+            let mut dealt = serde_json::to_value(&game).expect("a game serializes");
+            let changed = scramble_hands(&mut dealt, seat);
+            scramble_hidden(&mut dealt, 2000 + step);
+            let other: AnyGame = serde_json::from_value(dealt).expect("the dealt game reads back");
+            if changed && other.view(Viewer::Seat(seat)).get() == view.get() && step % 4 == 0 {
+                for level in BotLevel::ALL {
+                    assert_eq!(
+                        pick(&game, seat, level, step),
+                        pick(&other, seat, level, step),
+                        "{} step {step}, {}, other hands",
+                        ruleset.slug,
+                        level.as_str()
+                    );
+                }
+                dealt_hands += 1;
             }
             let action = game
                 .bot_action(seat, BotLevel::Greedy, &mut rng)
@@ -143,5 +255,20 @@ fn a_bots_choice_depends_only_on_its_view_and_legal_actions() {
             "{}: only {compared} positions compared",
             ruleset.slug
         );
+        if ruleset.slug != "rock-the-world" {
+            assert!(
+                dealt_hands >= 5,
+                "{}: only {dealt_hands} positions with other hands compared",
+                ruleset.slug
+            );
+        }
     }
+}
+
+/// The action a `level` bot in `seat` picks with the rng seeded `seed`; the expert within the
+/// test budget.
+fn pick(game: &AnyGame, seat: Seat, level: BotLevel, seed: u64) -> Option<String> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    game.bot_action_within(seat, level, TEST_BUDGET, &mut rng)
+        .map(|a| a.get().to_owned())
 }

@@ -55,11 +55,11 @@ impl ShowBusiness {
                 hidden.extend(p.songs.iter().map(|song| song.id));
             }
         }
-        let charted = self
-            .chart
-            .iter()
-            .flatten()
-            .chain(self.charts_work.iter().flat_map(|w| w.groups.iter().chain(&w.placed).flatten()));
+        let charted = self.chart.iter().flatten().chain(
+            self.charts_work
+                .iter()
+                .flat_map(|w| w.groups.iter().chain(&w.placed).flatten()),
+        );
         for entry in charted {
             if entry.song.owner != seat && !entry.disclosed {
                 hidden.push(entry.song.id);

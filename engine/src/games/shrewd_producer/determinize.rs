@@ -22,7 +22,12 @@ impl ShrewdProducer {
         let mut unseen: Vec<ScoutId> = sample.scout_deck.clone();
         for (s, p) in sample.players.seats() {
             if s != seat {
-                unseen.extend(p.hand.iter().chain(p.pair.iter().flatten()).chain(p.passing.iter()));
+                unseen.extend(
+                    p.hand
+                        .iter()
+                        .chain(p.pair.iter().flatten())
+                        .chain(p.passing.iter()),
+                );
             }
         }
         unseen.sort_unstable();
@@ -31,7 +36,12 @@ impl ShrewdProducer {
             if s == seat {
                 continue;
             }
-            for card in p.hand.iter_mut().chain(p.pair.iter_mut().flatten()).chain(p.passing.iter_mut()) {
+            for card in p
+                .hand
+                .iter_mut()
+                .chain(p.pair.iter_mut().flatten())
+                .chain(p.passing.iter_mut())
+            {
                 if let Some(dealt) = unseen.pop() {
                     *card = dealt;
                 }
