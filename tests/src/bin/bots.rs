@@ -1,23 +1,62 @@
-//! Measures each ruleset's greedy bot against random ones.
+//! Measures each ruleset's bot of one level against bots of another: by default greedy against
+//! random, or, say, `--level expert --against greedy`.
 //!
-//! For every ruleset and seat count it plays `--games` seeded games with one greedy seat
-//! (rotating through the seats) and random bots in the others, and as many all-random games
-//! as a control, through the engine's registry and `AnyGame::bot_action`, the method
-//! bot seats in the service call. It prints the tracked seat's win share with its 95% Wilson
-//! interval beside the baseline 1/seats. A shared first place counts 1/k for each of the k
+//! For every ruleset and seat count (or, with `--seats K`, at K seats or the ruleset's fewest
+//! when K is below them) it plays `--games` seeded games with one `--level` seat (rotating
+//! through the seats) and `--against` bots in the others, and, for the text table, as many
+//! all-`--against` games as a control, through the engine's registry and
+//! `AnyGame::bot_action_within`, the method bot seats in the service call. It prints the tracked
+//! seat's win share with its 95% Wilson interval beside the baseline 1/seats; `--json` prints a
+//! JSON list of rows (`ruleset`, `seats`, `level`, `against`, `games`, `win_share`, `ci_low`,
+//! `ci_high`) instead, without the control. A shared first place counts 1/k for each of the k
 //! winners, so every finished game hands out exactly one win.
 //!
 //! `cargo run --release -p roadie-tests --bin bots -- --games 2000`
+//! `cargo run --release -p roadie-tests --bin bots -- --level expert --against greedy --games 100 --seats 2 --json`
 
-use clap::Parser;
+use clap::{Parser, ValueEnum};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use roadie_engine::{AnyGame, BotLevel, RULESETS, Seat};
+use roadie_engine::{AnyGame, BotLevel, Budget, RULESETS, Seat};
+
+/// A bot level, as the command line names it.
+#[derive(Clone, Copy, ValueEnum)]
+enum Level {
+    Random,
+    Greedy,
+    Expert,
+}
+
+impl From<Level> for BotLevel {
+    fn from(level: Level) -> Self {
+        match level {
+            Level::Random => BotLevel::Random,
+            Level::Greedy => BotLevel::Greedy,
+            Level::Expert => BotLevel::Expert,
+        }
+    }
+}
 
 #[derive(Parser)]
-#[command(about = "Win rate of each ruleset's greedy bot against random bots")]
+#[command(about = "Win rate of each ruleset's bot of one level against bots of another")]
 struct Args {
-    /// Games per ruleset and seat count, for the greedy seat and again for the control.
+    /// The level of the one tracked seat.
+    #[arg(long, value_enum, default_value = "greedy")]
+    level: Level,
+    /// The level of every other seat.
+    #[arg(long, value_enum, default_value = "random")]
+    against: Level,
+    /// Play each ruleset at this many seats (its fewest when this is below them, its most when
+    /// above); every seat count it allows when absent.
+    #[arg(long)]
+    seats: Option<usize>,
+    /// The expert's search iterations per decision.
+    #[arg(long, default_value_t = Budget::DEFAULT.iterations)]
+    iterations: u32,
+    /// Print the rows as a JSON list, without the control.
+    #[arg(long)]
+    json: bool,
+    /// Games per ruleset and seat count, for the tracked seat and again for the control.
     #[arg(long, default_value_t = 2000)]
     games: usize,
     /// First game seed; game i uses seed + i.
@@ -66,19 +105,14 @@ impl Tally {
     }
 }
 
-/// Plays one game; `greedy` is the seat the greedy bot holds, if any. Returns the share of the
-/// win that `tracked` earned, or `None` when the game did not end within `max_steps`.
-fn play(
-    slug: &str,
-    seats: usize,
-    seed: u64,
-    greedy: Option<Seat>,
-    tracked: Seat,
-    max_steps: usize,
-) -> Option<f64> {
+/// Plays one game; `lead` is the seat the `--level` bot holds, if any, the others are
+/// `--against` bots. Returns the share of the win that `tracked` earned, or `None` when the game
+/// did not end within `--max-steps`.
+fn play(slug: &str, seats: usize, seed: u64, lead: Option<Seat>, tracked: Seat, args: &Args) -> Option<f64> {
     let (mut game, _) = AnyGame::setup(slug, None, seats, seed).ok()?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_b075);
-    for _ in 0..max_steps {
+    let budget = Budget::iterations(args.iterations);
+    for _ in 0..args.max_steps {
         if let Some(outcome) = game.outcome() {
             let k = outcome.winners.len().max(1) as f64;
             return Some(if outcome.winners.contains(&tracked) {
@@ -88,12 +122,12 @@ fn play(
             });
         }
         let seat = *game.to_act().first()?;
-        let level = if greedy == Some(seat) {
-            BotLevel::Greedy
+        let level = BotLevel::from(if lead == Some(seat) {
+            args.level
         } else {
-            BotLevel::Random
-        };
-        let action = game.bot_action(seat, level, &mut rng)?;
+            args.against
+        });
+        let action = game.bot_action_within(seat, level, budget, &mut rng)?;
         if let Err(refused) = game.apply(seat, action.get()) {
             panic!(
                 "{slug} seed {seed}: the {} bot's {} was refused: {refused}",
@@ -105,14 +139,14 @@ fn play(
     None
 }
 
-fn run(slug: &str, seats: usize, args: &Args, greedy: bool) -> Tally {
+fn run(slug: &str, seats: usize, args: &Args, lead: bool) -> Tally {
     let worker = |from: usize| {
         let mut tally = Tally::default();
         for i in (from..args.games).step_by(args.threads.max(1)) {
             let seat = Seat::new(i % seats);
             let seed = args.seed + i as u64;
             tally.games += 1;
-            match play(slug, seats, seed, greedy.then_some(seat), seat, args.max_steps) {
+            match play(slug, seats, seed, lead.then_some(seat), seat, args) {
                 Some(share) => tally.wins += share,
                 None => tally.unfinished += 1,
             }
@@ -131,27 +165,69 @@ fn run(slug: &str, seats: usize, args: &Args, greedy: bool) -> Tally {
     })
 }
 
+/// One row of `--json`.
+#[derive(serde::Serialize)]
+struct Row<'a> {
+    ruleset: &'a str,
+    seats: usize,
+    level: &'a str,
+    against: &'a str,
+    games: usize,
+    win_share: f64,
+    ci_low: f64,
+    ci_high: f64,
+}
+
+/// The seat counts to play `ruleset` at.
+fn seat_counts(allowed: &std::ops::RangeInclusive<usize>, asked: Option<usize>) -> Vec<usize> {
+    match asked {
+        Some(k) => vec![k.clamp(*allowed.start(), *allowed.end())],
+        None => allowed.clone().collect(),
+    }
+}
+
 fn main() {
     let args = Args::parse();
+    let (level, against) = (BotLevel::from(args.level), BotLevel::from(args.against));
+    if args.json {
+        let mut rows = Vec::new();
+        for ruleset in RULESETS {
+            if args.ruleset.as_deref().is_some_and(|r| r != ruleset.slug) {
+                continue;
+            }
+            for seats in seat_counts(&ruleset.seats, args.seats) {
+                let tally = run(ruleset.slug, seats, &args, true);
+                let (ci_low, ci_high) = tally.wilson();
+                rows.push(Row {
+                    ruleset: ruleset.slug,
+                    seats,
+                    level: level.as_str(),
+                    against: against.as_str(),
+                    games: tally.games,
+                    win_share: tally.rate(),
+                    ci_low,
+                    ci_high,
+                });
+            }
+        }
+        println!("{}", serde_json::to_string_pretty(&rows).expect("rows serialize"));
+        return;
+    }
+    let lead = format!("{} win share [95% CI]", level.as_str());
+    let control = format!("{} win share [95% CI]", against.as_str());
     println!(
         "{:<16} {:>5} {:>6} {:>26} {:>26} {:>8} {:>10}",
-        "ruleset",
-        "seats",
-        "games",
-        "greedy win share [95% CI]",
-        "random win share [95% CI]",
-        "1/seats",
-        "unfinished"
+        "ruleset", "seats", "games", lead, control, "1/seats", "unfinished"
     );
     let mut clear = true;
     for ruleset in RULESETS {
         if args.ruleset.as_deref().is_some_and(|r| r != ruleset.slug) {
             continue;
         }
-        for seats in ruleset.seats.clone() {
-            let greedy = run(ruleset.slug, seats, &args, true);
+        for seats in seat_counts(&ruleset.seats, args.seats) {
+            let tracked = run(ruleset.slug, seats, &args, true);
             let control = run(ruleset.slug, seats, &args, false);
-            let (g_lo, g_hi) = greedy.wilson();
+            let (g_lo, g_hi) = tracked.wilson();
             let (c_lo, c_hi) = control.wilson();
             let baseline = 1.0 / seats as f64;
             clear &= g_lo > baseline && g_lo > control.rate();
@@ -160,24 +236,24 @@ fn main() {
                 ruleset.slug,
                 seats,
                 args.games,
-                greedy.rate(),
+                tracked.rate(),
                 g_lo,
                 g_hi,
                 control.rate(),
                 c_lo,
                 c_hi,
                 baseline,
-                greedy.unfinished,
+                tracked.unfinished,
                 control.unfinished,
             );
         }
     }
-    println!(
-        "{}",
-        if clear {
-            "greedy beats random in every ruleset: the lower end of each interval is above 1/seats and the control"
-        } else {
-            "greedy does NOT clearly beat random everywhere"
-        }
-    );
+    let (level, against) = (level.as_str(), against.as_str());
+    if clear {
+        println!(
+            "{level} beats {against} in every ruleset: the lower end of each interval is above 1/seats and the control"
+        );
+    } else {
+        println!("{level} does NOT clearly beat {against} everywhere");
+    }
 }
