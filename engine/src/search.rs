@@ -34,8 +34,8 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// The default: 16 iterations. A full two-seat game against an expert takes its seat's
-    /// decisions at about a tenth of a second each (README, "Bots").
+    /// The default: 16 iterations, a decision in a tenth to a quarter of a second on average
+    /// (README, "Bots").
     pub const DEFAULT: Budget = Budget::iterations(16);
 
     /// A budget of `iterations` and no time bound.
