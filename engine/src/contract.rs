@@ -8,7 +8,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-pub use crate::search::Budget;
+pub use crate::search::{Budget, Considered};
 
 /// A seat at the table, numbered `0..seats` in clockwise order. On the wire, in messages and in
 /// logs it is the plain number.
@@ -731,6 +731,14 @@ pub trait Game:
     /// `determinize.rs`; it must read nothing `seat` may not see, so two games that differ only
     /// in what `seat` cannot see give the same sample for the same `rng`.
     fn determinize(&self, seat: Seat, rng: &mut dyn RngCore) -> Self;
+
+    /// What an expert in `seat` would weigh now, best first (see [`crate::search`]), within
+    /// `budget`: empty when the seat has nothing to do. Like the expert bot, it reads only the
+    /// seat's legal actions and [`Game::determinize`]'s samples for that seat.
+    fn deliberate(&self, seat: Seat, budget: Budget, rng: &mut dyn RngCore) -> Vec<Considered<Self::Action>> {
+        let legal = self.legal_actions(seat);
+        crate::search::deliberate(self, seat, &legal, budget, rng)
+    }
 
     /// A new game of `seats` seats, refused unless [`Game::SEATS`] allows that many.
     fn setup(options: Self::Options, seats: usize, seed: u64) -> Result<Started<Self>, SetupError> {

@@ -13,8 +13,8 @@ use utoipa::openapi::{RefOr, Schema};
 
 use crate::games;
 use crate::{
-    BotLevel, Budget, Catalogue, Event, Game, Machine, Outcome, Rejection, Seat, SetupError, Started,
-    Timeout, Viewer,
+    BotLevel, Budget, Catalogue, Considered, Event, Game, Machine, Outcome, Rejection, Seat, SetupError,
+    Started, Timeout, Viewer,
 };
 
 /// A game's JSON, produced once by serde and passed through untouched.
@@ -129,6 +129,7 @@ trait Erased {
     fn outcome(&self) -> Option<Outcome>;
     fn secrets(&self, viewer: Viewer) -> Vec<String>;
     fn bot_action(&self, seat: Seat, level: BotLevel, budget: Budget, rng: &mut dyn RngCore) -> Option<Json>;
+    fn deliberate(&self, seat: Seat, budget: Budget, rng: &mut dyn RngCore) -> Vec<Considered<Json>>;
 }
 
 impl<G: Game> Erased for G {
@@ -171,6 +172,16 @@ impl<G: Game> Erased for G {
 
     fn bot_action(&self, seat: Seat, level: BotLevel, budget: Budget, rng: &mut dyn RngCore) -> Option<Json> {
         Game::bot_action_within(self, seat, level, budget, rng).map(|action| to_json(&action))
+    }
+
+    fn deliberate(&self, seat: Seat, budget: Budget, rng: &mut dyn RngCore) -> Vec<Considered<Json>> {
+        Game::deliberate(self, seat, budget, rng)
+            .into_iter()
+            .map(|c| Considered {
+                action: to_json(&c.action),
+                share: c.share,
+            })
+            .collect()
     }
 }
 
@@ -343,6 +354,12 @@ impl AnyGame {
         rng: &mut impl RngCore,
     ) -> Option<Json> {
         self.erased().bot_action(seat, level, budget, rng)
+    }
+
+    /// What an expert in `seat` would weigh now, best first, each action as JSON with its share
+    /// of the search (see [`Game::deliberate`]); empty when the seat has nothing to do.
+    pub fn deliberate(&self, seat: Seat, budget: Budget, rng: &mut impl RngCore) -> Vec<Considered<Json>> {
+        self.erased().deliberate(seat, budget, rng)
     }
 }
 

@@ -82,6 +82,15 @@ struct Child<A> {
     reward: f64,
 }
 
+/// One of the actions the expert weighed, with the share of the search's visits it took.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Considered<A> {
+    /// The action.
+    pub action: A,
+    /// Its share of the visits at the root, from 0 to 1: how much the search came to trust it.
+    pub share: f64,
+}
+
 /// The expert's pick among `legal`, the legal actions of `seat` in `game`, as an index into
 /// `legal`; `None` leaves the pick to chance (the search found nothing to prefer).
 pub(crate) fn expert<G: Game>(
@@ -91,8 +100,29 @@ pub(crate) fn expert<G: Game>(
     budget: Budget,
     rng: &mut dyn RngCore,
 ) -> Option<usize> {
+    let ranked = deliberate(game, seat, legal, budget, rng);
+    let best = ranked.first()?;
+    legal.iter().position(|a| *a == best.action)
+}
+
+/// The actions the search tried for `seat` from `game`, among `legal`, best first (most visited,
+/// then the heuristic's prior, then the mean result), each with its share of the root's visits.
+/// A forced action is the one entry, with the whole share; no legal action, none.
+pub(crate) fn deliberate<G: Game>(
+    game: &G,
+    seat: Seat,
+    legal: &[G::Action],
+    budget: Budget,
+    rng: &mut dyn RngCore,
+) -> Vec<Considered<G::Action>> {
     if legal.len() <= 1 {
-        return (!legal.is_empty()).then_some(0);
+        return legal
+            .iter()
+            .map(|action| Considered {
+                action: action.clone(),
+                share: 1.0,
+            })
+            .collect();
     }
     let mut rng = ChaCha8Rng::seed_from_u64(rng.next_u64());
     let started = budget.time.map(|limit| (Instant::now(), limit));
@@ -106,14 +136,21 @@ pub(crate) fn expert<G: Game>(
         }
         iterate(game, seat, &mut tree, &mut rng);
     }
-    let root = &tree[0];
-    let best = root.children.iter().max_by(|a, b| {
-        a.visits
-            .cmp(&b.visits)
-            .then(a.prior.total_cmp(&b.prior))
-            .then(mean(a).total_cmp(&mean(b)))
-    })?;
-    legal.iter().position(|a| *a == best.action)
+    let mut root = std::mem::take(&mut tree[0].children);
+    root.retain(|c| legal.contains(&c.action));
+    root.sort_by(|a, b| {
+        b.visits
+            .cmp(&a.visits)
+            .then(b.prior.total_cmp(&a.prior))
+            .then(mean(b).total_cmp(&mean(a)))
+    });
+    let visits = f64::from(root.iter().map(|c| c.visits).sum::<u32>().max(1));
+    root.into_iter()
+        .map(|c| Considered {
+            share: f64::from(c.visits) / visits,
+            action: c.action,
+        })
+        .collect()
 }
 
 fn mean<A>(c: &Child<A>) -> f64 {

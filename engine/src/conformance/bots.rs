@@ -61,8 +61,8 @@ fn bots_of_every_level_finish_seeded_games_of_every_ruleset_and_seat_count() {
     }
 }
 
-/// The expert's choice is one of the seat's listed actions, at every kind of decision a game of
-/// greedy seats meets: asked at a spread of positions of a seeded game of each ruleset at its
+/// The expert's choice is one of the seat's listed actions, and the first of what it considered
+/// (listed actions whose shares sum to 1), at every kind of decision a game of greedy seats meets: asked at a spread of positions of a seeded game of each ruleset at its
 /// fewest seats, and played there.
 #[test]
 fn the_expert_chooses_a_listed_action_in_every_ruleset() {
@@ -87,6 +87,33 @@ fn the_expert_chooses_a_listed_action_in_every_ruleset() {
             } else {
                 BotLevel::Greedy
             };
+            if level == BotLevel::Expert {
+                let considered =
+                    game.deliberate(seat, TEST_BUDGET, &mut ChaCha8Rng::seed_from_u64(step as u64));
+                let chosen = game
+                    .bot_action_within(
+                        seat,
+                        level,
+                        TEST_BUDGET,
+                        &mut ChaCha8Rng::seed_from_u64(step as u64),
+                    )
+                    .expect("a seat to act has an action");
+                assert_eq!(
+                    considered.first().map(|c| c.action.get()),
+                    Some(chosen.get()),
+                    "{} step {step}: the expert's first consideration is its choice",
+                    ruleset.slug
+                );
+                let shares: f64 = considered.iter().map(|c| c.share).sum();
+                assert!(
+                    (shares - 1.0).abs() < 1e-9
+                        && considered
+                            .iter()
+                            .all(|c| listed.iter().any(|a| a == c.action.get())),
+                    "{} step {step}: considered {considered:?}, shares summing to {shares}",
+                    ruleset.slug
+                );
+            }
             let action = game
                 .bot_action_within(seat, level, TEST_BUDGET, &mut rng)
                 .expect("a seat to act has an action");
