@@ -724,6 +724,15 @@ pub trait Game:
     /// `bot.rs`; it is given no game, so it cannot read what the seat may not see.
     fn greedy_pick(view: &Self::View, legal: &[Self::Action], rng: &mut dyn RngCore) -> Option<usize>;
 
+    /// [`Game::greedy_pick`] for `seat` in this position, the same pick from the same rng, only
+    /// without building the view: the expert's playouts ask it at every step of every sampled
+    /// game. By default it builds the seat's view and asks the heuristic; a game may read its
+    /// state directly instead, provided it reads only what that view shows. The conformance
+    /// suite checks that both give the same pick.
+    fn greedy_pick_in(&self, seat: Seat, legal: &[Self::Action], rng: &mut dyn RngCore) -> Option<usize> {
+        Self::greedy_pick(&self.view(Viewer::Seat(seat)), legal, rng)
+    }
+
     /// A full position that `seat` cannot tell apart from this one, drawn with `rng`: the expert
     /// bot searches from such samples. It keeps all that `seat` sees (its view) and all the
     /// public log told, and draws the rest (other seats' hidden cards, the order of face-down

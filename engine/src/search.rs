@@ -1,16 +1,18 @@
-//! The expert bot: information-set Monte Carlo tree search over the game's own rules, shared by
-//! every game.
+//! The expert bot: determinized Monte Carlo search over the game's own rules, shared by every
+//! game.
 //!
-//! Each iteration draws a position the seat cannot tell apart from the real one
-//! ([`Game::determinize`]) and walks one tree down it. The tree holds the searching seat's own
-//! decisions, keyed by the actions it took (single-observer ISMCTS): at each, PUCT chooses among
-//! the actions legal in that sample, each weighed by how often it was available, with the game's
-//! greedy heuristic ([`Game::greedy_pick`], from the seat's own view of the sample) as the prior.
-//! The other seats are modelled as playing that heuristic, from their own views of the sample.
-//! The walk adds one decision to the tree, plays the game out with every seat on the heuristic,
-//! and credits each decision on the way with the result. The choice is the most visited action
-//! at the root: with a small budget the heuristic's, which the search overrides where playouts
-//! show it wrong.
+//! The search weighs the seat's legal actions against each other (flat Monte Carlo at the
+//! root, the actions raced by sequential halving). Each sample is a position the seat cannot
+//! tell apart from the real one ([`Game::determinize`]); on it, every action still in the race
+//! is played and the game played out, each seat on the game's greedy heuristic
+//! ([`Game::greedy_pick_in`], the same pick [`Game::greedy_pick`] makes from the seat's view),
+//! and every action's playout uses the same dice (common random numbers), so that the actions
+//! are compared on the same deals and rolls. After each round the worse half of the actions
+//! leaves the race; the budget is spread evenly over the rounds. The choice is the action that
+//! stayed longest, then the best mean result; the heuristic's own pick gets a small edge in
+//! that comparison, so the search departs from it only where playouts show it wrong. Against
+//! greedy seats this is one step of policy improvement: the action whose continuation under
+//! the heuristic fares best.
 //!
 //! The search reads nothing of the real game but the seat's legal actions and the samples, so it
 //! knows only what the seat knows. With an iteration budget alone the choice is a function of
@@ -21,12 +23,12 @@ use std::time::{Duration, Instant};
 use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::{Game, Seat, Viewer};
+use crate::{Game, Seat};
 
 /// How much the expert may think about one decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
-    /// Search iterations: each one samples a position and plays it out once. At least one runs.
+    /// Search iterations: each one plays one action out from one sample. At least one runs.
     pub iterations: u32,
     /// A wall-clock bound besides, checked between iterations; `None` keeps the choice a function
     /// of the rng alone.
@@ -34,9 +36,11 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// The default: 16 iterations, a decision in a tenth to a quarter of a second on average
-    /// (README, "Bots").
-    pub const DEFAULT: Budget = Budget::iterations(16);
+    /// The default: DEFAULT_ITERATIONS playouts, bounded by DEFAULT_TIME (README, "Bots").
+    pub const DEFAULT: Budget = Budget {
+        iterations: DEFAULT_ITERATIONS,
+        time: Some(DEFAULT_TIME),
+    };
 
     /// A budget of `iterations` and no time bound.
     pub const fn iterations(iterations: u32) -> Self {
@@ -53,33 +57,34 @@ impl Default for Budget {
     }
 }
 
-/// PUCT's exploration constant, for results between 0 and 1.
-const EXPLORATION: f64 = 1.0;
-/// The prior of the heuristic's own pick; the other actions share the rest.
-const GREEDY_PRIOR: f64 = 0.5;
+/// [`Budget::DEFAULT`]'s iterations.
+pub const DEFAULT_ITERATIONS: u32 = 400;
+/// [`Budget::DEFAULT`]'s time bound: a decision never takes much longer, whatever the machine.
+pub const DEFAULT_TIME: Duration = Duration::from_millis(500);
+
+/// The edge the heuristic's own pick gets when the actions' mean results are compared.
+const GREEDY_EDGE: f64 = 0.02;
 /// Actions after which a playout stops and counts as even for every seat.
 const PLAYOUT_CAP: usize = 20_000;
 /// How much of a playout's result is the win (a shared first place counts 1/k); the rest is the
 /// seat's score against the best other score, so that playouts tell a close game from a rout.
 const WIN_WEIGHT: f64 = 0.5;
 
-/// One decision of the searching seat: the actions tried from it.
-struct Node<A> {
-    children: Vec<Child<A>>,
+/// One action of the seat, with its statistics.
+#[derive(Clone, Copy, Default)]
+struct Arm {
+    /// Playouts after it.
+    visits: u32,
+    /// Sum of their results, for the searching seat.
+    reward: f64,
+    /// The rounds of the race it stayed in.
+    rounds: u32,
 }
 
-/// An action of the searching seat, with its statistics.
-struct Child<A> {
-    action: A,
-    /// The heuristic's prior for it.
-    prior: f64,
-    /// The seat's next decision, once a walk went past this one.
-    node: Option<usize>,
-    visits: u32,
-    /// How many walks found it legal.
-    available: u32,
-    /// Sum of the results, for the searching seat.
-    reward: f64,
+impl Arm {
+    fn mean(&self) -> f64 {
+        self.reward / f64::from(self.visits.max(1))
+    }
 }
 
 /// One of the actions the expert weighed, with the share of the search's visits it took.
@@ -87,7 +92,8 @@ struct Child<A> {
 pub struct Considered<A> {
     /// The action.
     pub action: A,
-    /// Its share of the visits at the root, from 0 to 1: how much the search came to trust it.
+    /// Its share of the playouts, from 0 to 1: the race gives more to the actions that stay in
+    /// it, so this is how much the search came to trust it.
     pub share: f64,
 }
 
@@ -105,9 +111,9 @@ pub(crate) fn expert<G: Game>(
     legal.iter().position(|a| *a == best.action)
 }
 
-/// The actions the search tried for `seat` from `game`, among `legal`, best first (most visited,
-/// then the heuristic's prior, then the mean result), each with its share of the root's visits.
-/// A forced action is the one entry, with the whole share; no legal action, none.
+/// The actions the search weighed for `seat` from `game`, among `legal`, best first (longest in
+/// the race, then the best mean result), each with its share of the playouts. A forced action
+/// is the one entry, with the whole share; no legal action, none.
 pub(crate) fn deliberate<G: Game>(
     game: &G,
     seat: Seat,
@@ -125,145 +131,116 @@ pub(crate) fn deliberate<G: Game>(
             .collect();
     }
     let mut rng = ChaCha8Rng::seed_from_u64(rng.next_u64());
-    let started = budget.time.map(|limit| (Instant::now(), limit));
-    let mut tree: Vec<Node<G::Action>> = vec![Node { children: Vec::new() }];
-    for done in 0..budget.iterations.max(1) {
-        if done > 0
-            && let Some((at, limit)) = started
-            && at.elapsed() >= limit
-        {
+    let started = Instant::now();
+    let n = legal.len();
+    let mut arms = vec![Arm::default(); n];
+    let mut alive: Vec<usize> = (0..n).collect();
+    let mut greedy_arm: Option<usize> = None;
+    let mut planned = u64::from(budget.iterations.max(1));
+    let mut spent: u64 = 0;
+    // Sequential halving: ceil(log2 n) rounds, each halving the actions in the race.
+    let rounds = u64::from(usize::BITS - (n - 1).leading_zeros()).max(1);
+    let mut round: u64 = 0;
+    'race: loop {
+        let mut played_round: u64 = 0;
+        let before = spent;
+        loop {
+            let share = planned.saturating_sub(before) / (rounds - round).max(1);
+            let per_arm = (share / alive.len() as u64).max(1);
+            if played_round >= per_arm {
+                break;
+            }
+            if spent > 0 && spent >= planned {
+                break 'race;
+            }
+            if let Some(limit) = budget.time {
+                let elapsed = started.elapsed();
+                if spent > 0 && elapsed >= limit {
+                    break 'race;
+                }
+                // How many playouts the time allows, at the pace so far.
+                if spent > 0 {
+                    let pace = elapsed.as_secs_f64() / spent as f64;
+                    let fits = (limit.as_secs_f64() / pace.max(1e-9)) as u64;
+                    planned = u64::from(budget.iterations.max(1)).min(fits.max(spent + 1));
+                }
+            }
+            played_round += 1;
+            let sample = game.determinize(seat, &mut rng);
+            let dice = rng.next_u64();
+            let listed = if sample.may_act(seat) {
+                sample.actions_for(seat)
+            } else {
+                Vec::new()
+            };
+            if greedy_arm.is_none() && !listed.is_empty() {
+                greedy_arm = sample
+                    .greedy_pick_in(seat, &listed, &mut rng)
+                    .and_then(|i| listed.get(i))
+                    .and_then(|a| legal.iter().position(|l| l == a));
+            }
+            spent += 1;
+            for &arm in &alive {
+                let action = &legal[arm];
+                if !listed.contains(action) {
+                    continue;
+                }
+                let mut state = sample.clone();
+                state.apply_legal(seat, action);
+                let result = play_out(state, seat, &mut ChaCha8Rng::seed_from_u64(dice));
+                arms[arm].visits += 1;
+                arms[arm].reward += result;
+                spent += 1;
+            }
+            spent -= 1;
+        }
+        round += 1;
+        if round >= rounds || alive.len() <= 1 {
             break;
         }
-        iterate(game, seat, &mut tree, &mut rng);
+        let keep = alive.len().div_ceil(2);
+        alive.sort_by(|&a, &b| score(&arms, greedy_arm, b).total_cmp(&score(&arms, greedy_arm, a)));
+        alive.truncate(keep);
+        for &arm in &alive {
+            arms[arm].rounds += 1;
+        }
     }
-    let mut root = std::mem::take(&mut tree[0].children);
-    root.retain(|c| legal.contains(&c.action));
-    root.sort_by(|a, b| {
-        b.visits
-            .cmp(&a.visits)
-            .then(b.prior.total_cmp(&a.prior))
-            .then(mean(b).total_cmp(&mean(a)))
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| {
+        arms[b]
+            .rounds
+            .cmp(&arms[a].rounds)
+            .then(score(&arms, greedy_arm, b).total_cmp(&score(&arms, greedy_arm, a)))
+            .then((Some(b) == greedy_arm).cmp(&(Some(a) == greedy_arm)))
     });
-    let visits = f64::from(root.iter().map(|c| c.visits).sum::<u32>().max(1));
-    root.into_iter()
-        .map(|c| Considered {
-            share: f64::from(c.visits) / visits,
-            action: c.action,
+    let visits = f64::from(arms.iter().map(|a| a.visits).sum::<u32>().max(1));
+    order
+        .into_iter()
+        .map(|i| Considered {
+            action: legal[i].clone(),
+            share: f64::from(arms[i].visits) / visits,
         })
         .collect()
 }
 
-fn mean<A>(c: &Child<A>) -> f64 {
-    c.reward / f64::from(c.visits.max(1))
+/// An arm's mean result, with the heuristic's edge; an arm never played ranks last.
+fn score(arms: &[Arm], greedy_arm: Option<usize>, arm: usize) -> f64 {
+    let a = &arms[arm];
+    if a.visits == 0 {
+        return f64::NEG_INFINITY;
+    }
+    a.mean() + if Some(arm) == greedy_arm { GREEDY_EDGE } else { 0.0 }
 }
 
-/// The heuristic's pick for `actor` in `state` among `legal`, from `actor`'s view; a forced
-/// action without building the view.
+/// The heuristic's pick for `actor` in `state` among `legal`; a forced action without asking.
 fn greedy<G: Game>(state: &G, actor: Seat, legal: &[G::Action], rng: &mut ChaCha8Rng) -> usize {
     if legal.len() <= 1 {
         return 0;
     }
-    G::greedy_pick(&state.view(Viewer::Seat(actor)), legal, rng)
+    state
+        .greedy_pick_in(actor, legal, rng)
         .filter(|&i| i < legal.len())
         .unwrap_or_else(|| rng.random_range(0..legal.len()))
-}
-
-/// One iteration: sample, walk down the seat's decisions, add one, play out, credit the walk.
-fn iterate<G: Game>(game: &G, seat: Seat, tree: &mut Vec<Node<G::Action>>, rng: &mut ChaCha8Rng) {
-    let mut state = game.determinize(seat, rng);
-    if !state.may_act(seat) {
-        return;
-    }
-    let mut path: Vec<(usize, usize)> = Vec::new();
-    let mut node = 0;
-    let mut first = true;
-    while !state.is_over() {
-        let actor = if first {
-            seat
-        } else {
-            match state.to_act().first() {
-                Some(&s) => s,
-                None => break,
-            }
-        };
-        first = false;
-        let legal = state.actions_for(actor);
-        if legal.is_empty() {
-            break;
-        }
-        if actor != seat {
-            let pick = greedy(&state, actor, &legal, rng);
-            state.apply_legal(actor, &legal[pick]);
-            continue;
-        }
-        let choice = greedy(&state, actor, &legal, rng);
-        let others = (1.0 - GREEDY_PRIOR) / (legal.len() - 1).max(1) as f64;
-        let mut available = Vec::with_capacity(legal.len());
-        for (i, action) in legal.into_iter().enumerate() {
-            let children = &mut tree[node].children;
-            let at = match children.iter().position(|c| c.action == action) {
-                Some(at) => at,
-                None => {
-                    children.push(Child {
-                        action,
-                        prior: if i == choice { GREEDY_PRIOR } else { others },
-                        node: None,
-                        visits: 0,
-                        available: 0,
-                        reward: 0.0,
-                    });
-                    children.len() - 1
-                }
-            };
-            children[at].available += 1;
-            available.push(at);
-        }
-        let children = &tree[node].children;
-        let visits: u32 = available.iter().map(|&i| children[i].visits).sum();
-        let tried: Vec<&Child<G::Action>> = available
-            .iter()
-            .map(|&i| &children[i])
-            .filter(|c| c.visits > 0)
-            .collect();
-        let unvisited = if tried.is_empty() {
-            0.5
-        } else {
-            tried.iter().map(|c| mean(c)).sum::<f64>() / tried.len() as f64
-        };
-        let root = f64::from(visits.max(1)).sqrt();
-        let score = |c: &Child<G::Action>| {
-            let q = if c.visits == 0 { unvisited } else { mean(c) };
-            q + EXPLORATION * c.prior * root / (1.0 + f64::from(c.visits))
-        };
-        let mut best = available[0];
-        for &i in &available[1..] {
-            if score(&children[i]) > score(&children[best]) {
-                best = i;
-            }
-        }
-        let fresh = children[best].visits == 0;
-        let action = children[best].action.clone();
-        state.apply_legal(actor, &action);
-        path.push((node, best));
-        if fresh {
-            break;
-        }
-        node = match tree[node].children[best].node {
-            Some(next) => next,
-            None => {
-                tree.push(Node { children: Vec::new() });
-                let next = tree.len() - 1;
-                tree[node].children[best].node = Some(next);
-                next
-            }
-        };
-    }
-    let result = play_out(state, seat, rng);
-    for (node, child) in path {
-        let c = &mut tree[node].children[child];
-        c.visits += 1;
-        c.reward += result;
-    }
 }
 
 /// Plays `state` to its end, every seat on the heuristic from its own view; the result for

@@ -50,9 +50,14 @@ struct Args {
     /// above); every seat count it allows when absent.
     #[arg(long)]
     seats: Option<usize>,
-    /// The expert's search iterations per decision.
+    /// The expert's search iterations per decision (playouts: one action played out from one
+    /// sample).
     #[arg(long, default_value_t = Budget::DEFAULT.iterations)]
     iterations: u32,
+    /// The expert's time bound per decision, in milliseconds; none by default, so that a run is
+    /// reproducible (the service's default budget has one: `Budget::DEFAULT`).
+    #[arg(long)]
+    ms: Option<u64>,
     /// Print the rows as a JSON list, without the control.
     #[arg(long)]
     json: bool,
@@ -79,6 +84,10 @@ struct Tally {
     games: usize,
     wins: f64,
     unfinished: usize,
+    /// Decisions of the tracked level, and the time they took.
+    decisions: usize,
+    thinking: std::time::Duration,
+    longest: std::time::Duration,
 }
 
 impl Tally {
@@ -86,6 +95,14 @@ impl Tally {
         self.games += other.games;
         self.wins += other.wins;
         self.unfinished += other.unfinished;
+        self.decisions += other.decisions;
+        self.thinking += other.thinking;
+        self.longest = self.longest.max(other.longest);
+    }
+
+    /// The tracked level's mean time per decision, in milliseconds.
+    fn ms_per_decision(&self) -> f64 {
+        self.thinking.as_secs_f64() * 1000.0 / self.decisions.max(1) as f64
     }
 
     fn rate(&self) -> f64 {
@@ -107,11 +124,22 @@ impl Tally {
 
 /// Plays one game; `lead` is the seat the `--level` bot holds, if any, the others are
 /// `--against` bots. Returns the share of the win that `tracked` earned, or `None` when the game
-/// did not end within `--max-steps`.
-fn play(slug: &str, seats: usize, seed: u64, lead: Option<Seat>, tracked: Seat, args: &Args) -> Option<f64> {
+/// did not end within `--max-steps`; `tally` counts the `--level` bot's decisions and their time.
+fn play(
+    slug: &str,
+    seats: usize,
+    seed: u64,
+    lead: Option<Seat>,
+    tracked: Seat,
+    args: &Args,
+    tally: &mut Tally,
+) -> Option<f64> {
     let (mut game, _) = AnyGame::setup(slug, None, seats, seed).ok()?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_b075);
-    let budget = Budget::iterations(args.iterations);
+    let budget = Budget {
+        iterations: args.iterations,
+        time: args.ms.map(std::time::Duration::from_millis),
+    };
     for _ in 0..args.max_steps {
         if let Some(outcome) = game.outcome() {
             let k = outcome.winners.len().max(1) as f64;
@@ -127,7 +155,14 @@ fn play(slug: &str, seats: usize, seed: u64, lead: Option<Seat>, tracked: Seat, 
         } else {
             args.against
         });
+        let started = std::time::Instant::now();
         let action = game.bot_action_within(seat, level, budget, &mut rng)?;
+        if lead == Some(seat) {
+            let took = started.elapsed();
+            tally.decisions += 1;
+            tally.thinking += took;
+            tally.longest = tally.longest.max(took);
+        }
         if let Err(refused) = game.apply(seat, action.get()) {
             panic!(
                 "{slug} seed {seed}: the {} bot's {} was refused: {refused}",
@@ -146,7 +181,7 @@ fn run(slug: &str, seats: usize, args: &Args, lead: bool) -> Tally {
             let seat = Seat::new(i % seats);
             let seed = args.seed + i as u64;
             tally.games += 1;
-            match play(slug, seats, seed, lead.then_some(seat), seat, args) {
+            match play(slug, seats, seed, lead.then_some(seat), seat, args, &mut tally) {
                 Some(share) => tally.wins += share,
                 None => tally.unfinished += 1,
             }
@@ -176,6 +211,9 @@ struct Row<'a> {
     win_share: f64,
     ci_low: f64,
     ci_high: f64,
+    /// The `--level` bot's mean and longest time per decision, in milliseconds.
+    ms_per_decision: f64,
+    ms_longest: f64,
 }
 
 /// The seat counts to play `ruleset` at.
@@ -207,6 +245,8 @@ fn main() {
                     win_share: tally.rate(),
                     ci_low,
                     ci_high,
+                    ms_per_decision: tally.ms_per_decision(),
+                    ms_longest: tally.longest.as_secs_f64() * 1000.0,
                 });
             }
         }

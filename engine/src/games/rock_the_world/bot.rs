@@ -12,8 +12,9 @@ use rand::RngCore;
 use serde::Deserialize;
 
 use super::actions::Action;
-use super::components::{CharacterId, Colour};
+use super::components::{BOARD, CharacterId, Colour};
 use super::components::{Token, Tokens};
+use super::state::RockTheWorld;
 use super::view::View;
 use crate::Seat;
 use crate::heuristic;
@@ -80,8 +81,57 @@ struct Space {
 /// The greedy pick, as an index into `legal`.
 pub(super) fn greedy(view: &View, legal: &[Action], rng: &mut dyn RngCore) -> Option<usize> {
     let seen: Seen = heuristic::read(view)?;
+    pick(&seen, legal, rng)
+}
+
+/// The same pick for `seat` in `game`, read from the state as the view shows it (R14:
+/// everything the heuristic reads is public).
+pub(super) fn greedy_in(game: &RockTheWorld, seat: Seat, legal: &[Action], rng: &mut dyn RngCore) -> Option<usize> {
+    let seen = Seen {
+        you: Some(seat).filter(|s| s.index() < game.seats()),
+        rocker: game.rocker,
+        players: game
+            .players
+            .seats()
+            .map(|(s, p)| Player {
+                seat: s,
+                colour: p.colour,
+                space: game.cutout_on_board(s).then_some(p.space),
+                cash: p.cash,
+                tokens: p.tokens,
+                band: game
+                    .band(s)
+                    .map(|character| Member {
+                        character,
+                        family: !game.is_extra(s, character),
+                    })
+                    .collect(),
+                band_value: game.band_value(s),
+                eliminated: p.out,
+            })
+            .collect(),
+        board: BOARD
+            .iter()
+            .map(|c| Space {
+                space: c.space,
+                icons: c.icons,
+                character: game.board_character(c.space),
+                open: game.is_open(c.space),
+                cutouts: game
+                    .players
+                    .seats()
+                    .filter(|&(s, p)| p.space == c.space && game.cutout_on_board(s))
+                    .map(|(s, _)| s)
+                    .collect(),
+            })
+            .collect(),
+    };
+    pick(&seen, legal, rng)
+}
+
+fn pick(seen: &Seen, legal: &[Action], rng: &mut dyn RngCore) -> Option<usize> {
     let me = seen.players.iter().find(|p| Some(p.seat) == seen.you)?;
-    let bot = Bot { view: &seen, me };
+    let bot = Bot { view: seen, me };
     heuristic::best_by(legal, rng, |action| bot.score(action))
 }
 

@@ -14,6 +14,7 @@ use serde::Deserialize;
 
 use super::actions::Action;
 use super::components::{CityId, TokenId};
+use super::state::ShowBusiness;
 use super::view::View;
 use crate::Seat;
 use crate::heuristic;
@@ -27,22 +28,47 @@ struct Seen {
 
 #[derive(Debug, Deserialize)]
 struct Token {
-    id: String,
-    city: String,
+    id: TokenId,
+    city: CityId,
     value: u32,
 }
 
 /// The greedy pick, as an index into `legal`.
 pub(super) fn greedy(view: &View, legal: &[Action], rng: &mut dyn RngCore) -> Option<usize> {
     let seen: Seen = heuristic::read(view)?;
+    pick(&seen, legal, rng)
+}
+
+/// The same pick for `seat` in `game`, read from the state: the concert tokens on the map are
+/// public, and the view shows each with its city and value.
+pub(super) fn greedy_in(game: &ShowBusiness, seat: Seat, legal: &[Action], rng: &mut dyn RngCore) -> Option<usize> {
+    let seen = Seen {
+        me: Some(seat),
+        map_tokens: game
+            .map_tokens
+            .iter()
+            .map(|&id| {
+                let token = id.token();
+                Token {
+                    id,
+                    city: token.city,
+                    value: token.value,
+                }
+            })
+            .collect(),
+    };
+    pick(&seen, legal, rng)
+}
+
+fn pick(seen: &Seen, legal: &[Action], rng: &mut dyn RngCore) -> Option<usize> {
     seen.me?;
-    heuristic::best_by(legal, rng, |action| score(&seen, action))
+    heuristic::best_by(legal, rng, |action| score(seen, action))
 }
 
 fn token_value(view: &Seen, id: TokenId) -> f64 {
     view.map_tokens
         .iter()
-        .find(|t| t.id == id.id())
+        .find(|t| t.id == id)
         .map_or(0.0, |t| f64::from(t.value))
 }
 
@@ -50,7 +76,7 @@ fn token_value(view: &Seen, id: TokenId) -> f64 {
 fn city_value(view: &Seen, city: CityId) -> f64 {
     view.map_tokens
         .iter()
-        .filter(|t| t.city == city.id())
+        .filter(|t| t.city == city)
         .map(|t| f64::from(t.value))
         .fold(0.0, f64::max)
 }

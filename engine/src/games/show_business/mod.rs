@@ -134,6 +134,10 @@ impl Game for ShowBusiness {
         bot::greedy(view, legal, rng)
     }
 
+    fn greedy_pick_in(&self, seat: Seat, legal: &[Action], rng: &mut dyn RngCore) -> Option<usize> {
+        bot::greedy_in(self, seat, legal, rng)
+    }
+
     fn determinize(&self, seat: Seat, rng: &mut dyn RngCore) -> Self {
         self.determinized(seat, rng)
     }

@@ -12,8 +12,9 @@ use rand::RngCore;
 use serde::Deserialize;
 
 use super::actions::Action;
-use super::components::{ArtistId, Part, ScoutId, SongId, Suit};
+use super::components::{ArtistId, BILL, Part, ScoutId, SongId, Suit};
 use super::scoring::best_assignment;
+use super::state::ShrewdProducer;
 use super::view::View;
 use crate::Seat;
 use crate::heuristic;
@@ -69,8 +70,47 @@ struct Player {
 /// The greedy pick, as an index into `legal`.
 pub(super) fn greedy(view: &View, legal: &[Action], rng: &mut dyn RngCore) -> Option<usize> {
     let seen: Seen = heuristic::read(view)?;
+    pick(&seen, legal, rng)
+}
+
+/// The same pick for `seat` in `game`, read from the state: only what every seat's view shows
+/// (the table, each seat's money, bids, artists and songs), as the view shows it.
+pub(super) fn greedy_in(
+    game: &ShrewdProducer,
+    seat: Seat,
+    legal: &[Action],
+    rng: &mut dyn RngCore,
+) -> Option<usize> {
+    let song = |id: SongId| OpenSong {
+        id,
+        level: id.card().level,
+    };
+    let seen = Seen {
+        viewer: Some(seat),
+        lead: game.lead,
+        lead_suit: game.lead_suit(),
+        players: game
+            .players
+            .seats()
+            .map(|(s, p)| Player {
+                seat: s,
+                raise_money: u32::from(p.bills) * BILL,
+                raise_phase: p.participating,
+                raised: u32::from(p.raised) * BILL,
+                total_bid: p.participating.then(|| game.total_bid(s)),
+                artists: p.artists.iter().map(|&id| Card { id }).collect(),
+                songs: p.songs.iter().map(|&id| HeldSong { song: song(id) }).collect(),
+            })
+            .collect(),
+        artists_revealed: game.revealed.iter().map(|&id| Card { id }).collect(),
+        open_songs: game.open_songs.iter().map(|&id| song(id)).collect(),
+    };
+    pick(&seen, legal, rng)
+}
+
+fn pick(seen: &Seen, legal: &[Action], rng: &mut dyn RngCore) -> Option<usize> {
     let me = seen.players.get(seen.viewer?.index())?;
-    let plan = Plan::new(&seen, me);
+    let plan = Plan::new(seen, me);
     heuristic::best_by(legal, rng, |action| plan.score(action))
 }
 
