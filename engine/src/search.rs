@@ -58,7 +58,7 @@ impl Default for Budget {
 }
 
 /// [`Budget::DEFAULT`]'s iterations.
-pub const DEFAULT_ITERATIONS: u32 = 400;
+pub const DEFAULT_ITERATIONS: u32 = 200;
 /// [`Budget::DEFAULT`]'s time bound: a decision never takes much longer, whatever the machine.
 pub const DEFAULT_TIME: Duration = Duration::from_millis(500);
 

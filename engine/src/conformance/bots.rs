@@ -7,7 +7,7 @@ use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 
 use crate::rng::GameRng;
-use crate::{AnyGame, BotLevel, Budget, RULESETS, Seat, Viewer};
+use crate::{AnyGame, BotLevel, Budget, EachGame, Game, RULESETS, Seat, Viewer};
 
 const MAX_STEPS: usize = 100_000;
 
@@ -298,4 +298,42 @@ fn pick(game: &AnyGame, seat: Seat, level: BotLevel, seed: u64) -> Option<String
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     game.bot_action_within(seat, level, TEST_BUDGET, &mut rng)
         .map(|a| a.get().to_owned())
+}
+
+/// [`Game::greedy_pick_in`], the heuristic read from the state for the expert's playouts, makes
+/// the same pick as [`Game::greedy_pick`] from the seat's view, with the same rng, at every
+/// position of seeded greedy games of every ruleset and seat count: the playouts model greedy
+/// seats exactly, and read only what a seat's view shows.
+#[test]
+fn the_heuristic_read_from_the_state_picks_as_from_the_view() {
+    struct Agree;
+    impl EachGame for Agree {
+        fn visit<G: Game>(&mut self) {
+            for seats in G::SEATS {
+                for seed in 0..2u64 {
+                    let (mut game, _) = G::setup(G::Options::default(), seats, seed).expect("setup");
+                    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                    let mut step = 0u64;
+                    while !game.is_over() && step < MAX_STEPS as u64 {
+                        let seat = game.to_act()[0];
+                        let legal = game.legal_actions(seat);
+                        let from_view = G::greedy_pick(
+                            &game.view(Viewer::Seat(seat)),
+                            &legal,
+                            &mut ChaCha8Rng::seed_from_u64(step),
+                        );
+                        let from_state =
+                            game.greedy_pick_in(seat, &legal, &mut ChaCha8Rng::seed_from_u64(step));
+                        assert_eq!(from_view, from_state, "{} seats {seats} seed {seed} step {step}", G::SLUG);
+                        let action = game
+                            .bot_action(seat, BotLevel::Greedy, &mut rng)
+                            .expect("an action");
+                        game.apply(seat, &action).expect("a bot's choice is legal");
+                        step += 1;
+                    }
+                }
+            }
+        }
+    }
+    crate::for_each_game(&mut Agree);
 }
