@@ -324,7 +324,12 @@ fn the_heuristic_read_from_the_state_picks_as_from_the_view() {
                         );
                         let from_state =
                             game.greedy_pick_in(seat, &legal, &mut ChaCha8Rng::seed_from_u64(step));
-                        assert_eq!(from_view, from_state, "{} seats {seats} seed {seed} step {step}", G::SLUG);
+                        assert_eq!(
+                            from_view,
+                            from_state,
+                            "{} seats {seats} seed {seed} step {step}",
+                            G::SLUG
+                        );
                         let action = game
                             .bot_action(seat, BotLevel::Greedy, &mut rng)
                             .expect("an action");

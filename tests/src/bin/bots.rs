@@ -8,7 +8,9 @@
 //! `AnyGame::bot_action_within`, the method bot seats in the service call. It prints the tracked
 //! seat's win share with its 95% Wilson interval beside the baseline 1/seats; `--json` prints a
 //! JSON list of rows (`ruleset`, `seats`, `level`, `against`, `games`, `win_share`, `ci_low`,
-//! `ci_high`) instead, without the control. A shared first place counts 1/k for each of the k
+//! `ci_high`, and the tracked level's mean and longest time per decision, `ms_per_decision` and
+//! `ms_longest`) instead, without the control. The expert searches `--iterations` playouts a
+//! decision (by default those of `Budget::DEFAULT`) and, with `--ms`, at most that long. A shared first place counts 1/k for each of the k
 //! winners, so every finished game hands out exactly one win.
 //!
 //! `cargo run --release -p roadie-tests --bin bots -- --games 2000`

@@ -86,7 +86,12 @@ pub(super) fn greedy(view: &View, legal: &[Action], rng: &mut dyn RngCore) -> Op
 
 /// The same pick for `seat` in `game`, read from the state as the view shows it (R14:
 /// everything the heuristic reads is public).
-pub(super) fn greedy_in(game: &RockTheWorld, seat: Seat, legal: &[Action], rng: &mut dyn RngCore) -> Option<usize> {
+pub(super) fn greedy_in(
+    game: &RockTheWorld,
+    seat: Seat,
+    legal: &[Action],
+    rng: &mut dyn RngCore,
+) -> Option<usize> {
     let seen = Seen {
         you: Some(seat).filter(|s| s.index() < game.seats()),
         rocker: game.rocker,

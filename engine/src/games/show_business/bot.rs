@@ -41,7 +41,12 @@ pub(super) fn greedy(view: &View, legal: &[Action], rng: &mut dyn RngCore) -> Op
 
 /// The same pick for `seat` in `game`, read from the state: the concert tokens on the map are
 /// public, and the view shows each with its city and value.
-pub(super) fn greedy_in(game: &ShowBusiness, seat: Seat, legal: &[Action], rng: &mut dyn RngCore) -> Option<usize> {
+pub(super) fn greedy_in(
+    game: &ShowBusiness,
+    seat: Seat,
+    legal: &[Action],
+    rng: &mut dyn RngCore,
+) -> Option<usize> {
     let seen = Seen {
         me: Some(seat),
         map_tokens: game
