@@ -6,6 +6,7 @@ use rand::RngCore;
 use secrecy::{SecretSlice, SecretString};
 
 use crate::http::limits::{ClientAddress, LimitsConfig};
+use crate::service::bots::BotConfig;
 use crate::service::webhooks::WebhookConfig;
 use crate::store::Quota;
 
@@ -31,6 +32,9 @@ pub struct Config {
     /// `ROADIE_WEBHOOK_HOSTS`, `ROADIE_WEBHOOK_TIMEOUT_MS`, `ROADIE_WEBHOOK_ATTEMPTS`,
     /// `ROADIE_WEBHOOK_BACKOFF_MS` and `ROADIE_WEBHOOK_SWEEP_MS`.
     pub webhooks: WebhookConfig,
+    /// `ROADIE_BOT_WORKERS`, `ROADIE_BOT_EXPERT_MS`, `ROADIE_BOT_EXPERT_ITERATIONS`,
+    /// `ROADIE_BOT_LEASE_MS`, `ROADIE_BOT_SWEEP_MS`, `ROADIE_HINT_RATE` and `ROADIE_HINT_BURST`.
+    pub bots: BotConfig,
 }
 
 /// The listener, its workers and how long a request may take to arrive.
@@ -256,6 +260,16 @@ impl Config {
                     None => ClientAddress::Peer,
                     Some(name) => ClientAddress::Header(name.trim().to_ascii_lowercase()),
                 },
+            },
+            bots: BotConfig {
+                workers: number("ROADIE_BOT_WORKERS", 2)?.clamp(1, 1024) as usize,
+                expert_time: Duration::from_millis(number("ROADIE_BOT_EXPERT_MS", 300)?.clamp(1, 60_000)),
+                expert_iterations: number("ROADIE_BOT_EXPERT_ITERATIONS", 10_000)?
+                    .clamp(1, u64::from(u32::MAX)) as u32,
+                lease: Duration::from_millis(number("ROADIE_BOT_LEASE_MS", 10_000)?.max(100)),
+                sweep: Duration::from_millis(number("ROADIE_BOT_SWEEP_MS", 250)?.max(10)),
+                write_grace: Duration::from_secs(5),
+                hints: quota("ROADIE_HINT_RATE", 0.5, "ROADIE_HINT_BURST", 5)?,
             },
             webhooks: WebhookConfig {
                 hosts: get("ROADIE_WEBHOOK_HOSTS")

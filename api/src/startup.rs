@@ -253,11 +253,13 @@ impl Application {
             .with_matching(crate::service::MatchConfig {
                 ticket_ttl: config.store.ticket_ttl,
                 lease: config.store.ticket_lease,
-            }),
+            })
+            .with_bots(config.bots),
         );
         crate::service::webhooks::spawn(store.clone(), config.webhooks.clone(), metrics.clone())?;
         crate::service::sweeper::spawn_sweeper(games.clone().into_inner(), config.store.clock_sweep);
         crate::service::matching::spawn_ticket_sweeper(games.clone().into_inner(), config.store.ticket_sweep);
+        crate::service::bots::spawn_bot_workers(games.clone().into_inner());
         let keys = web::Data::from(keys);
         let metrics = web::Data::from(metrics);
         let headroom = web::Data::from(headroom);

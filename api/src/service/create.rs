@@ -5,7 +5,7 @@ use rand::{Rng, RngCore};
 use roadie_engine::{AnyGame, Ruleset, SetupError};
 
 use crate::store::{StoreError, StoredEvent};
-use crate::table::bots::play_bots;
+use crate::table::bots::{play_bots, turn_due};
 use crate::table::clock::TimeControl;
 use crate::table::notices::notices;
 use crate::table::refusal::plain_types;
@@ -137,6 +137,9 @@ impl Games {
             if let Some(deadline) = stored.clock.as_ref().and_then(Clock::earliest) {
                 self.counted(self.store.schedule_clock(&stored.id, deadline, true).await)?;
             }
+            if turn_due(&stored).is_some() {
+                self.counted(self.store.file_turn(&stored.id, now).await)?;
+            }
             match self.store.create(&stored, &events).await {
                 Ok(true) => created = true,
                 Ok(false) if fixed => return self.created_before(&stored.id).await,
@@ -159,6 +162,9 @@ impl Games {
         }
         if stored.seats.has_open_seat() {
             self.relist(&stored).await;
+        }
+        if turn_due(&stored).is_some() {
+            self.bots.wake();
         }
         self.metrics.game_created(ruleset.slug);
         tracing::debug!(game = %stored.id, ruleset = ruleset.slug, "game created");

@@ -10,6 +10,7 @@ use crate::store::{GameStore, Revision, StoreError, WriteOutcome};
 use crate::table::{Code, GameId, Refusal};
 use crate::tokens::Keys;
 
+pub mod bots;
 pub mod cache;
 mod create;
 pub mod headroom;
@@ -29,6 +30,7 @@ pub use post::{ActionCommand, ActionReply, Representation};
 pub use read::{MAX_EVENTS_PER_READ, MAX_WAIT, Seen, StreamStep};
 pub use seats::Wanted;
 
+use bots::{BotConfig, BotWorkers};
 use cache::GameCache;
 use headroom::Headroom;
 use webhooks::WebhookConfig;
@@ -55,6 +57,7 @@ pub struct Games {
     cache: Option<GameCache>,
     webhooks: Arc<WebhookConfig>,
     matching: MatchConfig,
+    bots: Arc<BotWorkers>,
 }
 
 impl From<StoreError> for Refusal {
@@ -98,12 +101,19 @@ impl Games {
             cache: GameCache::new(cached_games),
             webhooks: Arc::new(WebhookConfig::default()),
             matching: MatchConfig::default(),
+            bots: Arc::new(BotWorkers::new(BotConfig::default())),
         }
     }
 
     /// The same service, with tickets living as `config` says.
     pub fn with_matching(mut self, config: MatchConfig) -> Self {
         self.matching = config;
+        self
+    }
+
+    /// The same service, playing bots that search and giving hints as `config` says.
+    pub fn with_bots(mut self, config: BotConfig) -> Self {
+        self.bots = Arc::new(BotWorkers::new(config));
         self
     }
 

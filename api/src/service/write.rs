@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use crate::metrics::CacheRead;
 use crate::store::{IdempotentRecord, IdempotentWrite, Saved};
+use crate::table::bots::turn_due;
 use crate::table::{Change, Code, GameId, Refusal, Refused, StoredEvent, Table, Transition};
 
 use super::{Games, now_ms};
@@ -209,6 +210,9 @@ impl Games {
         if let Some((at, earlier_only)) = change.clock_entry(next, now) {
             self.counted(self.store.schedule_clock(&table.id, at, earlier_only).await)?;
         }
+        if turn_due(next).is_some() {
+            self.counted(self.store.file_turn(&table.id, now).await)?;
+        }
         match self
             .store
             .save(&table.revision, next, &transition.events, idempotency)
@@ -230,6 +234,9 @@ impl Games {
         }
         if let Some(cache) = &self.cache {
             cache.offer(next.clone());
+        }
+        if turn_due(next).is_some() {
+            self.bots.wake();
         }
     }
 }

@@ -9,6 +9,7 @@ use async_trait::async_trait;
 use super::OutboxNotice;
 use super::redis::RECENT_WRITES;
 
+mod bot_turns;
 mod outbox;
 mod tickets;
 use super::{
@@ -58,6 +59,8 @@ pub struct MemoryStore {
     clocks: Mutex<HashMap<String, u64>>,
     /// Matchmaking queues and tickets.
     matching: Mutex<tickets::Matching>,
+    /// Bot turns due, by game.
+    turns: Mutex<HashMap<String, bot_turns::Turn>>,
 }
 
 impl MemoryStore {
@@ -73,6 +76,7 @@ impl MemoryStore {
             due: Mutex::default(),
             clocks: Mutex::default(),
             matching: Mutex::default(),
+            turns: Mutex::default(),
         }
     }
 

@@ -11,6 +11,7 @@ use async_trait::async_trait;
 use roadie_engine::Seat;
 use serde::{Deserialize, Serialize};
 
+mod bot_turns;
 mod memory;
 mod outbox;
 pub mod redis;
@@ -18,6 +19,7 @@ mod tickets;
 mod updates;
 
 pub use crate::table::{MalformedRevision, Revision, StoredEvent, Table};
+pub use bot_turns::{BotTurns, TurnClaim, TurnEnd};
 pub use memory::MemoryStore;
 pub use outbox::{CLAIM_SCAN, Claim, Failure, Outbox, OutboxNotice, Pending, Room, Webhook, superseded};
 pub use redis::RedisStore;
@@ -158,7 +160,7 @@ impl Retention {
 
 /// Games, by id. Implementations are shared by every worker.
 #[async_trait]
-pub trait GameStore: Outbox + Matchmaking + Send + Sync + 'static {
+pub trait GameStore: Outbox + Matchmaking + BotTurns + Send + Sync + 'static {
     /// Stores a new game with its setup events. `false` if the id is taken; [`StoreError::Full`]
     /// if the store is fuller than the share of its memory from which new games are refused,
     /// checked in the same atomic step as the write.

@@ -32,6 +32,7 @@ use redis::{Script, Value};
 
 use super::updates::Updates;
 
+mod bot_turns;
 mod events;
 mod outbox;
 mod per_thread;

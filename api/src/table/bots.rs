@@ -1,10 +1,16 @@
 //! The one place bots play, and the one place the rules are guarded against a panic.
+//!
+//! The heuristic levels (`random`, `greedy`) decide in microseconds: they play inside the write
+//! that hands them the turn, so a game of them alone ends within the write that starts it. The
+//! expert searches for tens of milliseconds or more: a game whose expert seat is to act is filed
+//! as due work ([`turn_due`]), and a worker of any process plays its move apart from every
+//! request, as a [`super::bot_move::BotMove`].
 
 use rand::SeedableRng;
 use roadie_engine::{AnyGame, BotLevel, Event, Rejection, Seat};
 use serde_json::value::RawValue;
 
-use super::StoredEvent;
+use super::{StoredEvent, Table};
 
 /// The most bot actions one write plays: far more than any of our games lasts, so a game of
 /// bots alone ends within the write that starts it, yet a ruleset that never ended could not
@@ -42,8 +48,28 @@ pub fn apply_guarded(game: &mut AnyGame, seat: Seat, action: &str) -> Result<App
     }
 }
 
-/// Plays every seat that `bot` names a bot of while it is one to act, until a person is to act
-/// or the game ends, and returns what they caused.
+/// Whether a bot of `level` plays inside the write that hands it the turn.
+pub fn plays_inline(level: BotLevel) -> bool {
+    !matches!(level, BotLevel::Expert)
+}
+
+/// The seat of `table` whose bot, one that does not play inline, is to act: the game is then
+/// due work for the bot workers. `None` when the game is over or no such seat is to act.
+pub fn turn_due(table: &Table) -> Option<(Seat, BotLevel)> {
+    if table.game.is_over() {
+        return None;
+    }
+    table.game.to_act().into_iter().find_map(|seat| {
+        table
+            .seats
+            .bot(seat)
+            .filter(|level| !plays_inline(*level))
+            .map(|level| (seat, level))
+    })
+}
+
+/// Plays every seat that `bot` names an inline bot of while it is one to act, until a person or
+/// a bot played apart is to act, or the game ends, and returns what they caused.
 pub fn play_bots(game: &mut AnyGame, bot: impl Fn(Seat) -> Option<BotLevel>) -> Vec<StoredEvent> {
     let mut events = Vec::new();
     let mut rng = rand::rngs::StdRng::from_os_rng();
@@ -51,11 +77,11 @@ pub fn play_bots(game: &mut AnyGame, bot: impl Fn(Seat) -> Option<BotLevel>) -> 
         if game.is_over() {
             break;
         }
-        let Some((seat, level)) = game
-            .to_act()
-            .into_iter()
-            .find_map(|seat| bot(seat).map(|level| (seat, level)))
-        else {
+        let Some((seat, level)) = game.to_act().into_iter().find_map(|seat| {
+            bot(seat)
+                .filter(|level| plays_inline(*level))
+                .map(|level| (seat, level))
+        }) else {
             break;
         };
         let Some(action) = game.bot_action(seat, level, &mut rng) else {

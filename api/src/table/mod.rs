@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use sha2::{Digest, Sha256};
 
+pub mod bot_move;
 pub mod bots;
 pub mod clock;
 pub mod notices;
@@ -16,6 +17,7 @@ mod revision;
 pub mod seats;
 pub mod tickets;
 
+pub use bot_move::BotMove;
 pub use clock::{Clock, Expire};
 pub use notices::{OutboxNotice, Webhook};
 pub use post::Post;

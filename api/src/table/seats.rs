@@ -232,7 +232,7 @@ pub enum SeatSpec {
     Open,
     /// `{"name": "Ann"}`: a named player, whose token the creation returns.
     Player(String),
-    /// `{"bot": "random"}` or `{"bot": "greedy"}`: a bot.
+    /// `{"bot": "random"}`, `{"bot": "greedy"}` or `{"bot": "expert"}`: a bot.
     Bot(BotLevel),
 }
 

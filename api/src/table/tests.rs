@@ -5,7 +5,7 @@ use roadie_engine::{AnyGame, BotLevel, Seat, Viewer};
 
 use super::clock::{Clock, TimeControl};
 use super::seats::{Occupant, SeatChange, SeatSpec, Wanted, table_of};
-use super::{Change, Code, Expire, Post, Precondition, Revision, Table};
+use super::{BotMove, Change, Code, Expire, Post, Precondition, Revision, Table};
 
 const T0: u64 = 1_000_000;
 
@@ -242,4 +242,71 @@ fn a_timeout_is_due_only_from_its_deadline_and_a_late_post_plays_it_first() {
         }
         Ok(None) => panic!("a post always writes or is refused"),
     }
+}
+
+/// Rock the World with Ann in seat 0 and an expert in seat 1, at the first moment the expert is
+/// to act (Ann playing her first listed action until then).
+fn expert_to_act() -> Table {
+    let mut table = table(
+        &[SeatSpec::Player("Ann".into()), SeatSpec::Bot(BotLevel::Expert)],
+        false,
+    );
+    for _ in 0..200 {
+        if super::bots::turn_due(&table).is_some() {
+            return table;
+        }
+        let (seat, action) = first_action(&table);
+        let post = Post {
+            seat,
+            credential: table.seats.entry(seat).credential(),
+            action: &action,
+            precondition: None,
+        };
+        table = post.apply(&table, T0).expect("applies").expect("a change").next;
+    }
+    panic!("the expert never came to act");
+}
+
+#[test]
+fn an_expert_to_act_is_due_work_and_never_played_inside_a_write() {
+    let table = expert_to_act();
+    let (seat, level) = super::bots::turn_due(&table).expect("due");
+    assert_eq!((seat, level), (Seat::new(1), BotLevel::Expert));
+    assert!(table.game.to_act().contains(&Seat::new(1)));
+    let mut game = table.game.clone();
+    assert!(
+        super::bots::play_bots(&mut game, |s| table.seats.bot(s)).is_empty(),
+        "the inline bots played the expert's turn"
+    );
+}
+
+#[test]
+fn a_bot_move_is_written_only_at_the_revision_it_was_chosen_at_and_only_for_the_seat_due() {
+    let table = expert_to_act();
+    let (seat, action) = first_action(&table);
+    assert_eq!(seat, Seat::new(1));
+    let action = serde_json::value::RawValue::from_string(action).expect("json");
+    let stale = BotMove {
+        seat,
+        revision: table.revision.next(),
+        action: action.clone(),
+    };
+    assert!(stale.apply(&table, T0).expect("no refusal").is_none());
+    let wrong_seat = BotMove {
+        seat: Seat::new(0),
+        revision: table.revision,
+        action: action.clone(),
+    };
+    assert!(wrong_seat.apply(&table, T0).expect("no refusal").is_none());
+    let played = BotMove {
+        seat,
+        revision: table.revision,
+        action,
+    }
+    .apply(&table, T0)
+    .expect("applies")
+    .expect("a change");
+    assert_eq!(played.next.revision.number, table.revision.number + 1);
+    assert!(!played.events.is_empty());
+    assert_eq!(played.first_seq(), table.events + 1);
 }

@@ -1,6 +1,7 @@
 //! What goes over the wire: request and response bodies, as named OpenAPI schemas.
 
 pub mod catalogue;
+pub mod hints;
 pub mod lobby;
 pub mod seats;
 pub mod tickets;

@@ -44,7 +44,7 @@ mod links;
         crate::table::seats::SeatEvent, crate::table::seats::SeatInfo, crate::wire::lobby::OpenGames, crate::wire::lobby::ListStatus,
         crate::table::notices::WebhookNotice, crate::table::clock::ClockExpired,
         crate::wire::tickets::CreateTicket, crate::wire::tickets::CreatedTicket, crate::wire::tickets::TicketInfo,
-        crate::wire::tickets::TicketStatus,
+        crate::wire::tickets::TicketStatus, crate::wire::hints::Hint, crate::wire::hints::ConsideredAction,
         ),
         responses(
             error::BadRequest, error::Unauthorized, error::Forbidden, error::NotFound,

@@ -15,6 +15,7 @@ use crate::metrics::Metrics;
 use crate::service::{ActionCommand, Games, MAX_WAIT, NewGame, Representation, Seen};
 use crate::table::GameId;
 use crate::table::Refusal;
+use crate::wire::hints::Hint;
 use crate::wire::{ActionResult, CreateGame, CreatedGame, EventLog, GameState, LegalActions, PostAction};
 
 fn etag(revision: impl std::fmt::Display) -> (header::HeaderName, HeaderValue) {
@@ -202,6 +203,37 @@ pub async fn list_actions(
     Ok(HttpResponse::Ok()
         .insert_header(etag(&actions.revision))
         .json(actions))
+}
+
+/// What an expert in the token's seat would play now: one of its legal actions, with the others
+/// it weighed most and each one's share of the search.
+///
+/// The search reads only what the seat may know (its view and the public log), within the
+/// operator's budget for a bot's decision (`ROADIE_BOT_EXPERT_MS`), and each seat may ask for
+/// hints at a limited rate (`ROADIE_HINT_RATE`, `ROADIE_HINT_BURST`).
+#[utoipa::path(
+    get, path = "/v1/games/{id}/hint", tag = "games",
+    params(("id" = String, Path, description = "The game's id")),
+    security(("seat_token" = [])),
+    responses(
+        (status = 200, description = "The hint", body = Hint),
+        (status = 401, response = crate::http::problem::Unauthorized),
+        (status = 403, response = crate::http::problem::Forbidden),
+        (status = 404, response = crate::http::problem::NotFound),
+        (status = 409, response = crate::http::problem::Conflict),
+        (status = 429, response = crate::http::problem::TooManyRequests),
+        (status = 503, response = crate::http::problem::ServiceUnavailable),
+    )
+)]
+pub async fn get_hint(
+    games: web::Data<Games>,
+    id: GameId,
+    seat: SeatCaller,
+) -> Result<HttpResponse, Refusal> {
+    let hint = games.hint(&id, seat.seat, seat.credential).await?;
+    Ok(HttpResponse::Ok()
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .json(hint))
 }
 
 /// Post one action for the token's seat.

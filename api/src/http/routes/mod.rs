@@ -55,6 +55,7 @@ routes! {
     "/v1/games" => { POST => games::create_game, GET => lobby::list_open_games }
     "/v1/games/{id}" => { GET => games::get_game, DELETE => games::delete_game }
     "/v1/games/{id}/actions" => { GET => games::list_actions, POST => games::post_action }
+    "/v1/games/{id}/hint" => { GET => games::get_hint }
     "/v1/games/{id}/events" => { GET => games::list_events }
     "/v1/games/{id}/stream" => { GET => stream::stream_game }
     "/v1/games/{id}/seats" => { POST => seats::join_first_open }
