@@ -247,6 +247,8 @@ function renderActions(list, revision) {
     fill(box, h("p", { class: "nil" }, state.game?.status === "active" ? "Nothing to do now: the table updates when others play." : "The game is over."));
     return;
   }
+  const hintLine = h("p", { class: "hint", id: "hint-line", "aria-live": "polite" });
+  const hintButton = h("button", { type: "button", class: "hint-ask", id: "hint-ask", onclick: () => askHint(list, revision, hintLine, hintButton) }, "Hint");
   const groups = new Map();
   list.forEach((action, index) => {
     const type = String(action?.type ?? "");
@@ -264,7 +266,40 @@ function renderActions(list, revision) {
       }));
     return h("span", { class: "action-choice" }, h("span", {}, type.replace(/_/g, " ")), choice,
       h("button", { type: "button", class: "action-go", dataset: { type }, onclick: () => play(list[Number(choice.value)], revision) }, "Send"));
-  }));
+  }), h("div", { class: "hint-row" }, hintButton, hintLine));
+}
+
+/** Asks the server what an expert in the viewer's seat would play, and marks that action. */
+async function askHint(list, revision, line, button) {
+  const token = tokenOf(state.viewer);
+  if (!token) return;
+  button.disabled = true;
+  fill(line, "Thinking…");
+  try {
+    const { json } = await api(`/v1/games/${encodeURIComponent(id)}/hint`, { token });
+    if (json?.revision !== revision) {
+      fill(line, "The game moved on; ask again.");
+      return;
+    }
+    const wanted = JSON.stringify(json.action);
+    const index = list.findIndex((action) => JSON.stringify(action) === wanted);
+    document.querySelectorAll("#action-list .hinted").forEach((el) => el.classList.remove("hinted"));
+    const target = document.querySelector(`#action-list button.action[data-index="${index}"]`)
+      ?? document.querySelector(`#action-list option[data-index="${index}"]`);
+    if (target?.tagName === "OPTION") {
+      target.selected = true;
+      target.closest(".action-choice")?.classList.add("hinted");
+    } else {
+      target?.classList.add("hinted");
+    }
+    const share = Math.round(100 * Number(json.considered?.[0]?.share ?? 1));
+    fill(line, "An expert would play ", h("strong", {}, label(json.action, state.names)), ` (${share}% of its search).`);
+    line.dataset.index = String(index);
+  } catch (e) {
+    fill(line, e.message);
+  } finally {
+    button.disabled = false;
+  }
 }
 
 /** An event as the sentence its type's template makes, or its type and fields when none does. */

@@ -1176,3 +1176,78 @@ fn the_lobby_shows_names_of_any_script_isolated_and_capped() {
     assert_eq!(shown[1]["text"], "desrever");
     assert_eq!(browser.console_errors(), Vec::<String>::new(), "console errors");
 }
+
+/// A person against the expert asks for a hint from the table: the hinted action is marked among
+/// the listed ones, the line says what an expert would play, and playing it goes through.
+#[test]
+fn the_hint_button_marks_what_an_expert_would_play() {
+    let redis = Redis::start();
+    let roadie = Roadie::start(
+        "web_hint",
+        Some(&redis),
+        &[
+            ("ROADIE_BOT_EXPERT_MS", "20"),
+            ("ROADIE_BOT_EXPERT_ITERATIONS", "100"),
+        ],
+    );
+    let created = roadie.post(
+        "/v1/games",
+        None,
+        &json!({"ruleset": "show-business", "seats": [{"name": "Ana"}, {"bot": "expert"}]}),
+    );
+    assert_eq!(created.status, 201, "{}", created.json);
+    let id = created.json["id"].as_str().expect("an id").to_owned();
+    let token = created.json["seats"][0]["token"]
+        .as_str()
+        .expect("a token")
+        .to_owned();
+    wait_for("Ana to act", Duration::from_secs(30), || {
+        let game = roadie.get(&format!("/v1/games/{id}"), None);
+        game.json["to_act"]
+            .as_array()
+            .is_some_and(|seats| seats.contains(&json!(0)))
+    });
+    let driver = Driver::start();
+    let browser = driver.browser("web_hint", WINDOW);
+    browser.open(&roadie.url(&format!("/play/{id}#token={token}")));
+    browser.wait_settled("Ana's actions", |b| {
+        b.body_data("viewer") == "0" && b.body_data("actions").parse::<u64>().unwrap_or(0) > 0
+    });
+    browser.click("#hint-ask");
+    browser.wait_settled("the hint", |b| {
+        b.read("document.getElementById('hint-line')?.dataset.index ?? null") != Value::Null
+    });
+    let line = browser.read("document.getElementById('hint-line').textContent");
+    let line = line.as_str().unwrap_or_default();
+    assert!(
+        line.starts_with("An expert would play"),
+        "the hint line reads {line:?}"
+    );
+    assert!(!line.contains('{'), "the hint prints raw JSON: {line:?}");
+    let index: u64 = browser
+        .read("document.getElementById('hint-line').dataset.index")
+        .as_str()
+        .and_then(|i| i.parse().ok())
+        .expect("the hinted action's index");
+    let count: u64 = browser
+        .body_data("actions")
+        .parse()
+        .expect("the count of actions");
+    assert!(index < count, "hinted action {index} of {count}");
+    assert_eq!(
+        browser.read("document.querySelectorAll('#action-list .hinted').length"),
+        json!(1),
+        "exactly one action is marked"
+    );
+    let before = browser.body_data("settled");
+    let button = format!("button.action[data-index=\"{index}\"]");
+    if browser.read(&format!("document.querySelector('{button}') !== null")) == json!(true) {
+        browser.click(&button);
+    } else {
+        browser.click(".action-choice.hinted button.action-go");
+    }
+    browser.wait_settled("the table after the hinted action", |b| {
+        b.body_data("settled") != before
+    });
+    assert!(browser.error_line().is_none());
+}
