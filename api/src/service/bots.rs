@@ -3,8 +3,8 @@
 //! never waits for a bot that searches, and each move is written exactly once whichever process
 //! chose it or died choosing it. The same workers answer hints.
 //!
-//! A decision runs on a blocking thread, never on an HTTP worker, and each process runs at most
-//! [`BotConfig::workers`] at once.
+//! A decision runs on a bot thread, never on an HTTP worker, at the lowest CPU priority, and each
+//! process runs at most [`BotConfig::workers`] at once.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -79,6 +79,8 @@ pub(crate) struct BotWorkers {
     permits: Arc<Semaphore>,
     /// Woken when this process filed a turn or a decision ended.
     wake: Notify,
+    /// The threads that run decisions, started with the first.
+    pool: std::sync::OnceLock<Pool>,
 }
 
 impl BotWorkers {
@@ -87,6 +89,7 @@ impl BotWorkers {
             permits: Arc::new(Semaphore::new(config.workers.max(1))),
             config,
             wake: Notify::new(),
+            pool: std::sync::OnceLock::new(),
         }
     }
 
@@ -96,21 +99,82 @@ impl BotWorkers {
     }
 }
 
-/// A decision on a blocking thread, within a permit: `work`'s answer, or `500` if it panicked.
-async fn decide<T: Send + 'static>(
-    permits: &Arc<Semaphore>,
-    work: impl FnOnce() -> T + Send + 'static,
-) -> Result<T, Refusal> {
-    let _permit = permits
-        .clone()
-        .acquire_owned()
-        .await
-        .map_err(|_| Refusal::internal())?;
-    match tokio::task::spawn_blocking(move || guarded(work)).await {
-        Ok(Ok(answer)) => Ok(answer),
-        _ => {
-            tracing::error!("a bot's decision panicked");
-            Err(Refusal::internal())
+/// A decision to run on a bot thread.
+type Job = Box<dyn FnOnce() + Send>;
+
+/// The threads that run decisions: apart from the HTTP workers and at the lowest CPU priority
+/// (niceness 19), so that a search takes only the CPU the requests leave.
+struct Pool {
+    jobs: std::sync::Mutex<std::sync::mpsc::Sender<Job>>,
+}
+
+impl Pool {
+    fn start(threads: usize) -> Self {
+        let (sender, receiver) = std::sync::mpsc::channel::<Job>();
+        let receiver = Arc::new(std::sync::Mutex::new(receiver));
+        for n in 0..threads {
+            let receiver = receiver.clone();
+            let started = std::thread::Builder::new()
+                .name(format!("roadie-bot-{n}"))
+                .spawn(move || {
+                    if let Err(e) =
+                        thread_priority::set_current_thread_priority(thread_priority::ThreadPriority::Min)
+                    {
+                        tracing::warn!(error = ?e, "a bot thread runs at the normal priority");
+                    }
+                    loop {
+                        let job = match receiver.lock() {
+                            Ok(jobs) => jobs.recv(),
+                            Err(_) => return,
+                        };
+                        match job {
+                            Ok(job) => job(),
+                            Err(_) => return,
+                        }
+                    }
+                });
+            if let Err(e) = started {
+                tracing::error!(error = %e, "a bot thread could not start");
+            }
+        }
+        Self {
+            jobs: std::sync::Mutex::new(sender),
+        }
+    }
+}
+
+impl BotWorkers {
+    /// `work` run on a bot thread within a permit: its answer, or `500` if it panicked.
+    async fn decide<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, Refusal> {
+        let pool = self.pool.get_or_init(|| Pool::start(self.config.workers.max(1)));
+        let _permit = self
+            .permits
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|_| Refusal::internal())?;
+        let (answer, answered) = tokio::sync::oneshot::channel();
+        let job: Job = Box::new(move || {
+            let _ = answer.send(guarded(work));
+        });
+        let sent = pool
+            .jobs
+            .lock()
+            .map(|jobs| jobs.send(job).is_ok())
+            .unwrap_or(false);
+        if !sent {
+            tracing::error!("the bot threads are gone");
+            return Err(Refusal::internal());
+        }
+        match answered.await {
+            Ok(Ok(answer)) => Ok(answer),
+            _ => {
+                tracing::error!("a bot's decision panicked");
+                Err(Refusal::internal())
+            }
         }
     }
 }
@@ -121,19 +185,17 @@ impl Games {
     async fn choose(&self, game: &AnyGame, seat: Seat, level: BotLevel) -> Result<Box<RawValue>, Refusal> {
         let game = game.clone();
         let budget = self.bots.config.budget();
-        let chosen = decide(&self.bots_permits(), move || {
-            let mut rng = rand::rngs::StdRng::from_os_rng();
-            game.bot_action_within(seat, level, budget, &mut rng)
-        })
-        .await?;
+        let chosen = self
+            .bots
+            .decide(move || {
+                let mut rng = rand::rngs::StdRng::from_os_rng();
+                game.bot_action_within(seat, level, budget, &mut rng)
+            })
+            .await?;
         chosen.ok_or_else(|| {
             tracing::error!(seat = seat.index(), "a bot to act found no legal action");
             Refusal::internal()
         })
-    }
-
-    fn bots_permits(&self) -> Arc<Semaphore> {
-        self.bots.permits.clone()
     }
 
     /// Plays the bot turn of game `id` if one is due: `true` when this call wrote its move.
@@ -211,11 +273,13 @@ impl Games {
         }
         let game = table.game.clone();
         let budget = self.bots.config.budget();
-        let considered = decide(&self.bots_permits(), move || {
-            let mut rng = rand::rngs::StdRng::from_os_rng();
-            game.deliberate(seat, budget, &mut rng)
-        })
-        .await?;
+        let considered = self
+            .bots
+            .decide(move || {
+                let mut rng = rand::rngs::StdRng::from_os_rng();
+                game.deliberate(seat, budget, &mut rng)
+            })
+            .await?;
         let mut considered = considered.into_iter().take(MAX_CONSIDERED);
         let Some(best) = considered.next() else {
             return Err(Refusal::new(

@@ -59,6 +59,31 @@ fn games_of_bots_with_experts_play_themselves_to_the_end_in_every_ruleset() {
         assert_eq!(end["occupants"][0]["level"], "expert", "{end}");
         assert!(check_log(&roadie, &game.id) > 10, "{slug}");
     }
+    let niceness = bot_thread_niceness(&roadie);
+    assert!(!niceness.is_empty(), "no bot thread is running");
+    assert!(
+        niceness.iter().all(|n| *n == 19),
+        "the bot threads run at niceness {niceness:?}, not the lowest priority"
+    );
+}
+
+/// The niceness of each of the process's bot threads (`roadie-bot-*`), from `/proc`.
+fn bot_thread_niceness(roadie: &Roadie) -> Vec<i64> {
+    let pid = roadie.pid().expect("running");
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).expect("the process's threads");
+    tasks
+        .filter_map(|task| {
+            let path = task.ok()?.path();
+            let name = std::fs::read_to_string(path.join("comm")).ok()?;
+            if !name.starts_with("roadie-bot-") {
+                return None;
+            }
+            let stat = std::fs::read_to_string(path.join("stat")).ok()?;
+            // The fields after the name in parentheses; niceness is field 19 of stat.
+            let rest = stat.rsplit_once(") ")?.1;
+            rest.split_whitespace().nth(16)?.parse().ok()
+        })
+        .collect()
 }
 
 #[test]

@@ -244,6 +244,11 @@ impl Roadie {
         self.launch();
     }
 
+    /// The process's id, while it runs.
+    pub fn pid(&self) -> Option<u32> {
+        self.child().as_ref().map(Child::id)
+    }
+
     /// SIGKILL: the process dies with whatever it had in flight.
     pub fn kill(&self) {
         if let Some(mut child) = self.child().take() {
