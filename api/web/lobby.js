@@ -78,6 +78,7 @@ const SEAT_KINDS = [
   ["open", "Open: anyone may join from the lobby"],
   ["random", "Bot: random"],
   ["greedy", "Bot: greedy"],
+  ["expert", "Bot: expert (thinks a moment each turn)"],
 ];
 
 function seatRow(seat, kept) {
@@ -119,7 +120,7 @@ function readSeats() {
     const kind = row.querySelector(".seat-kind").value;
     const name = row.querySelector(".seat-name").value.trim();
     if (kind === "open") return { open: true };
-    if (kind === "random" || kind === "greedy") return { bot: kind };
+    if (kind === "random" || kind === "greedy" || kind === "expert") return { bot: kind };
     return name ? { name } : null;
   });
   if (specs.every((s) => s === null)) return rows.length;

@@ -1177,7 +1177,7 @@ fn the_lobby_shows_names_of_any_script_isolated_and_capped() {
     assert_eq!(browser.console_errors(), Vec::<String>::new(), "console errors");
 }
 
-/// A person against the expert asks for a hint from the table: the hinted action is marked among
+/// A person seated against the expert from the lobby asks for a hint at the table: the hinted action is marked among
 /// the listed ones, the line says what an expert would play, and playing it goes through.
 #[test]
 fn the_hint_button_marks_what_an_expert_would_play() {
@@ -1190,26 +1190,21 @@ fn the_hint_button_marks_what_an_expert_would_play() {
             ("ROADIE_BOT_EXPERT_ITERATIONS", "100"),
         ],
     );
-    let created = roadie.post(
-        "/v1/games",
-        None,
-        &json!({"ruleset": "show-business", "seats": [{"name": "Ana"}, {"bot": "expert"}]}),
-    );
-    assert_eq!(created.status, 201, "{}", created.json);
-    let id = created.json["id"].as_str().expect("an id").to_owned();
-    let token = created.json["seats"][0]["token"]
-        .as_str()
-        .expect("a token")
-        .to_owned();
-    wait_for("Ana to act", Duration::from_secs(30), || {
-        let game = roadie.get(&format!("/v1/games/{id}"), None);
-        game.json["to_act"]
-            .as_array()
-            .is_some_and(|seats| seats.contains(&json!(0)))
-    });
     let driver = Driver::start();
     let browser = driver.browser("web_hint", WINDOW);
-    browser.open(&roadie.url(&format!("/play/{id}#token={token}")));
+    let id = create_seated_in_lobby(
+        &browser,
+        &roadie,
+        "show-business",
+        &[SeatChoice::Player(Some("Ana")), SeatChoice::Bot("expert")],
+        None,
+    );
+    let occupants = roadie.get(&format!("/v1/games/{id}"), None).json["occupants"].clone();
+    assert_eq!(
+        occupants[1]["level"], "expert",
+        "the lobby seats an expert: {occupants}"
+    );
+    browser.click("a.seat-link[data-seat=\"0\"]");
     browser.wait_settled("Ana's actions", |b| {
         b.body_data("viewer") == "0" && b.body_data("actions").parse::<u64>().unwrap_or(0) > 0
     });
