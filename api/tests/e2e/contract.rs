@@ -1,6 +1,6 @@
 //! The served OpenAPI document is the contract: seeded full games of every ruleset are played
 //! over HTTP and every response (created game, each seat's and the spectator's game, action
-//! lists, post answers, event pages, rulesets, problems) and every listed action is validated
+//! lists, post answers, hints, event pages, rulesets, problems) and every listed action is validated
 //! against it by a strict JSON Schema 2020-12 validator (`contract.py`, Python `jsonschema`).
 
 use std::io::Write;
@@ -18,6 +18,9 @@ const MAX_STEPS: usize = 20_000;
 
 /// Every this many steps, each seat's and the spectator's game and events are read.
 const EVERYONE_EVERY: usize = 10;
+
+/// Every this many steps, the acting seat's hint is read.
+const HINT_EVERY: usize = 25;
 
 /// What the validator checks: responses of documented operations and instances of named schemas.
 #[derive(Default)]
@@ -144,6 +147,16 @@ fn play(roadie: &Roadie, records: &mut Records, slug: &str, seats: usize, seed: 
                 &json!({ "action": action }),
                 "valid",
                 "a listed action posted",
+            );
+        }
+        if step % HINT_EVERY == 0 {
+            let hint = roadie.get(&format!("{game_path}/hint"), Some(&created.tokens[seat]));
+            assert_eq!(hint.status, 200, "{}", hint.body);
+            records.response("get", "/v1/games/{id}/hint", &hint);
+            assert!(
+                actions.contains(&hint.json["action"]),
+                "{slug}: the hint is not listed: {}",
+                hint.body
             );
         }
         played.legal = legal.json;
@@ -298,7 +311,12 @@ fn validate(roadie: &Roadie, records: &Records, name: &str) -> Value {
 #[test]
 fn every_response_of_full_games_and_every_listed_action_matches_the_served_document() {
     let redis = Redis::start();
-    let roadie = Roadie::start("contract", Some(&redis), &[]);
+    // A short think for the hints read along the way; hints are rate-limited per seat.
+    let roadie = Roadie::start(
+        "contract",
+        Some(&redis),
+        &[("ROADIE_BOT_EXPERT_MS", "10"), ("ROADIE_HINT_RATE", "0")],
+    );
     let mut records = Records::default();
     let list = roadie.get("/v1/rulesets", None);
     records.response("get", "/v1/rulesets", &list);
