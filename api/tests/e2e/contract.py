@@ -18,6 +18,7 @@ record validates and every "invalid" record fails.
 """
 
 import json
+import math
 import sys
 
 from jsonschema import Draft202012Validator, FormatChecker
@@ -37,6 +38,11 @@ def int32(value):
 @FORMATS.checks("int64")
 def int64(value):
     return not isinstance(value, int) or -(2**63) <= value < 2**63
+
+
+@FORMATS.checks("double")
+def double(value):
+    return not isinstance(value, (int, float)) or math.isfinite(value)
 
 
 def formats_in(node, found):
