@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use rand::RngCore;
+use roadie_engine::search;
 use secrecy::{SecretSlice, SecretString};
 
 use crate::http::limits::{ClientAddress, LimitsConfig};
@@ -263,9 +264,14 @@ impl Config {
             },
             bots: BotConfig {
                 workers: number("ROADIE_BOT_WORKERS", 2)?.clamp(1, 1024) as usize,
-                expert_time: Duration::from_millis(number("ROADIE_BOT_EXPERT_MS", 300)?.clamp(1, 60_000)),
-                expert_iterations: number("ROADIE_BOT_EXPERT_ITERATIONS", 10_000)?
-                    .clamp(1, u64::from(u32::MAX)) as u32,
+                expert_time: Duration::from_millis(
+                    number("ROADIE_BOT_EXPERT_MS", search::DEFAULT_TIME.as_millis() as u64)?.clamp(1, 60_000),
+                ),
+                expert_iterations: number(
+                    "ROADIE_BOT_EXPERT_ITERATIONS",
+                    u64::from(search::DEFAULT_ITERATIONS),
+                )?
+                .clamp(1, u64::from(u32::MAX)) as u32,
                 lease: Duration::from_millis(number("ROADIE_BOT_LEASE_MS", 10_000)?.max(100)),
                 sweep: Duration::from_millis(number("ROADIE_BOT_SWEEP_MS", 250)?.max(10)),
                 write_grace: Duration::from_secs(5),

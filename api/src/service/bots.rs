@@ -49,8 +49,8 @@ impl Default for BotConfig {
     fn default() -> Self {
         Self {
             workers: 2,
-            expert_time: Duration::from_millis(300),
-            expert_iterations: 10_000,
+            expert_time: roadie_engine::search::DEFAULT_TIME,
+            expert_iterations: roadie_engine::search::DEFAULT_ITERATIONS,
             lease: Duration::from_secs(10),
             sweep: Duration::from_millis(250),
             write_grace: Duration::from_secs(5),
