@@ -143,11 +143,14 @@ pub enum Die {
     Red,
 }
 
+/// What the view's `dice` shows, and the catalogue's `die_faces` calls, for a die's blank face.
+pub const BLANK_FACE: &str = "blank";
+
 impl Die {
     /// The dice in roll order.
     pub const ALL: [Die; 4] = [Die::White, Die::Blue, Die::Yellow, Die::Red];
 
-    /// The id of face `value` (0-4; the blank has none) as the wire and the catalogue's
+    /// The id of face `value` (0-4; the blank is [`BLANK_FACE`]) as the wire and the catalogue's
     /// `die_faces` spell it: the snake_case of the printed face ("Very fast" is `very_fast`).
     pub fn face_name(self, value: u8) -> String {
         let v = value as usize;
@@ -754,7 +757,7 @@ pub fn catalogue() -> crate::Catalogue {
                     let face = d.face_name(v);
                     json!({"id": face, "name": id_to_printed(&face), "die": d, "face": v + 1})
                 })
-                .chain([json!({"id": super::view::BLANK_FACE, "name": "Blank", "die": d, "face": 6})])
+                .chain([json!({"id": BLANK_FACE, "name": "Blank", "die": d, "face": 6})])
         })
         .collect();
     let rondel = RONDEL

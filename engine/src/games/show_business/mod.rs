@@ -34,8 +34,8 @@ mod tests;
 
 pub use actions::{Action, ChartFields, Market, Options, PaparazziBlock, Restock, RoyaltyBasis, SongContent};
 pub use components::{
-    ArtistId, CardId, Character, CityId, Die, Instrument, Lyrics, SongId, Style, Tempo, TokenColour, TokenId,
-    Volume,
+    ArtistId, BLANK_FACE, CardId, Character, CityId, Die, Instrument, Lyrics, SongId, Style, Tempo,
+    TokenColour, TokenId, Volume,
 };
 pub use events::{
     ChartScore, Ending, FinalScore, GameEvent, Hostile, Income, MarketField, MarketRow, Payment, Pile,
@@ -44,8 +44,8 @@ pub use events::{
 pub use scenario::{ChartEntry, Scenario, Start};
 pub use state::ShowBusiness;
 pub use view::{
-    ArtistView, BLANK_FACE, MarketArtist, MarketCard, MarketToken, Pending, PlayerView, SongView, TiedSong,
-    TokenView, View,
+    ArtistView, MarketArtist, MarketCard, MarketToken, Pending, PlayerView, SongView, TiedSong, TokenView,
+    View,
 };
 
 use rand::RngCore;

@@ -6,8 +6,8 @@ use utoipa::ToSchema;
 
 use super::actions::SongContent;
 use super::components::{
-    ArtistId, CardId, ChartField, CityId, Die, LYRICS, RONDEL, SongId, Style, TEMPI, TokenColour, TokenId,
-    VOLUMES, components,
+    ArtistId, BLANK_FACE, CardId, ChartField, CityId, Die, LYRICS, RONDEL, SongId, Style, TEMPI, TokenColour,
+    TokenId, VOLUMES, components,
 };
 use super::events::{Hostile, Payment};
 use super::state::{ShowBusiness, Song, Task};
@@ -127,9 +127,6 @@ fn occupied<T: Copy, F>(market: &[Option<T>], item: impl Fn(u8, T) -> F) -> Vec<
         .filter_map(|(field, x)| x.map(|x| item(field, x)))
         .collect()
 }
-
-/// What the view's `dice` shows for a die's blank face.
-pub const BLANK_FACE: &str = "blank";
 
 /// One seat as the viewer sees it.
 #[derive(Clone, Debug, Serialize, ToSchema)]
