@@ -1205,8 +1205,12 @@ fn the_hint_button_marks_what_an_expert_would_play() {
         "the lobby seats an expert: {occupants}"
     );
     browser.click("a.seat-link[data-seat=\"0\"]");
-    browser.wait_settled("Ana's actions", |b| {
-        b.body_data("viewer") == "0" && b.body_data("actions").parse::<u64>().unwrap_or(0) > 0
+    // Ana alone to act: the expert plays apart from requests, so while it may act too the table
+    // changes under the test's clicks.
+    browser.wait_settled("Ana's actions, Ana alone to act", |b| {
+        b.body_data("viewer") == "0"
+            && b.body_data("toAct") == "0"
+            && b.body_data("actions").parse::<u64>().unwrap_or(0) > 0
     });
     browser.click("#hint-ask");
     browser.wait_settled("the hint", |b| {
