@@ -105,7 +105,7 @@ type Job = Box<dyn FnOnce() + Send>;
 /// The threads that run decisions: apart from the HTTP workers and at the lowest CPU priority
 /// (niceness 19), so that a search takes only the CPU the requests leave.
 struct Pool {
-    jobs: std::sync::Mutex<std::sync::mpsc::Sender<Job>>,
+    jobs: std::sync::mpsc::Sender<Job>,
 }
 
 impl Pool {
@@ -137,9 +137,7 @@ impl Pool {
                 tracing::error!(error = %e, "a bot thread could not start");
             }
         }
-        Self {
-            jobs: std::sync::Mutex::new(sender),
-        }
+        Self { jobs: sender }
     }
 }
 
@@ -160,12 +158,7 @@ impl BotWorkers {
         let job: Job = Box::new(move || {
             let _ = answer.send(guarded(work));
         });
-        let sent = pool
-            .jobs
-            .lock()
-            .map(|jobs| jobs.send(job).is_ok())
-            .unwrap_or(false);
-        if !sent {
+        if pool.jobs.send(job).is_err() {
             tracing::error!("the bot threads are gone");
             return Err(Refusal::internal());
         }

@@ -210,20 +210,25 @@ impl Games {
         if let Some((at, earlier_only)) = change.clock_entry(next, now) {
             self.counted(self.store.schedule_clock(&table.id, at, earlier_only).await)?;
         }
-        if turn_due(next).is_some() {
+        let bot_due = turn_due(next).is_some();
+        if bot_due {
             self.counted(self.store.file_turn(&table.id, now).await)?;
         }
-        match self
+        let saved = match self
             .store
             .save(&table.revision, next, &transition.events, idempotency)
             .await
         {
-            Ok(saved) => Ok(saved),
+            Ok(saved) => saved,
             Err(e) => {
                 self.after_lost_answer(&table.id, &next.revision, e).await?;
-                Ok(Saved::Written)
+                Saved::Written
             }
+        };
+        if bot_due && matches!(saved, Saved::Written) {
+            self.bots.wake();
         }
+        Ok(saved)
     }
 
     /// What follows a written change of `prior` to `next`: the lobby, when either has an open
@@ -234,9 +239,6 @@ impl Games {
         }
         if let Some(cache) = &self.cache {
             cache.offer(next.clone());
-        }
-        if turn_due(next).is_some() {
-            self.bots.wake();
         }
     }
 }

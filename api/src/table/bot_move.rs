@@ -7,7 +7,8 @@ use std::borrow::Cow;
 use roadie_engine::Seat;
 use serde_json::value::RawValue;
 
-use super::bots::{Panicked, apply_guarded, play_bots, turn_due};
+use super::bots::{Panicked, apply_guarded, turn_due};
+use super::post::acted;
 use super::refusal::{Code, Refusal};
 use super::{Change, Refused, Revision, StoredEvent, Table, Transition, clock};
 
@@ -59,13 +60,7 @@ impl Change for BotMove {
             }
             Err(Panicked) => return Err(Refusal::internal().into()),
         }
-        events.extend(play_bots(&mut game, |seat| table.seats.bot(seat)));
-        let clock = table
-            .clock
-            .as_ref()
-            .map(|clock| clock.after(Some(self.seat), &game.to_act(), now));
-        let next = table.succeeded_by(game, events.len() as u64, clock, now);
-        Ok(Some(Transition { next, events }))
+        Ok(Some(acted(table, table, self.seat, game, events, now)))
     }
 
     /// The move was meant for its revision alone.

@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use roadie_engine::{Seat, Viewer};
+use roadie_engine::{AnyGame, Seat, Viewer};
 
 use super::bots::{Panicked, apply_guarded, play_bots};
 use super::refusal::Refusal;
@@ -51,16 +51,30 @@ impl Change for Post<'_> {
             Ok(Ok(played)) => played,
         };
         events.extend(played.into_iter().map(StoredEvent::from));
-        events.extend(play_bots(&mut game, |seat| base.seats.bot(seat)));
-        let clock = base
-            .clock
-            .as_ref()
-            .map(|clock| clock.after(Some(self.seat), &game.to_act(), now));
-        let next = table.succeeded_by(game, events.len() as u64, clock, now);
-        Ok(Some(Transition { next, events }))
+        Ok(Some(acted(table, &base, self.seat, game, events, now)))
     }
 
     fn pinned(&self) -> bool {
         self.precondition.is_some()
     }
+}
+
+/// The write after `seat` acted: `game` is `base` (`table` with the deadlines due by `now`
+/// played) after the action, and `events` what both caused. The inline bots then play, and the
+/// actor's clock stops while the clocks of the seats to act start.
+pub(super) fn acted(
+    table: &Table,
+    base: &Table,
+    seat: Seat,
+    mut game: AnyGame,
+    mut events: Vec<StoredEvent>,
+    now: u64,
+) -> Transition {
+    events.extend(play_bots(&mut game, |seat| base.seats.bot(seat)));
+    let clock = base
+        .clock
+        .as_ref()
+        .map(|clock| clock.after(Some(seat), &game.to_act(), now));
+    let next = table.succeeded_by(game, events.len() as u64, clock, now);
+    Transition { next, events }
 }

@@ -149,6 +149,13 @@ impl SeatTable {
         Seat::all(self.entries.len()).find(|&seat| self.entry(seat).grant != before.entry(seat).grant)
     }
 
+    /// Whether any seat is held by a bot of a level `held` accepts.
+    pub fn has_bot(&self, held: impl Fn(BotLevel) -> bool) -> bool {
+        self.entries
+            .iter()
+            .any(|e| matches!(e.occupant, Occupant::Bot { level } if held(level)))
+    }
+
     /// Whether any seat is open.
     pub fn has_open_seat(&self) -> bool {
         self.entries.iter().any(|e| e.occupant == Occupant::Open)

@@ -270,6 +270,10 @@ fn expert_to_act() -> Table {
 #[test]
 fn an_expert_to_act_is_due_work_and_never_played_inside_a_write() {
     let table = expert_to_act();
+    assert!(
+        super::bots::turn_due(&two_players()).is_none(),
+        "a game without an expert is never due"
+    );
     let (seat, level) = super::bots::turn_due(&table).expect("due");
     assert_eq!((seat, level), (Seat::new(1), BotLevel::Expert));
     assert!(table.game.to_act().contains(&Seat::new(1)));
