@@ -5,9 +5,9 @@
 /// Declares `$name`, an index into `$table` (an array, slice or vector of components; `$c => $id`
 /// gives a component's `&'static str` id) that serializes as the component's id string,
 /// deserializes only from an id in the table, and has the OpenAPI schema `$schema`: a string
-/// enum of every id. A binary encoding (the store's MessagePack) also reads the table index a
-/// position held before its ids were typed, so that a game stored then still loads; JSON, which
-/// clients write, takes the id string only.
+/// enum of every id. A binary encoding (the store's MessagePack, written on every post) writes
+/// the table index, a byte where the id string took up to six, and reads both, so that a game
+/// stored with id strings still loads; JSON, which clients write, takes the id string only.
 macro_rules! typed_id {
     ($(#[$doc:meta])* $name:ident, $table:expr, $c:ident => $id:expr, $schema:literal, $what:literal) => {
         $(#[$doc])*
@@ -37,7 +37,11 @@ macro_rules! typed_id {
 
         impl ::serde::Serialize for $name {
             fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.serialize_str(self.id())
+                if s.is_human_readable() {
+                    s.serialize_str(self.id())
+                } else {
+                    s.serialize_u8(self.0)
+                }
             }
         }
 

@@ -8,7 +8,7 @@
 //! | `roadie:{<id>}:state` | the [`Table`] as MessagePack (a third of the JSON's size, three times faster to decode) |
 //! | `roadie:{<id>}:events` | a list of [`StoredEvent`]s, each an audience letter and the body's JSON (see `events.rs`); position + 1 is the sequence number |
 //! | `roadie:{<id>}:idem` | a hash of [`IdempotentRecord`]s as MessagePack arrays, by `<seat>:<key>` |
-//! | `roadie:{<id>}:writes` | the revisions of the last [`RECENT_WRITES`] writes, newest first |
+//! | `roadie:{<id>}:writes` | the revisions of the last [`RECENT_WRITES`] writes or more, newest first (trimmed back to 64 once it holds 97, so that a write seldom pays for an `LTRIM`) |
 //! | `roadie:{<id>}:fenced` | revisions whose writes were given up on and may never be written |
 //! | `roadie:{<id>}:webhook`, `:outbox`, `:outbox_tries` | the game's [`Webhook`](super::Webhook), its undelivered notices (oldest first), failed deliveries by notice id |
 //!
@@ -44,8 +44,8 @@ use super::{
 use events::{decode_event, encode_event};
 pub use per_thread::PerThread;
 
-/// How many recent writes each game remembers, so that a write whose answer was lost can be
-/// found out.
+/// How many recent writes each game remembers at least, so that a write whose answer was lost
+/// can be found out.
 pub const RECENT_WRITES: usize = 64;
 
 /// Creates a game unless its version key exists, the creation was fenced off, or Redis uses
@@ -146,8 +146,9 @@ if #ARGV >= first then
   redis.call('RPUSH', KEYS[3], unpack(ARGV, first))
 end
 redis.call('EXPIRE', KEYS[3], ARGV[4])
-redis.call('LPUSH', KEYS[5], ARGV[2])
-redis.call('LTRIM', KEYS[5], 0, 63)
+if redis.call('LPUSH', KEYS[5], ARGV[2]) > 96 then
+  redis.call('LTRIM', KEYS[5], 0, 63)
+end
 redis.call('EXPIRE', KEYS[5], ARGV[4])
 if ARGV[6] ~= '' then
   redis.call('HSET', KEYS[4], ARGV[6], ARGV[7])
@@ -344,7 +345,42 @@ fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, StoreError>
 /// Structs keep their field names: without them a field skipped when empty would shift every
 /// later one, and a field could not be added to a stored game.
 fn encode_state(game: &Table) -> Result<Vec<u8>, StoreError> {
-    rmp_serde::to_vec_named(game).map_err(|e| StoreError::Corrupt(e.to_string()))
+    // A mid-game state is one to three kilobytes: starting there spares the doublings from zero.
+    let mut bytes = Vec::with_capacity(STATE_CAPACITY);
+    rmp_serde::encode::write_named(&mut bytes, game).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+    Ok(bytes)
+}
+
+/// The first allocation for an encoded state.
+const STATE_CAPACITY: usize = 2048;
+
+/// `EVALSHA` of `script` over `keys`, its arguments to follow. Built as one command, where
+/// [`Script::prepare_invoke`] gathers every argument into vectors of its own and then copies them
+/// into the command.
+fn evalsha<const N: usize>(script: &Script, keys: &[String; N], args: usize, bytes: usize) -> redis::Cmd {
+    let key_bytes: usize = keys.iter().map(String::len).sum();
+    let mut cmd = redis::Cmd::with_capacity(3 + N + args, 64 + key_bytes + bytes);
+    cmd.arg("EVALSHA").arg(script.get_hash()).arg(N);
+    for key in keys {
+        cmd.arg(key.as_str());
+    }
+    cmd
+}
+
+/// Runs an [`evalsha`] command, loading the script first when Redis does not know it (after a
+/// restart, a failover or `SCRIPT FLUSH`); the same command then runs once more.
+async fn invoke<T: redis::FromRedisValue>(
+    conn: &mut impl ConnectionLike,
+    script: &Script,
+    cmd: &redis::Cmd,
+) -> redis::RedisResult<T> {
+    match cmd.query_async(conn).await {
+        Err(e) if e.kind() == redis::ErrorKind::Server(redis::ServerErrorKind::NoScript) => {
+            script.load_async(conn).await?;
+            cmd.query_async(conn).await
+        }
+        other => other,
+    }
 }
 
 fn decode_state(bytes: &[u8]) -> Result<Table, StoreError> {
@@ -392,31 +428,29 @@ where
             webhook,
             _,
         ] = keys_of(&game.id);
+        // KEYS in the order CREATE names them.
+        let keys = [version, state_key, events_key, writes, fenced, outbox, webhook];
         let target = game.webhook.as_ref().map(encode).transpose()?.unwrap_or_default();
+        let bytes = state.len()
+            + target.len()
+            + events.iter().map(Vec::len).sum::<usize>()
+            + game.notices.iter().map(|n| n.body.len()).sum::<usize>()
+            + 96;
+        let mut cmd = evalsha(&self.create, &keys, 6 + game.notices.len() + events.len(), bytes);
+        cmd.arg(game.revision.to_string())
+            .arg(&state)
+            .arg(ttl)
+            .arg(&target)
+            .arg(self.create_limit_percent)
+            .arg(game.notices.len());
+        for notice in &game.notices {
+            cmd.arg(&notice.body);
+        }
+        for event in &events {
+            cmd.arg(event);
+        }
         let created: i64 = self
-            .run(async |conn| {
-                let mut call = self.create.prepare_invoke();
-                call.key(&version)
-                    .key(&state_key)
-                    .key(&events_key)
-                    .key(&writes)
-                    .key(&fenced)
-                    .key(&outbox)
-                    .key(&webhook)
-                    .arg(game.revision.to_string())
-                    .arg(&state)
-                    .arg(ttl)
-                    .arg(&target)
-                    .arg(self.create_limit_percent)
-                    .arg(game.notices.len());
-                for notice in &game.notices {
-                    call.arg(&notice.body);
-                }
-                for event in &events {
-                    call.arg(event);
-                }
-                call.invoke_async(conn).await
-            })
+            .run(async |conn| invoke(conn, &self.create, &cmd).await)
             .await?;
         match created {
             1 => Ok(true),
@@ -496,51 +530,40 @@ where
             Some(write) => (write.key, encode_record(write.record)?),
             None => ("", Vec::new()),
         };
-        let [
-            version,
-            state_key,
-            events_key,
-            idem,
-            writes,
-            fenced,
-            outbox,
-            webhook,
-            tries,
-        ] = keys_of(&game.id);
         let notices: i64 = match &game.webhook {
             Some(_) => game.notices.len() as i64,
             None => -1,
         };
+        // KEYS in the order SAVE names them: version, state, events, idem, writes, fenced,
+        // outbox, webhook, outbox_tries.
+        let keys = keys_of(&game.id);
+        let notice_bodies: &[_] = if game.webhook.is_some() {
+            &game.notices
+        } else {
+            &[]
+        };
+        let bytes = state.len()
+            + record.len()
+            + events.iter().map(Vec::len).sum::<usize>()
+            + notice_bodies.iter().map(|n| n.body.len()).sum::<usize>()
+            + 160;
+        let mut cmd = evalsha(&self.save, &keys, 8 + notice_bodies.len() + events.len(), bytes);
+        cmd.arg(expected.to_string())
+            .arg(game.revision.to_string())
+            .arg(&state)
+            .arg(ttl)
+            .arg(key(&game.id, "updates"))
+            .arg(field)
+            .arg(&record)
+            .arg(notices);
+        for notice in notice_bodies {
+            cmd.arg(&notice.body);
+        }
+        for event in &events {
+            cmd.arg(event);
+        }
         let (status, value): (i64, Value) = self
-            .run(async |conn| {
-                let mut call = self.save.prepare_invoke();
-                call.key(&version)
-                    .key(&state_key)
-                    .key(&events_key)
-                    .key(&idem)
-                    .key(&writes)
-                    .key(&fenced)
-                    .key(&outbox)
-                    .key(&webhook)
-                    .key(&tries)
-                    .arg(expected.to_string())
-                    .arg(game.revision.to_string())
-                    .arg(&state)
-                    .arg(ttl)
-                    .arg(key(&game.id, "updates"))
-                    .arg(field)
-                    .arg(&record)
-                    .arg(notices);
-                if game.webhook.is_some() {
-                    for notice in &game.notices {
-                        call.arg(&notice.body);
-                    }
-                }
-                for event in &events {
-                    call.arg(event);
-                }
-                call.invoke_async(conn).await
-            })
+            .run(async |conn| invoke(conn, &self.save, &cmd).await)
             .await?;
         let text = bytes_of(value)?.unwrap_or_default();
         match status {

@@ -48,13 +48,15 @@ macro_rules! routes {
 }
 
 routes! {
+    // Actix tries the patterns in this order, each with its regex: the routes of every post and
+    // poll come first.
+    "/v1/games/{id}/actions" => { GET => games::list_actions, POST => games::post_action }
+    "/v1/games/{id}" => { GET => games::get_game, DELETE => games::delete_game }
+    "/v1/games" => { POST => games::create_game, GET => lobby::list_open_games }
     "/v1/rulesets" => { GET => rulesets::list_rulesets }
     "/v1/rulesets/{ruleset}" => { GET => rulesets::get_ruleset }
     "/v1/rulesets/{ruleset}/components" => { GET => rulesets::get_components }
     "/v1/rulesets/{ruleset}/rules" => { GET => rulesets::get_rules }
-    "/v1/games" => { POST => games::create_game, GET => lobby::list_open_games }
-    "/v1/games/{id}" => { GET => games::get_game, DELETE => games::delete_game }
-    "/v1/games/{id}/actions" => { GET => games::list_actions, POST => games::post_action }
     "/v1/games/{id}/hint" => { GET => games::get_hint }
     "/v1/games/{id}/events" => { GET => games::list_events }
     "/v1/games/{id}/stream" => { GET => stream::stream_game }
