@@ -3,9 +3,13 @@
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
+use std::borrow::Cow;
+
 use bytes::Bytes;
 use hyper::Method;
-use roadie_api::wire::{ActionResult, CreatedGame, GameState, LegalActions};
+use hyper::header::HeaderValue;
+use roadie_api::wire::{ActionResult, CreatedGame, GameState, LegalActions, Status};
+use roadie_engine::{Audience, Seat};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
@@ -88,6 +92,7 @@ impl Client {
             method: Method::POST,
             path: "/v1/games",
             token: None,
+            authorization: None,
             header: None,
             body: Some(Bytes::from(body.to_string())),
         };
@@ -101,6 +106,7 @@ impl Client {
             method: Method::GET,
             path: &path,
             token: None,
+            authorization: None,
             header: None,
             body: None,
         };
@@ -117,12 +123,13 @@ impl Client {
         &mut self,
         stats: &mut Stats,
         path: &str,
-        token: &str,
+        seat: &SeatKey,
     ) -> Result<(LegalActions, Vec<Box<RawValue>>), CallError> {
         let req = Request {
             method: Method::GET,
             path,
-            token: Some(token),
+            token: None,
+            authorization: Some(&seat.authorization),
             header: None,
             body: None,
         };
@@ -132,24 +139,47 @@ impl Client {
         Ok((list, actions))
     }
 
+    /// Posts `action` (JSON) for the seat and answers the whole game with the result.
     pub async fn post(
         &mut self,
         stats: &mut Stats,
         path: &str,
-        token: &str,
+        seat: &SeatKey,
         action: &RawValue,
-        minimal: bool,
     ) -> Result<ActionResult, CallError> {
         let body = format!(r#"{{"action":{}}}"#, action.get());
         let req = Request {
             method: Method::POST,
             path,
-            token: Some(token),
-            header: minimal.then_some(("Prefer", "return=minimal")),
+            token: None,
+            authorization: Some(&seat.authorization),
+            header: None,
             body: Some(Bytes::from(body)),
         };
         let bytes = self.call(stats, Endpoint::PostAction, req).await?;
         decode(&bytes, Endpoint::PostAction)
+    }
+
+    /// Posts `body` (`{"action":…}`) for the seat with `Prefer: return=minimal`; `check` reads
+    /// the answer in place.
+    pub async fn post_minimal<T>(
+        &mut self,
+        stats: &mut Stats,
+        path: &str,
+        seat: &SeatKey,
+        body: &[u8],
+        check: impl FnOnce(Minimal<'_>) -> T,
+    ) -> Result<T, CallError> {
+        let req = Request {
+            method: Method::POST,
+            path,
+            token: None,
+            authorization: Some(&seat.authorization),
+            header: Some(("Prefer", "return=minimal")),
+            body: Some(Bytes::copy_from_slice(body)),
+        };
+        let bytes = self.call(stats, Endpoint::PostAction, req).await?;
+        Ok(check(decode_borrowed(&bytes, Endpoint::PostAction)?))
     }
 
     pub async fn healthz(&mut self, stats: &mut Stats) -> Result<(), CallError> {
@@ -157,6 +187,7 @@ impl Client {
             method: Method::GET,
             path: "/healthz",
             token: None,
+            authorization: None,
             header: None,
             body: None,
         };
@@ -201,6 +232,60 @@ impl Client {
     }
 }
 
+/// A seat of a game being played, with what its requests carry, built once per game.
+pub struct SeatKey {
+    pub seat: Seat,
+    /// `Bearer <token>`.
+    pub authorization: HeaderValue,
+}
+
+impl SeatKey {
+    /// One key per seat of `created`; fails on a token that is not a header value.
+    pub fn all(created: &CreatedGame) -> Result<Vec<SeatKey>, String> {
+        created
+            .seats
+            .iter()
+            .map(|s| {
+                HeaderValue::try_from(format!("Bearer {}", s.token))
+                    .map(|authorization| SeatKey {
+                        seat: s.seat,
+                        authorization,
+                    })
+                    .map_err(|_| format!("{}: seat {}'s token is not a header value", created.id, s.seat))
+            })
+            .collect()
+    }
+}
+
+/// The answer to a post with `Prefer: return=minimal`: every field of [`ActionResult`], read in
+/// place (the strings and event bodies borrowed from the answer rather than copied).
+#[derive(Deserialize)]
+pub struct Minimal<'a> {
+    #[serde(borrow, rename = "ruleset")]
+    _ruleset: Cow<'a, str>,
+    pub version: u64,
+    #[serde(borrow, rename = "revision")]
+    _revision: Cow<'a, str>,
+    pub status: Status,
+    pub to_act: Vec<Seat>,
+    #[serde(borrow, rename = "events")]
+    _events: Vec<MinimalEvent<'a>>,
+    /// Absent when the server honours the preference; read whole if it is there.
+    #[serde(rename = "game")]
+    _game: Option<GameState>,
+}
+
+/// [`roadie_api::wire::SequencedEvent`], its body borrowed.
+#[derive(Deserialize)]
+struct MinimalEvent<'a> {
+    #[serde(rename = "seq")]
+    _seq: u64,
+    #[serde(rename = "audience")]
+    _audience: Audience,
+    #[serde(borrow, rename = "body")]
+    _body: &'a RawValue,
+}
+
 /// Where the server listens, resolved once.
 #[derive(Clone, Debug)]
 pub struct Server {
@@ -209,6 +294,15 @@ pub struct Server {
 }
 
 fn decode<T: for<'de> Deserialize<'de>>(bytes: &[u8], endpoint: Endpoint) -> Result<T, CallError> {
+    serde_json::from_slice(bytes).map_err(|e| {
+        CallError::Broken(format!(
+            "{}: the response is not what the contract says: {e}",
+            endpoint.label()
+        ))
+    })
+}
+
+fn decode_borrowed<'a, T: Deserialize<'a>>(bytes: &'a [u8], endpoint: Endpoint) -> Result<T, CallError> {
     serde_json::from_slice(bytes).map_err(|e| {
         CallError::Broken(format!(
             "{}: the response is not what the contract says: {e}",

@@ -50,11 +50,13 @@ impl Failure {
     }
 }
 
-/// A request: method, path (with query) and optional bearer token, extra header and JSON body.
+/// A request: method, path (with query) and optional bearer token (or the whole `Authorization`
+/// value, built once), extra header and JSON body.
 pub struct Request<'a> {
     pub method: hyper::Method,
     pub path: &'a str,
     pub token: Option<&'a str>,
+    pub authorization: Option<&'a HeaderValue>,
     pub header: Option<(&'static str, &'static str)>,
     pub body: Option<Bytes>,
 }
@@ -112,7 +114,9 @@ impl Connection {
             .method(request.method)
             .uri(request.path)
             .header(header::HOST, self.host.clone());
-        if let Some(token) = request.token {
+        if let Some(value) = request.authorization {
+            builder = builder.header(header::AUTHORIZATION, value.clone());
+        } else if let Some(token) = request.token {
             builder = builder.header(header::AUTHORIZATION, format!("Bearer {token}"));
         }
         if let Some((name, value)) = request.header {
@@ -120,7 +124,7 @@ impl Connection {
         }
         let body = match request.body {
             Some(body) => {
-                builder = builder.header(header::CONTENT_TYPE, "application/json");
+                builder = builder.header(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
                 Full::new(body)
             }
             None => Full::default(),

@@ -23,6 +23,7 @@
 mod client;
 mod cpu;
 mod http;
+mod mirror;
 mod play;
 mod report;
 mod stream;
@@ -32,6 +33,7 @@ use std::net::{IpAddr, ToSocketAddrs};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
@@ -42,6 +44,7 @@ use crate::client::{Client, Server};
 use crate::cpu::{Meters, Process};
 use crate::play::{Plan, Shared};
 use crate::report::{Floor, Stats, Summary};
+use crate::stream::{StreamStats, Watchers};
 
 /// The generator shares the machine with the server it measures, so it should cost as little
 /// as it can: mimalloc measured about a tenth less of its CPU than glibc's malloc.
@@ -120,7 +123,9 @@ pub struct Args {
     /// Timeout of one request, in seconds.
     #[arg(long, default_value_t = 10)]
     request_timeout: u64,
-    /// Worker threads of the generator's own runtime (it shares the machine with the server).
+    /// Threads of the generator (it shares the machine with the server): each runs its own
+    /// single-threaded runtime with its share of the connections, so a connection's request
+    /// and its answer are handled on one thread.
     #[arg(long, default_value_t = 2)]
     threads: usize,
     /// Spectator push streams (`GET /v1/games/{id}/stream`) opened on each game from its
@@ -191,17 +196,6 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(args.threads)
-        .enable_all()
-        .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("loadtest: cannot start the runtime: {e}");
-            return ExitCode::from(2);
-        }
-    };
     let server = match resolve(&base) {
         Ok(server) => server,
         Err(message) => {
@@ -210,9 +204,20 @@ fn main() -> ExitCode {
         }
     };
     if args.flow == Flow::Tickets {
+        let runtime = match tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(args.threads)
+            .enable_all()
+            .build()
+        {
+            Ok(rt) => rt,
+            Err(e) => {
+                eprintln!("loadtest: cannot start the runtime: {e}");
+                return ExitCode::from(2);
+            }
+        };
         return run_tickets(&runtime, &args, server);
     }
-    let summary = runtime.block_on(run(args.clone(), base, server, options));
+    let summary = run(&args, base, server, options);
     if args.json {
         match serde_json::to_string_pretty(&summary) {
             Ok(text) => println!("{text}"),
@@ -303,7 +308,7 @@ fn resolve(base: &Url) -> Result<Server, String> {
     })
 }
 
-async fn run(args: Args, base: Url, server: Server, options: Option<serde_json::Value>) -> Summary {
+fn run(args: &Args, base: Url, server: Server, options: Option<serde_json::Value>) -> Summary {
     let timeout = Duration::from_secs(args.request_timeout.max(1));
     let shared = Arc::new(Shared {
         plan: Plan {
@@ -322,7 +327,6 @@ async fn run(args: Args, base: Url, server: Server, options: Option<serde_json::
         actions: AtomicU64::new(0),
         finished: AtomicU64::new(0),
         server: server.clone(),
-        watchers: Arc::default(),
     });
 
     let bar = ProgressBar::new(args.games as u64);
@@ -334,56 +338,66 @@ async fn run(args: Args, base: Url, server: Server, options: Option<serde_json::
 
     let meters = Meters::start(args.server_pid, args.store_pid);
     let started = Instant::now();
-    let mut workers = Vec::with_capacity(args.connections);
-    for _ in 0..args.connections {
-        let client = Client::new(&server, timeout);
+    let play = {
         let shared = Arc::clone(&shared);
-        workers.push(tokio::spawn(play::worker(client, shared)));
-    }
-    let ticker = {
-        let shared = Arc::clone(&shared);
-        let bar = bar.clone();
-        tokio::spawn(async move {
-            loop {
-                tokio::time::sleep(Duration::from_millis(200)).await;
-                let actions = shared.actions.load(Ordering::Relaxed);
-                let secs = started.elapsed().as_secs_f64().max(1e-9);
-                bar.set_position(shared.finished.load(Ordering::Relaxed));
-                bar.set_message(format!(
-                    "{actions} actions, {:.0} actions/s",
-                    actions as f64 / secs
-                ));
+        move |connections: usize| {
+            let shared = Arc::clone(&shared);
+            async move {
+                let watchers = Arc::new(Watchers::default());
+                let mut workers = Vec::with_capacity(connections);
+                for _ in 0..connections {
+                    let client = Client::new(&shared.server, timeout);
+                    let task = play::worker(client, Arc::clone(&shared), Arc::clone(&watchers));
+                    workers.push(tokio::task::spawn_local(task));
+                }
+                let mut stats = Stats::default();
+                for worker in workers {
+                    match worker.await {
+                        Ok(s) => stats.merge(s),
+                        Err(e) => stats.fail(format!("a connection's task ended abnormally: {e}")),
+                    }
+                }
+                (stats, watchers.finish().await)
             }
-        })
+        }
+    };
+    let tick = || {
+        let actions = shared.actions.load(Ordering::Relaxed);
+        let secs = started.elapsed().as_secs_f64().max(1e-9);
+        bar.set_position(shared.finished.load(Ordering::Relaxed));
+        bar.set_message(format!(
+            "{actions} actions, {:.0} actions/s",
+            actions as f64 / secs
+        ));
     };
     let mut stats = Stats::default();
-    for worker in workers {
-        match worker.await {
-            Ok(s) => stats.merge(s),
-            Err(e) => stats.fail(format!("a connection's task ended abnormally: {e}")),
+    let mut streams = StreamStats::default();
+    for result in on_threads(args.threads, args.connections, play, tick) {
+        match result {
+            Ok((s, w)) => {
+                stats.merge(s);
+                streams.merge(w);
+            }
+            Err(why) => stats.fail(why),
         }
     }
-    let streams = Arc::clone(&shared.watchers).finish().await;
     let play_elapsed = started.elapsed();
     let cpu = meters.and_then(|m| m.finish(stats.actions));
-    ticker.abort();
     bar.set_position(shared.finished.load(Ordering::Relaxed));
     bar.finish_and_clear();
 
     let floor = if args.floor_secs > 0.0 {
-        Some(
-            measure_floor(
-                &server,
-                args.connections,
-                Duration::from_secs_f64(args.floor_secs),
-                timeout,
-            )
-            .await,
-        )
+        Some(measure_floor(
+            &server,
+            args.threads,
+            args.connections,
+            Duration::from_secs_f64(args.floor_secs),
+            timeout,
+        ))
     } else {
         None
     };
-    let mut summary = Summary::new(&args, base.as_str(), play_elapsed, stats, floor);
+    let mut summary = Summary::new(args, base.as_str(), play_elapsed, stats, floor);
     if args.streams_per_game > 0 {
         summary.add_streams(streams);
     }
@@ -391,29 +405,106 @@ async fn run(args: Args, base: Url, server: Server, options: Option<serde_json::
     summary
 }
 
+/// Runs `task(n)` on `threads` threads (no more than `connections`), each with its own
+/// single-threaded runtime and a `LocalSet` (so tasks may `spawn_local`), the `connections` shared out among them as `n`; calls `tick` every
+/// 200 ms until all are done, and answers what each returned, or why it could not run.
+fn on_threads<F, Fut, T>(
+    threads: usize,
+    connections: usize,
+    task: F,
+    mut tick: impl FnMut(),
+) -> Vec<Result<T, String>>
+where
+    F: Fn(usize) -> Fut + Send + Clone + 'static,
+    Fut: Future<Output = T>,
+    T: Send + 'static,
+{
+    let threads = threads.clamp(1, connections.max(1));
+    let (done, results) = std::sync::mpsc::channel();
+    let mut answers = Vec::with_capacity(threads);
+    let mut running = 0;
+    for thread in 0..threads {
+        let share = connections / threads + usize::from(thread < connections % threads);
+        let (task, done) = (task.clone(), done.clone());
+        let spawned = std::thread::Builder::new()
+            .name(format!("loadtest-{thread}"))
+            .spawn(move || {
+                let result = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .map_err(|e| format!("cannot start a runtime: {e}"))
+                    .map(|runtime| tokio::task::LocalSet::new().block_on(&runtime, task(share)));
+                let _ = done.send(result);
+            });
+        match spawned {
+            Ok(_) => running += 1,
+            Err(e) => answers.push(Err(format!("cannot start a thread: {e}"))),
+        }
+    }
+    drop(done);
+    while running > 0 {
+        match results.recv_timeout(Duration::from_millis(200)) {
+            Ok(answer) => {
+                answers.push(answer);
+                running -= 1;
+            }
+            Err(RecvTimeoutError::Timeout) => tick(),
+            Err(RecvTimeoutError::Disconnected) => {
+                answers.extend(
+                    (0..running).map(|_| Err("a thread of the generator ended abnormally".to_owned())),
+                );
+                running = 0;
+            }
+        }
+    }
+    answers
+}
+
 /// `GET /healthz` as fast as `connections` connections go, for `duration`.
-async fn measure_floor(server: &Server, connections: usize, duration: Duration, timeout: Duration) -> Floor {
+fn measure_floor(
+    server: &Server,
+    threads: usize,
+    connections: usize,
+    duration: Duration,
+    timeout: Duration,
+) -> Floor {
     let started = Instant::now();
     let until = started + duration;
-    let mut tasks = Vec::with_capacity(connections);
-    for _ in 0..connections {
-        let mut client = Client::new(server, timeout);
-        tasks.push(tokio::spawn(async move {
-            let mut stats = Stats::default();
-            while Instant::now() < until {
-                if let Err(e) = client.healthz(&mut stats).await {
-                    stats.fail(format!("floor: {e}"));
-                    break;
+    let floor = {
+        let server = server.clone();
+        move |connections: usize| {
+            let server = server.clone();
+            async move {
+                let mut tasks = Vec::with_capacity(connections);
+                for _ in 0..connections {
+                    let mut client = Client::new(&server, timeout);
+                    tasks.push(tokio::spawn(async move {
+                        let mut stats = Stats::default();
+                        while Instant::now() < until {
+                            if let Err(e) = client.healthz(&mut stats).await {
+                                stats.fail(format!("floor: {e}"));
+                                break;
+                            }
+                        }
+                        stats
+                    }));
                 }
+                let mut stats = Stats::default();
+                for task in tasks {
+                    match task.await {
+                        Ok(s) => stats.merge(s),
+                        Err(e) => stats.fail(format!("a floor task ended abnormally: {e}")),
+                    }
+                }
+                stats
             }
-            stats
-        }));
-    }
+        }
+    };
     let mut stats = Stats::default();
-    for task in tasks {
-        match task.await {
+    for result in on_threads(threads, connections, floor, || ()) {
+        match result {
             Ok(s) => stats.merge(s),
-            Err(e) => stats.fail(format!("a floor task ended abnormally: {e}")),
+            Err(why) => stats.fail(why),
         }
     }
     Floor::new(stats, started.elapsed(), connections)

@@ -9,14 +9,15 @@ use std::time::Instant;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use roadie_engine::{AnyGame, Seat};
+use roadie_engine::Seat;
 use serde_json::json;
 use serde_json::value::RawValue;
 
 use crate::Flow;
 use roadie_api::wire::{ActionResult, CreatedGame, GameState, Status};
 
-use crate::client::{CallError, Client, Server};
+use crate::client::{CallError, Client, SeatKey, Server};
+use crate::mirror;
 use crate::report::Stats;
 use crate::stream::Watchers;
 
@@ -43,11 +44,11 @@ pub struct Shared {
     pub actions: AtomicU64,
     pub finished: AtomicU64,
     pub server: Server,
-    pub watchers: Arc<Watchers>,
 }
 
-/// One connection: plays games one after another until none is left or the time is up.
-pub async fn worker(mut client: Client, shared: Arc<Shared>) -> Stats {
+/// One connection: plays games one after another until none is left or the time is up. The
+/// games' push streams are opened on `watchers`, which belong to the connection's thread.
+pub async fn worker(mut client: Client, shared: Arc<Shared>, watchers: Arc<Watchers>) -> Stats {
     let mut stats = Stats::default();
     loop {
         let index = shared.next_game.fetch_add(1, Ordering::Relaxed);
@@ -60,7 +61,7 @@ pub async fn worker(mut client: Client, shared: Arc<Shared>) -> Stats {
             ));
             continue;
         }
-        match play_one(&mut client, &shared, index, &mut stats).await {
+        match play_one(&mut client, &shared, &watchers, index, &mut stats).await {
             Ok(()) => {
                 stats.games_finished += 1;
                 shared.finished.fetch_add(1, Ordering::Relaxed);
@@ -73,6 +74,7 @@ pub async fn worker(mut client: Client, shared: Arc<Shared>) -> Stats {
 async fn play_one(
     client: &mut Client,
     shared: &Shared,
+    watchers: &Watchers,
     index: usize,
     stats: &mut Stats,
 ) -> Result<(), String> {
@@ -102,17 +104,17 @@ async fn play_one(
         .map_err(|e| format!("create: {e}"))?;
     stats.games_created += 1;
     let id = created.id.clone();
+    let keys = SeatKey::all(&created)?;
     if plan.streams_per_game > 0 {
-        shared
-            .watchers
+        watchers
             .watch(&shared.server, &id, plan.streams_per_game, plan.deadline)
             .await;
     }
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x0005_eed0_fc40_1ce5);
 
     let accepted = match plan.flow {
-        Flow::Listed => play_listed(client, shared, &created, &mut rng, stats).await?,
-        Flow::Mirrored => play_mirrored(client, shared, &created, seed, &mut rng, stats).await?,
+        Flow::Listed => play_listed(client, shared, &created, &keys, &mut rng, stats).await?,
+        Flow::Mirrored => play_mirrored(client, shared, &created, &keys, seed, &mut rng, stats).await?,
         Flow::Tickets => return Err("games are not played in --flow tickets".into()),
     };
     let last = client
@@ -146,6 +148,7 @@ async fn play_listed(
     client: &mut Client,
     shared: &Shared,
     created: &CreatedGame,
+    keys: &[SeatKey],
     rng: &mut ChaCha8Rng,
     stats: &mut Stats,
 ) -> Result<u64, String> {
@@ -161,9 +164,10 @@ async fn play_listed(
     }
     let mut accepted: u64 = 0;
     while game.status != Status::Finished {
-        let (seat, token) = next_turn(plan, created, &game.to_act, accepted, rng)?;
+        let key = next_turn(plan, id, keys, &game.to_act, accepted, rng)?;
+        let seat = key.seat;
         let (list, actions) = client
-            .actions(stats, &url, token)
+            .actions(stats, &url, key)
             .await
             .map_err(|e| format!("{id}: seat {seat} lists its actions: {e}"))?;
         if list.version != game.version {
@@ -172,7 +176,7 @@ async fn play_listed(
                 list.version, game.version
             ));
         }
-        let (_, posted) = post_random(client, stats, &url, (id, seat, token), &actions, rng, false).await?;
+        let posted = post_random(client, stats, &url, (id, key), &actions, rng).await?;
         accepted += 1;
         stats.actions += 1;
         shared.actions.fetch_add(1, Ordering::Relaxed);
@@ -197,67 +201,87 @@ async fn play_mirrored(
     client: &mut Client,
     shared: &Shared,
     created: &CreatedGame,
+    keys: &[SeatKey],
     seed: u64,
     rng: &mut ChaCha8Rng,
     stats: &mut Stats,
 ) -> Result<u64, String> {
+    const HEAD: &[u8] = br#"{"action":"#;
     let plan = &shared.plan;
     let id = &created.id;
     let url = Client::actions_path(id);
-    let (mut local, _) = AnyGame::setup(&plan.ruleset, plan.options.as_ref(), plan.seats, seed)
+    let mut local = mirror::setup(&plan.ruleset, plan.options.as_ref(), plan.seats, seed)
         .map_err(|e| format!("{id}: the local copy cannot set up: {e}"))?;
     let mut version = created.version;
     let mut accepted: u64 = 0;
+    let mut to_act = local.to_act();
+    let mut body = Vec::with_capacity(256);
     while !local.is_over() {
-        let (seat, token) = next_turn(plan, created, &local.to_act(), accepted, rng)?;
-        let actions: Vec<Box<RawValue>> = serde_json::from_str(local.legal_actions(seat).get())
-            .map_err(|e| format!("{id}: the local copy's actions: {e}"))?;
-        let (action, posted) =
-            post_random(client, stats, &url, (id, seat, token), &actions, rng, true).await?;
+        let key = next_turn(plan, id, keys, &to_act, accepted, rng)?;
+        let seat = key.seat;
+        body.clear();
+        body.extend_from_slice(HEAD);
+        if !local
+            .pick(seat, rng, &mut body)
+            .map_err(|e| format!("{id}: the local copy's actions: {e}"))?
+        {
+            return Err(format!("{id}: seat {seat} is to act but has no legal action"));
+        }
+        body.push(b'}');
+        let posted = client
+            .post_minimal(stats, &url, key, &body, |m| (m.version, m.status, m.to_act))
+            .await;
+        let (posted_version, status, posted_to_act) = match posted {
+            Ok(posted) => posted,
+            Err(CallError::Refused { status, code }) => {
+                return Err(format!(
+                    "{id}: seat {seat}'s legal action {} was refused: {status} {code}",
+                    String::from_utf8_lossy(&body[HEAD.len()..body.len() - 1])
+                ));
+            }
+            Err(e) => return Err(format!("{id}: post: {e}")),
+        };
         local
-            .apply(seat, action.get())
-            .map_err(|e| format!("{id}: the local copy refuses its own action: {e:?}"))?;
+            .apply_picked(seat)
+            .map_err(|e| format!("{id}: the local copy refuses its own action: {e}"))?;
         accepted += 1;
         stats.actions += 1;
         shared.actions.fetch_add(1, Ordering::Relaxed);
-        if posted.version != version + 1 {
+        if posted_version != version + 1 {
             stats.lost += 1;
             return Err(format!(
-                "{id}: an accepted action moved the version from {version} to {}",
-                posted.version
+                "{id}: an accepted action moved the version from {version} to {posted_version}"
             ));
         }
-        version = posted.version;
-        let finished = posted.status == Status::Finished;
-        if posted.to_act != local.to_act() || finished != local.is_over() {
+        version = posted_version;
+        to_act = local.to_act();
+        let finished = status == Status::Finished;
+        if posted_to_act != to_act || finished != local.is_over() {
             return Err(format!(
-                "{id}: after version {version} the server says {:?} with {:?} to act, the local copy {:?}",
-                posted.status,
-                posted.to_act,
-                local.to_act()
+                "{id}: after version {version} the server says {status:?} with {posted_to_act:?} to act, the local copy {to_act:?}"
             ));
         }
     }
     Ok(accepted)
 }
 
-/// Posts one of `actions` (at random) for the seat; every one of them is legal, so a refusal
-/// fails the game.
-async fn post_random<'a>(
+/// Posts one of `actions` (at random) for the seat and answers the whole game; every one of them
+/// is legal, so a refusal fails the game.
+async fn post_random(
     client: &mut Client,
     stats: &mut Stats,
     url: &str,
-    (id, seat, token): (&str, Seat, &str),
-    actions: &'a [Box<RawValue>],
+    (id, key): (&str, &SeatKey),
+    actions: &[Box<RawValue>],
     rng: &mut ChaCha8Rng,
-    minimal: bool,
-) -> Result<(&'a RawValue, ActionResult), String> {
+) -> Result<ActionResult, String> {
+    let seat = key.seat;
     if actions.is_empty() {
         return Err(format!("{id}: seat {seat} is to act but has no legal action"));
     }
     let action = &actions[rng.random_range(0..actions.len())];
-    match client.post(stats, url, token, action, minimal).await {
-        Ok(posted) => Ok((action, posted)),
+    match client.post(stats, url, key, action).await {
+        Ok(posted) => Ok(posted),
         Err(CallError::Refused { status, code }) => Err(format!(
             "{id}: seat {seat}'s legal action {} was refused: {status} {code}",
             action.get()
@@ -266,16 +290,16 @@ async fn post_random<'a>(
     }
 }
 
-/// The seat to play next (at random among `to_act`) and its token, unless the game has run out
+/// The seat to play next (at random among `to_act`) with its key, unless the game has run out
 /// of time or of actions.
-fn next_turn<'c>(
+fn next_turn<'k>(
     plan: &Plan,
-    created: &'c CreatedGame,
+    id: &str,
+    keys: &'k [SeatKey],
     to_act: &[Seat],
     accepted: u64,
     rng: &mut ChaCha8Rng,
-) -> Result<(Seat, &'c str), String> {
-    let id = &created.id;
+) -> Result<&'k SeatKey, String> {
     if Instant::now() >= plan.deadline {
         return Err(format!(
             "{id}: unfinished at the time limit after {accepted} actions"
@@ -287,8 +311,9 @@ fn next_turn<'c>(
         ));
     }
     let seat = pick_seat(to_act, rng).ok_or_else(|| format!("{id}: active but nobody is to act"))?;
-    let token = token_of(created, seat).ok_or_else(|| format!("{id}: no token for seat {seat}"))?;
-    Ok((seat, token))
+    keys.iter()
+        .find(|k| k.seat == seat)
+        .ok_or_else(|| format!("{id}: no token for seat {seat}"))
 }
 
 /// A random seat among those to act (several act at once in simultaneous decisions).
@@ -297,12 +322,4 @@ fn pick_seat(to_act: &[Seat], rng: &mut ChaCha8Rng) -> Option<Seat> {
         0 => None,
         n => to_act.get(rng.random_range(0..n)).copied(),
     }
-}
-
-fn token_of(created: &CreatedGame, seat: Seat) -> Option<&str> {
-    created
-        .seats
-        .iter()
-        .find(|s| s.seat == seat)
-        .map(|s| s.token.as_str())
 }

@@ -29,7 +29,7 @@ pub struct StreamStats {
 }
 
 impl StreamStats {
-    fn merge(&mut self, other: StreamStats) {
+    pub fn merge(&mut self, other: StreamStats) {
         self.streams += other.streams;
         self.events += other.events;
         self.bytes += other.bytes;
