@@ -5,15 +5,12 @@ use std::time::{Duration, Instant};
 
 use std::borrow::Cow;
 
-use bytes::Bytes;
-use hyper::Method;
-use hyper::header::HeaderValue;
 use roadie_api::wire::{ActionResult, CreatedGame, GameState, LegalActions, Status};
 use roadie_engine::{Audience, Seat};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use crate::http::{Connection, Request};
+use crate::lean::Connection;
 use crate::report::Stats;
 
 /// The endpoints the generator calls, each with its own latency histogram.
@@ -74,13 +71,64 @@ struct Problem {
 /// A connection of its own, kept alive across calls.
 pub struct Client {
     conn: Connection,
+    host: String,
+    healthz: Vec<u8>,
 }
 
 impl Client {
     pub fn new(server: &Server, timeout: Duration) -> Self {
-        Self {
-            conn: Connection::new(server.addr, &server.host, timeout),
+        let mut client = Self {
+            conn: Connection::new(server.addr, timeout),
+            host: server.host.clone(),
+            healthz: Vec::new(),
+        };
+        client.healthz = client.head("GET", "/healthz", &[]);
+        client
+    }
+
+    /// A request's line and headers: `Host`, then `headers`.
+    fn head(&self, method: &str, path: &str, headers: &[(&str, &str)]) -> Vec<u8> {
+        let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {}\r\n", self.host);
+        for (name, value) in headers {
+            head.push_str(name);
+            head.push_str(": ");
+            head.push_str(value);
+            head.push_str("\r\n");
         }
+        head.into_bytes()
+    }
+
+    /// The seats of a game just created, each with its requests' heads built once; the posts
+    /// ask for the minimal answer when `minimal`. Fails on an id or a token that cannot go into
+    /// a request as it is.
+    pub fn seat_keys(&self, created: &CreatedGame, minimal: bool) -> Result<Vec<SeatKey>, String> {
+        let id = &created.id;
+        if !plain(id) {
+            return Err(format!("the game id {id:?} is not a plain path segment"));
+        }
+        let path = format!("/v1/games/{id}/actions");
+        created
+            .seats
+            .iter()
+            .map(|s| {
+                if !plain(&s.token) {
+                    return Err(format!(
+                        "{id}: seat {}'s token is not a plain header value",
+                        s.seat
+                    ));
+                }
+                let authorization = format!("Bearer {}", s.token);
+                let mut post = vec![("Authorization", authorization.as_str())];
+                if minimal {
+                    post.push(("Prefer", "return=minimal"));
+                }
+                Ok(SeatKey {
+                    seat: s.seat,
+                    list: self.head("GET", &path, &[("Authorization", &authorization)]),
+                    post: self.head("POST", &path, &post),
+                })
+            })
+            .collect()
     }
 
     pub async fn create(
@@ -88,173 +136,144 @@ impl Client {
         stats: &mut Stats,
         body: &serde_json::Value,
     ) -> Result<CreatedGame, CallError> {
-        let req = Request {
-            method: Method::POST,
-            path: "/v1/games",
-            token: None,
-            authorization: None,
-            header: None,
-            body: Some(Bytes::from(body.to_string())),
-        };
-        let bytes = self.call(stats, Endpoint::CreateGame, req).await?;
-        decode(&bytes, Endpoint::CreateGame)
+        let head = self.head("POST", "/v1/games", &[]);
+        let body = body.to_string();
+        let bytes = call(
+            &mut self.conn,
+            stats,
+            Endpoint::CreateGame,
+            &head,
+            Some(body.as_bytes()),
+        )
+        .await?;
+        decode(bytes, Endpoint::CreateGame)
     }
 
     pub async fn game(&mut self, stats: &mut Stats, id: &str) -> Result<GameState, CallError> {
-        let path = format!("/v1/games/{id}");
-        let req = Request {
-            method: Method::GET,
-            path: &path,
-            token: None,
-            authorization: None,
-            header: None,
-            body: None,
-        };
-        let bytes = self.call(stats, Endpoint::GetGame, req).await?;
-        decode(&bytes, Endpoint::GetGame)
+        if !plain(id) {
+            return Err(CallError::Broken(format!(
+                "the game id {id:?} is not a plain path segment"
+            )));
+        }
+        let head = self.head("GET", &format!("/v1/games/{id}"), &[]);
+        let bytes = call(&mut self.conn, stats, Endpoint::GetGame, &head, None).await?;
+        decode(bytes, Endpoint::GetGame)
     }
 
-    /// `/v1/games/{id}/actions`, formed once per game.
-    pub fn actions_path(id: &str) -> String {
-        format!("/v1/games/{id}/actions")
-    }
-
+    /// The seat's legal actions, each as its own JSON.
     pub async fn actions(
         &mut self,
         stats: &mut Stats,
-        path: &str,
         seat: &SeatKey,
     ) -> Result<(LegalActions, Vec<Box<RawValue>>), CallError> {
-        let req = Request {
-            method: Method::GET,
-            path,
-            token: None,
-            authorization: Some(&seat.authorization),
-            header: None,
-            body: None,
-        };
-        let bytes = self.call(stats, Endpoint::ListActions, req).await?;
-        let list: LegalActions = decode(&bytes, Endpoint::ListActions)?;
+        let bytes = call(&mut self.conn, stats, Endpoint::ListActions, &seat.list, None).await?;
+        let list: LegalActions = decode(bytes, Endpoint::ListActions)?;
         let actions = decode(list.actions.get().as_bytes(), Endpoint::ListActions)?;
         Ok((list, actions))
     }
 
-    /// Posts `action` (JSON) for the seat and answers the whole game with the result.
+    /// Posts `action` (JSON) for the seat and answers the whole game with the result (the seat
+    /// keys must not ask for the minimal answer).
     pub async fn post(
         &mut self,
         stats: &mut Stats,
-        path: &str,
         seat: &SeatKey,
         action: &RawValue,
     ) -> Result<ActionResult, CallError> {
         let body = format!(r#"{{"action":{}}}"#, action.get());
-        let req = Request {
-            method: Method::POST,
-            path,
-            token: None,
-            authorization: Some(&seat.authorization),
-            header: None,
-            body: Some(Bytes::from(body)),
-        };
-        let bytes = self.call(stats, Endpoint::PostAction, req).await?;
-        decode(&bytes, Endpoint::PostAction)
+        let bytes = call(
+            &mut self.conn,
+            stats,
+            Endpoint::PostAction,
+            &seat.post,
+            Some(body.as_bytes()),
+        )
+        .await?;
+        decode(bytes, Endpoint::PostAction)
     }
 
-    /// Posts `body` (`{"action":…}`) for the seat with `Prefer: return=minimal`; `check` reads
-    /// the answer in place.
+    /// Posts `body` (`{"action":…}`) for the seat, whose key asks for the minimal answer;
+    /// `check` reads the answer in place.
     pub async fn post_minimal<T>(
         &mut self,
         stats: &mut Stats,
-        path: &str,
         seat: &SeatKey,
         body: &[u8],
         check: impl FnOnce(Minimal<'_>) -> T,
     ) -> Result<T, CallError> {
-        let req = Request {
-            method: Method::POST,
-            path,
-            token: None,
-            authorization: Some(&seat.authorization),
-            header: Some(("Prefer", "return=minimal")),
-            body: Some(Bytes::copy_from_slice(body)),
-        };
-        let bytes = self.call(stats, Endpoint::PostAction, req).await?;
-        Ok(check(decode_borrowed(&bytes, Endpoint::PostAction)?))
+        let bytes = call(
+            &mut self.conn,
+            stats,
+            Endpoint::PostAction,
+            &seat.post,
+            Some(body),
+        )
+        .await?;
+        Ok(check(decode(bytes, Endpoint::PostAction)?))
     }
 
     pub async fn healthz(&mut self, stats: &mut Stats) -> Result<(), CallError> {
-        let req = Request {
-            method: Method::GET,
-            path: "/healthz",
-            token: None,
-            authorization: None,
-            header: None,
-            body: None,
-        };
-        self.call(stats, Endpoint::Healthz, req).await.map(drop)
+        call(&mut self.conn, stats, Endpoint::Healthz, &self.healthz, None)
+            .await
+            .map(drop)
     }
+}
 
-    /// Sends, reads the whole body, records the latency, and tallies any error.
-    async fn call(
-        &mut self,
-        stats: &mut Stats,
-        endpoint: Endpoint,
-        req: Request<'_>,
-    ) -> Result<Bytes, CallError> {
-        let started = Instant::now();
-        let reply = self.conn.send(req).await;
-        let elapsed = started.elapsed();
-        match reply {
-            Err(e) => {
-                stats.transport_error(endpoint, e.kind());
-                Err(CallError::Broken(format!("{}: {e}", endpoint.label())))
+/// Sends, reads the whole answer, records the latency, and tallies any error; answers the body.
+async fn call<'c>(
+    conn: &'c mut Connection,
+    stats: &mut Stats,
+    endpoint: Endpoint,
+    head: &[u8],
+    body: Option<&[u8]>,
+) -> Result<&'c [u8], CallError> {
+    let started = Instant::now();
+    let reply = conn.send(head, body).await;
+    let elapsed = started.elapsed();
+    match reply {
+        Err(e) => {
+            stats.transport_error(endpoint, e.kind());
+            Err(CallError::Broken(format!("{}: {e}", endpoint.label())))
+        }
+        Ok(status) => {
+            stats.record(endpoint, elapsed);
+            let body = conn.body();
+            if (200..300).contains(&status) {
+                return Ok(body);
             }
-            Ok((status, body)) => {
-                stats.record(endpoint, elapsed);
-                if (200..300).contains(&status) {
-                    return Ok(body);
-                }
-                let code = serde_json::from_slice::<Problem>(&body)
-                    .ok()
-                    .and_then(|p| p.code)
-                    .unwrap_or_else(|| "-".to_owned());
-                stats.refused(endpoint, status, &code);
-                if status >= 500 {
-                    Err(CallError::Broken(format!(
-                        "{}: {status} {code}",
-                        endpoint.label()
-                    )))
-                } else {
-                    Err(CallError::Refused { status, code })
-                }
+            let code = serde_json::from_slice::<Problem>(body)
+                .ok()
+                .and_then(|p| p.code)
+                .unwrap_or_else(|| "-".to_owned());
+            stats.refused(endpoint, status, &code);
+            if status >= 500 {
+                Err(CallError::Broken(format!(
+                    "{}: {status} {code}",
+                    endpoint.label()
+                )))
+            } else {
+                Err(CallError::Refused { status, code })
             }
         }
     }
 }
 
-/// A seat of a game being played, with what its requests carry, built once per game.
-pub struct SeatKey {
-    pub seat: Seat,
-    /// `Bearer <token>`.
-    pub authorization: HeaderValue,
+/// True for text that goes into a request line or a header as it is: letters, digits and
+/// `-._~` only (Roadie's ids and its tokens, base64url and dots, are all of that).
+fn plain(text: &str) -> bool {
+    !text.is_empty()
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~'))
 }
 
-impl SeatKey {
-    /// One key per seat of `created`; fails on a token that is not a header value.
-    pub fn all(created: &CreatedGame) -> Result<Vec<SeatKey>, String> {
-        created
-            .seats
-            .iter()
-            .map(|s| {
-                HeaderValue::try_from(format!("Bearer {}", s.token))
-                    .map(|authorization| SeatKey {
-                        seat: s.seat,
-                        authorization,
-                    })
-                    .map_err(|_| format!("{}: seat {}'s token is not a header value", created.id, s.seat))
-            })
-            .collect()
-    }
+/// A seat of a game being played, with its requests' heads, built once per game.
+pub struct SeatKey {
+    pub seat: Seat,
+    /// `GET /v1/games/{id}/actions` with the seat's token.
+    list: Vec<u8>,
+    /// `POST /v1/games/{id}/actions` with the seat's token (and the minimal preference).
+    post: Vec<u8>,
 }
 
 /// The answer to a post with `Prefer: return=minimal`: every field of [`ActionResult`], read in
@@ -293,16 +312,7 @@ pub struct Server {
     pub host: String,
 }
 
-fn decode<T: for<'de> Deserialize<'de>>(bytes: &[u8], endpoint: Endpoint) -> Result<T, CallError> {
-    serde_json::from_slice(bytes).map_err(|e| {
-        CallError::Broken(format!(
-            "{}: the response is not what the contract says: {e}",
-            endpoint.label()
-        ))
-    })
-}
-
-fn decode_borrowed<'a, T: Deserialize<'a>>(bytes: &'a [u8], endpoint: Endpoint) -> Result<T, CallError> {
+fn decode<'a, T: Deserialize<'a>>(bytes: &'a [u8], endpoint: Endpoint) -> Result<T, CallError> {
     serde_json::from_slice(bytes).map_err(|e| {
         CallError::Broken(format!(
             "{}: the response is not what the contract says: {e}",

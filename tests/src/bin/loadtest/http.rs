@@ -1,5 +1,6 @@
-//! One HTTP/1.1 keep-alive connection on hyper's `client::conn::http1`: the generator's
-//! connections are its unit of concurrency, so each holds exactly one, with no pool between.
+//! One HTTP/1.1 keep-alive connection on hyper's `client::conn::http1`, for `--flow tickets`
+//! (the games are played over `lean.rs`): each ticket connection holds exactly one, with no pool
+//! between.
 
 use std::io;
 use std::net::SocketAddr;
@@ -38,25 +39,11 @@ impl std::fmt::Display for Failure {
     }
 }
 
-impl Failure {
-    /// A short label for the error tally.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Failure::Connect(_) | Failure::Handshake(_) => "connect",
-            Failure::Timeout => "timeout",
-            Failure::Transport(_) => "transport",
-            Failure::Request(_) => "request",
-        }
-    }
-}
-
-/// A request: method, path (with query) and optional bearer token (or the whole `Authorization`
-/// value, built once), extra header and JSON body.
+/// A request: method, path (with query) and optional bearer token, extra header and JSON body.
 pub struct Request<'a> {
     pub method: hyper::Method,
     pub path: &'a str,
     pub token: Option<&'a str>,
-    pub authorization: Option<&'a HeaderValue>,
     pub header: Option<(&'static str, &'static str)>,
     pub body: Option<Bytes>,
 }
@@ -114,9 +101,7 @@ impl Connection {
             .method(request.method)
             .uri(request.path)
             .header(header::HOST, self.host.clone());
-        if let Some(value) = request.authorization {
-            builder = builder.header(header::AUTHORIZATION, value.clone());
-        } else if let Some(token) = request.token {
+        if let Some(token) = request.token {
             builder = builder.header(header::AUTHORIZATION, format!("Bearer {token}"));
         }
         if let Some((name, value)) = request.header {
@@ -124,7 +109,7 @@ impl Connection {
         }
         let body = match request.body {
             Some(body) => {
-                builder = builder.header(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+                builder = builder.header(header::CONTENT_TYPE, "application/json");
                 Full::new(body)
             }
             None => Full::default(),

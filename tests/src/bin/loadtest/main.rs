@@ -23,6 +23,7 @@
 mod client;
 mod cpu;
 mod http;
+mod lean;
 mod mirror;
 mod play;
 mod report;

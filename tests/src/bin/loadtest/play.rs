@@ -104,7 +104,7 @@ async fn play_one(
         .map_err(|e| format!("create: {e}"))?;
     stats.games_created += 1;
     let id = created.id.clone();
-    let keys = SeatKey::all(&created)?;
+    let keys = client.seat_keys(&created, plan.flow == Flow::Mirrored)?;
     if plan.streams_per_game > 0 {
         watchers
             .watch(&shared.server, &id, plan.streams_per_game, plan.deadline)
@@ -154,7 +154,6 @@ async fn play_listed(
 ) -> Result<u64, String> {
     let plan = &shared.plan;
     let id = &created.id;
-    let url = Client::actions_path(id);
     let mut game: GameState = client.game(stats, id).await.map_err(|e| format!("{id}: {e}"))?;
     if game.version != created.version {
         return Err(format!(
@@ -167,7 +166,7 @@ async fn play_listed(
         let key = next_turn(plan, id, keys, &game.to_act, accepted, rng)?;
         let seat = key.seat;
         let (list, actions) = client
-            .actions(stats, &url, key)
+            .actions(stats, key)
             .await
             .map_err(|e| format!("{id}: seat {seat} lists its actions: {e}"))?;
         if list.version != game.version {
@@ -176,7 +175,7 @@ async fn play_listed(
                 list.version, game.version
             ));
         }
-        let posted = post_random(client, stats, &url, (id, key), &actions, rng).await?;
+        let posted = post_random(client, stats, (id, key), &actions, rng).await?;
         accepted += 1;
         stats.actions += 1;
         shared.actions.fetch_add(1, Ordering::Relaxed);
@@ -209,7 +208,6 @@ async fn play_mirrored(
     const HEAD: &[u8] = br#"{"action":"#;
     let plan = &shared.plan;
     let id = &created.id;
-    let url = Client::actions_path(id);
     let mut local = mirror::setup(&plan.ruleset, plan.options.as_ref(), plan.seats, seed)
         .map_err(|e| format!("{id}: the local copy cannot set up: {e}"))?;
     let mut version = created.version;
@@ -229,7 +227,7 @@ async fn play_mirrored(
         }
         body.push(b'}');
         let posted = client
-            .post_minimal(stats, &url, key, &body, |m| (m.version, m.status, m.to_act))
+            .post_minimal(stats, key, &body, |m| (m.version, m.status, m.to_act))
             .await;
         let (posted_version, status, posted_to_act) = match posted {
             Ok(posted) => posted,
@@ -270,7 +268,6 @@ async fn play_mirrored(
 async fn post_random(
     client: &mut Client,
     stats: &mut Stats,
-    url: &str,
     (id, key): (&str, &SeatKey),
     actions: &[Box<RawValue>],
     rng: &mut ChaCha8Rng,
@@ -280,7 +277,7 @@ async fn post_random(
         return Err(format!("{id}: seat {seat} is to act but has no legal action"));
     }
     let action = &actions[rng.random_range(0..actions.len())];
-    match client.post(stats, url, key, action).await {
+    match client.post(stats, key, action).await {
         Ok(posted) => Ok(posted),
         Err(CallError::Refused { status, code }) => Err(format!(
             "{id}: seat {seat}'s legal action {} was refused: {status} {code}",
