@@ -1006,7 +1006,12 @@ mod tests {
             let mut table = decode_state(&earlier).unwrap_or_else(|e| panic!("{}: {e}", ruleset.slug));
             // Each fixture's game drew its own write id; everything else is the same game.
             table.revision = decode_state(&current).expect("the current form reads").revision;
-            assert_eq!(encode_state(&table).expect("encodes"), current, "{}", ruleset.slug);
+            assert_eq!(
+                encode_state(&table).expect("encodes"),
+                current,
+                "{}",
+                ruleset.slug
+            );
         }
     }
 }
