@@ -945,6 +945,16 @@ mod tests {
         }
     }
 
+    /// A stored state kept as hex text.
+    fn fixture(path: &std::path::Path) -> Vec<u8> {
+        let hex = std::fs::read_to_string(path).expect("the fixture exists");
+        let hex = hex.trim();
+        (0..hex.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).expect("hex"))
+            .collect()
+    }
+
     /// States written by this version must read in every later one: games outlive a deploy, so
     /// a field may be added to a stored struct only with a default. Each ruleset's mid-game state
     /// as this build writes it is kept in `fixtures/`; it must decode, and encode again to the
@@ -962,12 +972,7 @@ mod tests {
                 std::fs::create_dir_all(&dir).expect("fixtures directory");
                 std::fs::write(&path, hex + "\n").expect("writes the fixture");
             }
-            let hex = std::fs::read_to_string(&path).expect("the fixture exists");
-            let hex = hex.trim();
-            let bytes: Vec<u8> = (0..hex.len())
-                .step_by(2)
-                .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).expect("hex"))
-                .collect();
+            let bytes = fixture(&path);
             let table = decode_state(&bytes).unwrap_or_else(|e| {
                 panic!(
                     "{}: a state stored by an earlier build no longer reads: {e}",
@@ -986,18 +991,10 @@ mod tests {
     #[test]
     fn states_stored_with_id_strings_read_as_the_same_games() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/store/redis/fixtures");
-        let read = |path: std::path::PathBuf| -> Vec<u8> {
-            let hex = std::fs::read_to_string(&path).expect("the fixture exists");
-            let hex = hex.trim();
-            (0..hex.len())
-                .step_by(2)
-                .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).expect("hex"))
-                .collect()
-        };
         for ruleset in RULESETS {
             let file = format!("{}.msgpack.hex", ruleset.slug);
-            let earlier = read(dir.join("ids-as-strings").join(&file));
-            let current = read(dir.join(&file));
+            let earlier = fixture(&dir.join("ids-as-strings").join(&file));
+            let current = fixture(&dir.join(&file));
             assert!(
                 earlier.len() > current.len(),
                 "{}: the id strings took more room",
