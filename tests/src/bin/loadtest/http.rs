@@ -13,9 +13,7 @@ use hyper::header::{self, HeaderValue};
 use hyper_util::rt::TokioIo;
 use tokio::net::TcpStream;
 
-/// A connection left idle this long is replaced before use rather than trusted: the server may
-/// have closed it (actix-web's keep-alive is 5 s).
-const IDLE_REOPEN: Duration = Duration::from_secs(2);
+use crate::lean::IDLE_REOPEN;
 
 /// Why a request got no answer.
 #[derive(Debug)]

@@ -19,7 +19,7 @@ use tokio::net::TcpStream;
 
 /// A connection left idle this long is replaced before use rather than trusted: the server may
 /// have closed it (actix-web's keep-alive is 5 s).
-const IDLE_REOPEN: Duration = Duration::from_secs(2);
+pub const IDLE_REOPEN: Duration = Duration::from_secs(2);
 
 /// The most bytes and fields an answer's head may have, and the largest body accepted.
 const MAX_HEAD_BYTES: usize = 64 * 1024;
