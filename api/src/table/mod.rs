@@ -22,7 +22,7 @@ pub use clock::{Clock, Expire};
 pub use notices::{OutboxNotice, Webhook};
 pub use post::Post;
 pub use refusal::{Code, Refusal};
-pub use revision::{MalformedRevision, Revision};
+pub use revision::{MalformedRevision, Revision, RevisionText};
 pub use seats::{Credential, SeatChange, SeatTable};
 
 /// Game ids are this many random bytes, in hex.
