@@ -73,7 +73,9 @@ pub fn turn_due(table: &Table) -> Option<(Seat, BotLevel)> {
 /// a bot played apart is to act, or the game ends, and returns what they caused.
 pub fn play_bots(game: &mut AnyGame, bot: impl Fn(Seat) -> Option<BotLevel>) -> Vec<StoredEvent> {
     let mut events = Vec::new();
-    let mut rng = rand::rngs::StdRng::from_os_rng();
+    // Drawn from the OS once a bot is to act: every post comes here, most with no bot to play,
+    // and a `getrandom` call each was a quarter of the service's system calls.
+    let mut rng = None;
     for _ in 0..MAX_BOT_ACTIONS {
         if game.is_over() {
             break;
@@ -85,7 +87,8 @@ pub fn play_bots(game: &mut AnyGame, bot: impl Fn(Seat) -> Option<BotLevel>) -> 
         }) else {
             break;
         };
-        let Some(action) = game.bot_action(seat, level, &mut rng) else {
+        let rng = rng.get_or_insert_with(rand::rngs::StdRng::from_os_rng);
+        let Some(action) = game.bot_action(seat, level, rng) else {
             tracing::error!(
                 ruleset = game.ruleset().slug,
                 seat = seat.index(),
