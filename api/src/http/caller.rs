@@ -36,8 +36,9 @@ fn bearer(req: &HttpRequest) -> Result<Option<&str>, Refusal> {
     let Some(value) = req.headers().get(header::AUTHORIZATION) else {
         return Ok(None);
     };
-    value
-        .to_str()
+    // `HeaderValue::to_str` checks the token byte by byte; UTF-8 is checked a word at a time,
+    // and a byte outside visible ASCII fails the token's own check after it.
+    std::str::from_utf8(value.as_bytes())
         .ok()
         .and_then(|v| v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")))
         .map(|token| Some(token.trim()))
