@@ -47,7 +47,8 @@ fn length(len: usize) -> Result<u32, EncodeError> {
 }
 
 impl Packer {
-    fn uint(&mut self, v: u64) {
+    /// Never fails; a `Result` so that the serializer's methods are one call.
+    fn uint(&mut self, v: u64) -> Result<(), EncodeError> {
         if v < 128 {
             self.out.push(v as u8);
         } else if v < 256 {
@@ -62,12 +63,15 @@ impl Packer {
             self.out.push(0xcf);
             self.out.extend_from_slice(&v.to_be_bytes());
         }
+        Ok(())
     }
 
-    fn sint(&mut self, v: i64) {
+    /// Never fails, like [`Packer::uint`].
+    fn sint(&mut self, v: i64) -> Result<(), EncodeError> {
         if v >= 0 {
-            self.uint(v as u64);
-        } else if v >= -32 {
+            return self.uint(v as u64);
+        }
+        if v >= -32 {
             self.out.push(v as i8 as u8);
         } else if v >= -128 {
             self.out.extend_from_slice(&[0xd0, v as i8 as u8]);
@@ -81,6 +85,7 @@ impl Packer {
             self.out.push(0xd3);
             self.out.extend_from_slice(&v.to_be_bytes());
         }
+        Ok(())
     }
 
     /// A length header: `fix` holds the fixed form's marker (lengths below `fix_max`), `wide` the
@@ -205,23 +210,19 @@ impl<'a> ser::Serializer for &'a mut Packer {
     }
 
     fn serialize_i8(self, v: i8) -> Result<(), EncodeError> {
-        self.sint(v.into());
-        Ok(())
+        self.sint(v.into())
     }
 
     fn serialize_i16(self, v: i16) -> Result<(), EncodeError> {
-        self.sint(v.into());
-        Ok(())
+        self.sint(v.into())
     }
 
     fn serialize_i32(self, v: i32) -> Result<(), EncodeError> {
-        self.sint(v.into());
-        Ok(())
+        self.sint(v.into())
     }
 
     fn serialize_i64(self, v: i64) -> Result<(), EncodeError> {
-        self.sint(v);
-        Ok(())
+        self.sint(v)
     }
 
     fn serialize_i128(self, v: i128) -> Result<(), EncodeError> {
@@ -229,23 +230,19 @@ impl<'a> ser::Serializer for &'a mut Packer {
     }
 
     fn serialize_u8(self, v: u8) -> Result<(), EncodeError> {
-        self.uint(v.into());
-        Ok(())
+        self.uint(v.into())
     }
 
     fn serialize_u16(self, v: u16) -> Result<(), EncodeError> {
-        self.uint(v.into());
-        Ok(())
+        self.uint(v.into())
     }
 
     fn serialize_u32(self, v: u32) -> Result<(), EncodeError> {
-        self.uint(v.into());
-        Ok(())
+        self.uint(v.into())
     }
 
     fn serialize_u64(self, v: u64) -> Result<(), EncodeError> {
-        self.uint(v);
-        Ok(())
+        self.uint(v)
     }
 
     fn serialize_u128(self, v: u128) -> Result<(), EncodeError> {
@@ -387,44 +384,30 @@ impl ser::SerializeSeq for Compound<'_> {
     }
 }
 
-impl ser::SerializeTuple for Compound<'_> {
-    type Ok = ();
-    type Error = EncodeError;
+/// Tuples and the fields of tuple structs and variants: their length is always known, and
+/// their header already written.
+macro_rules! positional {
+    ($($trait:ident :: $method:ident),+) => {$(
+        impl ser::$trait for Compound<'_> {
+            type Ok = ();
+            type Error = EncodeError;
 
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
-        value.serialize(&mut *self.packer)
-    }
+            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
+                value.serialize(&mut *self.packer)
+            }
 
-    fn end(self) -> Result<(), EncodeError> {
-        Ok(())
-    }
+            fn end(self) -> Result<(), EncodeError> {
+                Ok(())
+            }
+        }
+    )+};
 }
 
-impl ser::SerializeTupleStruct for Compound<'_> {
-    type Ok = ();
-    type Error = EncodeError;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
-        value.serialize(&mut *self.packer)
-    }
-
-    fn end(self) -> Result<(), EncodeError> {
-        Ok(())
-    }
-}
-
-impl ser::SerializeTupleVariant for Compound<'_> {
-    type Ok = ();
-    type Error = EncodeError;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
-        value.serialize(&mut *self.packer)
-    }
-
-    fn end(self) -> Result<(), EncodeError> {
-        Ok(())
-    }
-}
+positional!(
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 impl ser::SerializeMap for Compound<'_> {
     type Ok = ();
@@ -444,41 +427,30 @@ impl ser::SerializeMap for Compound<'_> {
     }
 }
 
-impl ser::SerializeStruct for Compound<'_> {
-    type Ok = ();
-    type Error = EncodeError;
+/// The fields of structs and struct variants, each under its name.
+macro_rules! named {
+    ($($trait:ident),+) => {$(
+        impl ser::$trait for Compound<'_> {
+            type Ok = ();
+            type Error = EncodeError;
 
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), EncodeError> {
-        self.packer.str(key)?;
-        value.serialize(&mut *self.packer)
-    }
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                key: &'static str,
+                value: &T,
+            ) -> Result<(), EncodeError> {
+                self.packer.str(key)?;
+                value.serialize(&mut *self.packer)
+            }
 
-    fn end(self) -> Result<(), EncodeError> {
-        Ok(())
-    }
+            fn end(self) -> Result<(), EncodeError> {
+                Ok(())
+            }
+        }
+    )+};
 }
 
-impl ser::SerializeStructVariant for Compound<'_> {
-    type Ok = ();
-    type Error = EncodeError;
-
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), EncodeError> {
-        self.packer.str(key)?;
-        value.serialize(&mut *self.packer)
-    }
-
-    fn end(self) -> Result<(), EncodeError> {
-        Ok(())
-    }
-}
+named!(SerializeStruct, SerializeStructVariant);
 
 #[cfg(test)]
 mod tests {
