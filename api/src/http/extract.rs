@@ -5,7 +5,7 @@
 use std::future::{Ready, ready};
 
 use actix_web::dev::Payload;
-use actix_web::http::header::{self, Header};
+use actix_web::http::header::{self, Header, HeaderName};
 use actix_web::{FromRequest, HttpRequest};
 
 use roadie_engine::Seat;
@@ -59,8 +59,13 @@ impl FromRequest for SeatInPath {
     }
 }
 
+/// `Idempotency-Key` and `Prefer`, named once: a header looked up by its text is parsed, and a
+/// name `http` does not know is copied, on every request.
+const IDEMPOTENCY_KEY: HeaderName = HeaderName::from_static("idempotency-key");
+const PREFER: HeaderName = HeaderName::from_static("prefer");
+
 /// A request header's text, or `400 malformed_header` when it is not visible ASCII.
-fn header_text<'r>(req: &'r HttpRequest, name: &str) -> Result<Option<&'r str>, Refusal> {
+fn header_text<'r>(req: &'r HttpRequest, name: &HeaderName) -> Result<Option<&'r str>, Refusal> {
     req.headers()
         .get(name)
         .map(|v| {
@@ -78,7 +83,7 @@ fn precondition<H: Header>(
     any: fn(&H) -> Option<&[header::EntityTag]>,
 ) -> Result<Option<Precondition>, Refusal> {
     let name = H::name();
-    let Some(text) = header_text(req, name.as_str())? else {
+    let Some(text) = header_text(req, &name)? else {
         return Ok(None);
     };
     let malformed = || {
@@ -149,7 +154,7 @@ impl FromRequest for IdempotencyKey {
     type Future = Ready<Result<Self, Refusal>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        ready(match header_text(req, "idempotency-key") {
+        ready(match header_text(req, &IDEMPOTENCY_KEY) {
             Err(e) => Err(e),
             Ok(None) => Ok(IdempotencyKey(None)),
             Ok(Some(key))
@@ -184,7 +189,7 @@ impl FromRequest for Representation {
     type Future = Ready<Result<Self, Refusal>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        ready(header_text(req, "prefer").map(|prefer| {
+        ready(header_text(req, &PREFER).map(|prefer| {
             if prefer.is_some_and(prefers_minimal) {
                 Representation::Minimal
             } else {

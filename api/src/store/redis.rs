@@ -12,8 +12,10 @@
 //! | `roadie:{<id>}:fenced` | revisions whose writes were given up on and may never be written |
 //! | `roadie:{<id>}:webhook`, `:outbox`, `:outbox_tries` | the game's [`Webhook`](super::Webhook), its undelivered notices (oldest first), failed deliveries by notice id |
 //!
-//! Each write publishes the new revision on the channel `roadie:{<id>}:updates`. Every key of a
-//! game gets the game's lifetime again on each write, and they are deleted together. State,
+//! Each write publishes the new revision on the channel `roadie:{<id>}:updates`. The version and
+//! state get the game's lifetime again on each write; its logs (`events`, `writes`, `idem`) live
+//! up to [`RENEW_LOGS_EVERY_SECS`] longer, so that a write renews them only about once in that
+//! span; the webhook's keys are renewed on each write. They are deleted together. State,
 //! events and records are written by the same script, so a store that loses recent writes
 //! loses them together.
 //!
@@ -28,7 +30,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use redis::aio::ConnectionLike;
-use redis::{Script, Value};
+use redis::{RedisWrite, Script, ToRedisArgs, Value};
 
 use super::updates::Updates;
 
@@ -42,12 +44,37 @@ use super::{
     Freshness, GameStore, IdempotentRecord, IdempotentWrite, MemoryUse, Quota, Retention, Revision, Saved,
     StoreError, StoredEvent, Table, WriteOutcome,
 };
-use events::{decode_event, encode_event};
+use events::{EventEntry, decode_event, entry_len};
 pub use per_thread::PerThread;
 
 /// How many recent writes each game remembers at least, so that a write whose answer was lost
 /// can be found out.
 pub const RECENT_WRITES: usize = 64;
+
+/// Seconds, at most, by which a game's logs (`events`, `writes`, `idem`) outlive its state, so
+/// that a write renews their lifetimes only about once in this span: the save script asks how
+/// long `writes` has left (one `PTTL`) and renews all three only when that is less than the
+/// game's lifetime or more than the lifetime plus the span (a lifetime shortened, as when the
+/// game ends). A lifetime shorter than the span uses its own length instead. Every `EXPIRE`
+/// inside a script costs Redis about as much as the command itself again, and a write made three
+/// of them.
+macro_rules! renew_every {
+    () => {
+        "60"
+    };
+}
+
+/// [`renew_every!`] as a number, for the tests that read lifetimes.
+pub const RENEW_LOGS_EVERY_SECS: u64 = {
+    let digits = renew_every!().as_bytes();
+    let mut value = 0;
+    let mut i = 0;
+    while i < digits.len() {
+        value = value * 10 + (digits[i] - b'0') as u64;
+        i += 1;
+    }
+    value
+};
 
 /// Creates a game unless its version key exists, the creation was fenced off, or Redis uses
 /// `limit` percent of its `maxmemory` or more: "the room check and the creation must be one
@@ -58,7 +85,10 @@ pub const RECENT_WRITES: usize = 64;
 /// KEYS: version, state, events, writes, fenced, outbox, webhook.
 /// ARGV: revision, state, ttl, webhook or '', limit (0: none), notice count, notices..., events...
 /// Returns 1 created, 0 taken or fenced, 2 refused for room.
-const CREATE: &str = r"
+const CREATE: &str = concat!(
+    "local RENEW_EVERY = ",
+    renew_every!(),
+    r"
 local function field(info, name)
   local at = string.find(info, name, 1, true)
   if not at then return nil end
@@ -73,10 +103,11 @@ if limit > 0 then
   local max = field(memory, '\nmaxmemory:')
   if used and max and max > 0 and used * 100 >= max * limit then return 2 end
 end
+local logs = tonumber(ARGV[3]) + math.min(RENEW_EVERY, tonumber(ARGV[3]))
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3])
 redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3])
 redis.call('LPUSH', KEYS[4], ARGV[1])
-redis.call('EXPIRE', KEYS[4], ARGV[3])
+redis.call('EXPIRE', KEYS[4], logs)
 if ARGV[4] ~= '' then
   redis.call('SET', KEYS[7], ARGV[4], 'EX', ARGV[3])
 end
@@ -87,20 +118,27 @@ if notices > 0 then
 end
 if #ARGV > 6 + notices then
   redis.call('RPUSH', KEYS[3], unpack(ARGV, 7 + notices))
-  redis.call('EXPIRE', KEYS[3], ARGV[3])
+  redis.call('EXPIRE', KEYS[3], logs)
 end
 return 1
-";
+"
+);
 
 /// The compare-and-set of one write. A write that adds notices coalesces the outbox by the rule
 /// of [`super::superseded`]: from the newest notice back, a `your_turn` notice goes (with its
 /// count of failed deliveries) when a `game_over` follows it or when every seat it names is named
 /// by a later one.
+/// The state and version get the game's lifetime; the logs get it plus the [`renew_every!`] span,
+/// renewed only when `writes` has less than the lifetime left, or more than that span beyond it;
+/// a log key the write creates gets it at once.
 /// KEYS: version, state, events, idem, writes, fenced, outbox, webhook, outbox_tries.
 /// ARGV: expected revision, new revision, state, ttl, channel, record field or '', record or '',
 /// notice count (-1: the game has no webhook), notices..., events...
 /// Returns {0, revision} written, {1, current or ''} conflict, {2, record} replayed, {3, ''} fenced.
-const SAVE: &str = r"
+const SAVE: &str = concat!(
+    "local RENEW_EVERY = ",
+    renew_every!(),
+    r"
 if ARGV[6] ~= '' then
   local prior = redis.call('HGET', KEYS[4], ARGV[6])
   if prior then return {2, prior} end
@@ -109,8 +147,12 @@ local current = redis.call('GET', KEYS[1])
 if not current then return {1, ''} end
 if current ~= ARGV[1] then return {1, current} end
 if redis.call('SISMEMBER', KEYS[6], ARGV[2]) == 1 then return {3, ''} end
-redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[4])
-redis.call('SET', KEYS[2], ARGV[3], 'EX', ARGV[4])
+local ttl = tonumber(ARGV[4])
+local logs = ttl + math.min(RENEW_EVERY, ttl)
+local left = redis.call('PTTL', KEYS[5])
+local renew = left < ttl * 1000 or left > logs * 1000
+redis.call('SET', KEYS[1], ARGV[2], 'EX', ttl)
+redis.call('SET', KEYS[2], ARGV[3], 'EX', ttl)
 local notices = tonumber(ARGV[8])
 if notices > 0 then
   redis.call('RPUSH', KEYS[7], unpack(ARGV, 9, 8 + notices))
@@ -151,20 +193,27 @@ if notices >= 0 then
 end
 local first = 9 + math.max(notices, 0)
 if #ARGV >= first then
-  redis.call('RPUSH', KEYS[3], unpack(ARGV, first))
+  local pushed = #ARGV - first + 1
+  if redis.call('RPUSH', KEYS[3], unpack(ARGV, first)) == pushed and not renew then
+    redis.call('EXPIRE', KEYS[3], logs)
+  end
 end
-redis.call('EXPIRE', KEYS[3], ARGV[4])
 if redis.call('LPUSH', KEYS[5], ARGV[2]) > 96 then
   redis.call('LTRIM', KEYS[5], 0, 63)
 end
-redis.call('EXPIRE', KEYS[5], ARGV[4])
 if ARGV[6] ~= '' then
   redis.call('HSET', KEYS[4], ARGV[6], ARGV[7])
+  if not renew then redis.call('EXPIRE', KEYS[4], logs) end
 end
-redis.call('EXPIRE', KEYS[4], ARGV[4])
+if renew then
+  redis.call('EXPIRE', KEYS[3], logs)
+  redis.call('EXPIRE', KEYS[4], logs)
+  redis.call('EXPIRE', KEYS[5], logs)
+end
 redis.call('PUBLISH', ARGV[5], ARGV[2])
 return {0, ARGV[2]}
-";
+"
+);
 
 /// Whether the write of a revision happened; if not, fences it off.
 /// KEYS: version, writes, fenced. ARGV: revision, its number, ttl.
@@ -259,8 +308,32 @@ fn key(id: &str, what: &str) -> String {
     key
 }
 
+/// Key `what` of game `id`, written straight into the command that names it: a write names
+/// nine, and each was a `String` of its own.
+#[derive(Clone, Copy, Debug)]
+struct GameKey<'a> {
+    id: &'a str,
+    what: &'static str,
+}
+
+impl ToRedisArgs for GameKey<'_> {
+    fn write_redis_args<W: ?Sized + RedisWrite>(&self, out: &mut W) {
+        use std::io::Write;
+        let mut arg = out.writer_for_next_arg();
+        // Writing to the command's own buffer cannot fail.
+        let _ = arg.write_all(b"roadie:{");
+        let _ = arg.write_all(self.id.as_bytes());
+        let _ = arg.write_all(b"}:");
+        let _ = arg.write_all(self.what.as_bytes());
+    }
+
+    fn num_of_args(&self) -> usize {
+        1
+    }
+}
+
 /// Every key of game `id`.
-fn keys_of(id: &str) -> [String; 9] {
+fn keys_of(id: &str) -> [GameKey<'_>; 9] {
     [
         "version",
         "state",
@@ -272,7 +345,7 @@ fn keys_of(id: &str) -> [String; 9] {
         "webhook",
         "outbox_tries",
     ]
-    .map(|what| key(id, what))
+    .map(|what| GameKey { id, what })
 }
 
 /// Games in Redis (or Redis Cluster), over any multiplexed async connection.
@@ -365,12 +438,17 @@ const STATE_CAPACITY: usize = 2048;
 /// `EVALSHA` of `script` over `keys`, its arguments to follow. Built as one command, where
 /// [`Script::prepare_invoke`] gathers every argument into vectors of its own and then copies them
 /// into the command.
-fn evalsha<const N: usize>(script: &Script, keys: &[String; N], args: usize, bytes: usize) -> redis::Cmd {
-    let key_bytes: usize = keys.iter().map(String::len).sum();
+fn evalsha<const N: usize>(
+    script: &Script,
+    keys: &[GameKey<'_>; N],
+    args: usize,
+    bytes: usize,
+) -> redis::Cmd {
+    let key_bytes: usize = keys.iter().map(|k| k.id.len() + k.what.len() + 10).sum();
     let mut cmd = redis::Cmd::with_capacity(3 + N + args, 64 + key_bytes + bytes);
     cmd.arg("EVALSHA").arg(script.get_hash()).arg(N);
     for key in keys {
-        cmd.arg(key.as_str());
+        cmd.arg(key);
     }
     cmd
 }
@@ -423,7 +501,6 @@ where
 {
     async fn create(&self, game: &Table, events: &[StoredEvent]) -> Result<bool, StoreError> {
         let state = encode_state(game)?;
-        let events: Vec<Vec<u8>> = events.iter().map(encode_event).collect();
         let ttl = ttl_secs(self.retention.for_game(game));
         let [
             version,
@@ -441,7 +518,7 @@ where
         let target = game.webhook.as_ref().map(encode).transpose()?.unwrap_or_default();
         let bytes = state.len()
             + target.len()
-            + events.iter().map(Vec::len).sum::<usize>()
+            + events.iter().map(entry_len).sum::<usize>()
             + game.notices.iter().map(|n| n.body.len()).sum::<usize>()
             + 96;
         let mut cmd = evalsha(&self.create, &keys, 6 + game.notices.len() + events.len(), bytes);
@@ -454,8 +531,8 @@ where
         for notice in &game.notices {
             cmd.arg(&notice.body);
         }
-        for event in &events {
-            cmd.arg(event);
+        for event in events {
+            cmd.arg(EventEntry(event));
         }
         let created: i64 = self
             .run(async |conn| invoke(conn, &self.create, &cmd).await)
@@ -532,7 +609,6 @@ where
         idempotency: Option<IdempotentWrite<'_>>,
     ) -> Result<Saved, StoreError> {
         let state = encode_state(game)?;
-        let events: Vec<Vec<u8>> = events.iter().map(encode_event).collect();
         let ttl = ttl_secs(self.retention.for_game(game));
         let (field, record) = match &idempotency {
             Some(write) => (write.key, encode_record(write.record)?),
@@ -552,7 +628,7 @@ where
         };
         let bytes = state.len()
             + record.len()
-            + events.iter().map(Vec::len).sum::<usize>()
+            + events.iter().map(entry_len).sum::<usize>()
             + notice_bodies.iter().map(|n| n.body.len()).sum::<usize>()
             + 160;
         let mut cmd = evalsha(&self.save, &keys, 8 + notice_bodies.len() + events.len(), bytes);
@@ -560,15 +636,18 @@ where
             .arg(game.revision.text().as_str())
             .arg(&state)
             .arg(ttl)
-            .arg(key(&game.id, "updates"))
+            .arg(GameKey {
+                id: &game.id,
+                what: "updates",
+            })
             .arg(field)
             .arg(&record)
             .arg(notices);
         for notice in notice_bodies {
             cmd.arg(&notice.body);
         }
-        for event in &events {
-            cmd.arg(event);
+        for event in events {
+            cmd.arg(EventEntry(event));
         }
         let (status, value): (i64, Value) = self
             .run(async |conn| invoke(conn, &self.save, &cmd).await)
@@ -1070,5 +1149,49 @@ mod info {
         assert_eq!(info_field(info, "used_memory"), Some(1_048_576));
         assert_eq!(info_field(info, "maxmemory"), Some(0));
         assert_eq!(info_field(info, "used_memory_peak"), None);
+    }
+}
+
+#[cfg(test)]
+mod commands {
+    use super::*;
+
+    fn args(cmd: &redis::Cmd) -> Vec<String> {
+        cmd.args_iter()
+            .map(|arg| match arg {
+                redis::Arg::Simple(bytes) => String::from_utf8_lossy(bytes).into_owned(),
+                _ => panic!("only plain arguments here"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_write_names_each_key_of_its_game_once_in_its_order() {
+        let cmd = evalsha(&Script::new(SAVE), &keys_of("g1"), 0, 0);
+        let named = args(&cmd);
+        assert_eq!(named[0], "EVALSHA");
+        assert_eq!(named[2], "9");
+        assert_eq!(
+            named[3..],
+            [
+                "version",
+                "state",
+                "events",
+                "idem",
+                "writes",
+                "fenced",
+                "outbox",
+                "webhook",
+                "outbox_tries"
+            ]
+            .map(|what| format!("roadie:{{g1}}:{what}"))
+        );
+    }
+
+    #[test]
+    fn both_write_scripts_renew_the_logs_on_the_same_span() {
+        let declared = format!("local RENEW_EVERY = {RENEW_LOGS_EVERY_SECS}\n");
+        assert!(CREATE.starts_with(&declared) && SAVE.starts_with(&declared));
+        assert_eq!(RENEW_LOGS_EVERY_SECS, 60);
     }
 }

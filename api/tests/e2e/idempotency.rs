@@ -4,6 +4,8 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use roadie_api::store::redis::RENEW_LOGS_EVERY_SECS;
+
 use crate::support::{Created, Redis, Reply, Roadie, rulesets};
 
 fn post(roadie: &Roadie, game: &Created, seat: usize, action: &Value, key: Option<&str>) -> Reply {
@@ -109,13 +111,61 @@ fn records_of_a_finished_game_expire_with_it_and_cost_about_what_it_does() {
             idem <= state + events,
             "{slug}: records ({idem} bytes) cost more than the game ({state} + {events} bytes)"
         );
+        // The state keeps the finished lifetime; its logs at most the renewal span more.
+        let logs = 100 + RENEW_LOGS_EVERY_SECS as i64;
         for key in keys_of(&redis, &game) {
             let left = ttl(&redis, &key);
+            let most = if key.ends_with(":state") || key.ends_with(":version") {
+                100
+            } else {
+                logs
+            };
             assert!(
-                (1..=100).contains(&left),
-                "{key} keeps {left} s after the game finished"
+                (1..=most).contains(&left),
+                "{key} keeps {left} s after the game finished (at most {most})"
             );
         }
     }
     eprintln!("{}", report.join("\n"));
+}
+
+/// Milliseconds `key` has left (`PTTL`).
+fn pttl(redis: &Redis, key: &str) -> i64 {
+    redis.cli(&["PTTL", key]).parse().expect("a PTTL")
+}
+
+#[test]
+fn a_games_logs_never_expire_before_its_state_though_renewed_seldom() {
+    let redis = Redis::start();
+    let roadie = Roadie::start("idem_renewal", Some(&redis), &[("ROADIE_GAME_TTL_SECS", "4")]);
+    let game = roadie.create("shrewd-producer", 3, Some(31));
+    let key = |what: &str| format!("roadie:{{{}}}:{what}", game.id);
+    let mut renewals = 0;
+    let mut last_writes = pttl(&redis, &key("writes"));
+    // A lifetime of 4 s is shorter than the renewal span, so the logs live up to 8 s and are
+    // renewed once less than 4 s is left: over 6 s of play, at least once.
+    for posts in 0..12 {
+        std::thread::sleep(Duration::from_millis(500));
+        step(&roadie, &game, Some(&format!("k{posts}"))).expect("the game goes on");
+        for what in ["events", "writes", "idem"] {
+            // Read before the state, so that the time between the two reads counts against
+            // the log, not for it.
+            let left = pttl(&redis, &key(what));
+            let state = pttl(&redis, &key("state"));
+            assert!(state > 3_000, "the state has its lifetime again: {state} ms");
+            assert!(
+                left >= state && left <= 8_000,
+                "{what} has {left} ms left where the state has {state} ms"
+            );
+        }
+        let writes = pttl(&redis, &key("writes"));
+        if writes > last_writes {
+            renewals += 1;
+        }
+        last_writes = writes;
+    }
+    assert!(
+        (1..=3).contains(&renewals),
+        "the logs were renewed {renewals} times in 12 writes over 6 s"
+    );
 }

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use actix_web::http::header::{self, HeaderValue};
+use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -236,6 +236,10 @@ pub async fn get_hint(
         .json(hint))
 }
 
+/// The answer's header names, named once rather than parsed from text on every post.
+const IDEMPOTENT_REPLAYED: HeaderName = HeaderName::from_static("idempotent-replayed");
+const PREFERENCE_APPLIED: HeaderName = HeaderName::from_static("preference-applied");
+
 /// Post one action for the token's seat.
 ///
 /// A post that races another write is re-validated against the newer state and applied or
@@ -299,9 +303,9 @@ pub async fn post_action(
         .insert_header(etag(reply.revision))
         .content_type("application/json");
     if reply.replayed {
-        response.insert_header(("Idempotent-Replayed", "true"));
+        response.insert_header((IDEMPOTENT_REPLAYED, HeaderValue::from_static("true")));
     } else if representation == Representation::Minimal {
-        response.insert_header(("Preference-Applied", "return=minimal"));
+        response.insert_header((PREFERENCE_APPLIED, HeaderValue::from_static("return=minimal")));
     }
     Ok(response.body(reply.body))
 }

@@ -21,25 +21,54 @@ use super::StoreError;
 use crate::table::StoredEvent;
 
 /// The entry that keeps `event`.
+#[cfg(test)]
 pub fn encode_event(event: &StoredEvent) -> Vec<u8> {
-    let body = event.body.get().as_bytes();
-    let mut entry = Vec::with_capacity(body.len() + 8);
-    match &event.audience {
-        Audience::Everyone => entry.push(b'E'),
-        Audience::Nobody => entry.push(b'N'),
+    let mut entry = Vec::with_capacity(entry_len(event));
+    write_event(event, &mut entry);
+    entry
+}
+
+/// About how many bytes the entry of `event` takes (exactly, for up to ten seats).
+pub fn entry_len(event: &StoredEvent) -> usize {
+    let audience = match &event.audience {
+        Audience::Everyone | Audience::Nobody => 1,
+        Audience::Seats(seats) => 1 + 2 * seats.len(),
+    };
+    audience + event.body.get().len()
+}
+
+/// Writes the entry that keeps `event` to `out`.
+fn write_event(event: &StoredEvent, out: &mut impl std::io::Write) {
+    // Every writer here is a buffer in memory, which does not fail.
+    let _ = match &event.audience {
+        Audience::Everyone => out.write_all(b"E"),
+        Audience::Nobody => out.write_all(b"N"),
         Audience::Seats(seats) => {
-            entry.push(b'S');
+            let _ = out.write_all(b"S");
             for (i, seat) in seats.iter().enumerate() {
                 if i > 0 {
-                    entry.push(b',');
+                    let _ = out.write_all(b",");
                 }
-                entry.extend_from_slice(seat.index().to_string().as_bytes());
+                let _ = write!(out, "{}", seat.index());
             }
-            entry.push(b':');
+            out.write_all(b":")
         }
+    };
+    let _ = out.write_all(event.body.get().as_bytes());
+}
+
+/// An event written as its entry straight into the command that stores it.
+#[derive(Clone, Copy, Debug)]
+pub struct EventEntry<'a>(pub &'a StoredEvent);
+
+impl redis::ToRedisArgs for EventEntry<'_> {
+    fn write_redis_args<W: ?Sized + redis::RedisWrite>(&self, out: &mut W) {
+        write_event(self.0, &mut out.writer_for_next_arg());
     }
-    entry.extend_from_slice(body);
-    entry
+
+    fn num_of_args(&self) -> usize {
+        1
+    }
 }
 
 /// The event an entry keeps.
@@ -100,6 +129,34 @@ mod tests {
             let written = event(audience, r#"{"type":"scout_played","seat":3,"note":"a:b,c"}"#);
             let read = decode_event(&encode_event(&written)).expect("decodes");
             assert!(same(&read, &written), "{read:?} from {written:?}");
+        }
+    }
+
+    #[test]
+    fn a_command_carries_each_entry_as_one_argument_of_its_exact_length() {
+        let events = [
+            event(Audience::Everyone, r#"{"type":"a"}"#),
+            event(Audience::Nobody, r#"{"type":"b"}"#),
+            event(
+                Audience::Seats(vec![Seat::new(0), Seat::new(3)]),
+                r#"{"type":"c"}"#,
+            ),
+        ];
+        let mut cmd = redis::Cmd::new();
+        for e in &events {
+            cmd.arg(EventEntry(e));
+        }
+        let args: Vec<Vec<u8>> = cmd
+            .args_iter()
+            .map(|arg| match arg {
+                redis::Arg::Simple(bytes) => bytes.to_vec(),
+                _ => panic!("only plain arguments here"),
+            })
+            .collect();
+        let expected: Vec<Vec<u8>> = events.iter().map(encode_event).collect();
+        assert_eq!(args, expected);
+        for e in &events {
+            assert_eq!(entry_len(e), encode_event(e).len());
         }
     }
 
