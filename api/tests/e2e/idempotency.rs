@@ -141,9 +141,10 @@ fn a_games_logs_never_expire_before_its_state_though_renewed_seldom() {
     let game = roadie.create("shrewd-producer", 3, Some(31));
     let key = |what: &str| format!("roadie:{{{}}}:{what}", game.id);
     let mut renewals = 0;
+    let started = std::time::Instant::now();
     let mut last_writes = pttl(&redis, &key("writes"));
     // A lifetime of 4 s is shorter than the renewal span, so the logs live up to 8 s and are
-    // renewed once less than 4 s is left: over 6 s of play, at least once.
+    // renewed once less than 4 s is left: over at least 6 s of play, at least once.
     for posts in 0..12 {
         std::thread::sleep(Duration::from_millis(500));
         step(&roadie, &game, Some(&format!("k{posts}"))).expect("the game goes on");
@@ -152,7 +153,7 @@ fn a_games_logs_never_expire_before_its_state_though_renewed_seldom() {
             // the log, not for it.
             let left = pttl(&redis, &key(what));
             let state = pttl(&redis, &key("state"));
-            assert!(state > 3_000, "the state has its lifetime again: {state} ms");
+            assert!(state > 2_000, "the state has its lifetime again: {state} ms");
             assert!(
                 left >= state && left <= 8_000,
                 "{what} has {left} ms left where the state has {state} ms"
@@ -164,8 +165,12 @@ fn a_games_logs_never_expire_before_its_state_though_renewed_seldom() {
         }
         last_writes = writes;
     }
+    // Renewed when less than the 4 s lifetime is left of 8 s: about once in 4 s, where every
+    // write used to renew them.
+    let most = started.elapsed().as_secs() / 3 + 1;
     assert!(
-        (1..=3).contains(&renewals),
-        "the logs were renewed {renewals} times in 12 writes over 6 s"
+        renewals >= 1 && renewals <= most,
+        "the logs were renewed {renewals} times in 12 writes over {:?} (at most {most})",
+        started.elapsed()
     );
 }
