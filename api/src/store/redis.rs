@@ -131,7 +131,8 @@ return 1
 /// The state and version get the game's lifetime; the logs get it plus the [`renew_every!`] span,
 /// renewed only when `writes` has less than the lifetime left, or more than that span beyond it;
 /// a log key the write creates gets it at once.
-/// KEYS: version, state, events, idem, writes, fenced, outbox, webhook, outbox_tries.
+/// KEYS: version, state, events, idem, writes, fenced, and for a game with a webhook outbox,
+/// webhook, outbox_tries.
 /// ARGV: expected revision, new revision, state, ttl, channel, record field or '', record or '',
 /// notice count (-1: the game has no webhook), notices..., events...
 /// Returns {0, revision} written, {1, current or ''} conflict, {2, record} replayed, {3, ''} fenced.
@@ -438,15 +439,10 @@ const STATE_CAPACITY: usize = 2048;
 /// `EVALSHA` of `script` over `keys`, its arguments to follow. Built as one command, where
 /// [`Script::prepare_invoke`] gathers every argument into vectors of its own and then copies them
 /// into the command.
-fn evalsha<const N: usize>(
-    script: &Script,
-    keys: &[GameKey<'_>; N],
-    args: usize,
-    bytes: usize,
-) -> redis::Cmd {
+fn evalsha(script: &Script, keys: &[GameKey<'_>], args: usize, bytes: usize) -> redis::Cmd {
     let key_bytes: usize = keys.iter().map(|k| k.id.len() + k.what.len() + 10).sum();
-    let mut cmd = redis::Cmd::with_capacity(3 + N + args, 64 + key_bytes + bytes);
-    cmd.arg("EVALSHA").arg(script.get_hash()).arg(N);
+    let mut cmd = redis::Cmd::with_capacity(3 + keys.len() + args, 64 + key_bytes + bytes);
+    cmd.arg("EVALSHA").arg(script.get_hash()).arg(keys.len());
     for key in keys {
         cmd.arg(key);
     }
@@ -618,9 +614,15 @@ where
             Some(_) => game.notices.len() as i64,
             None => -1,
         };
-        // KEYS in the order SAVE names them: version, state, events, idem, writes, fenced,
-        // outbox, webhook, outbox_tries.
-        let keys = keys_of(&game.id);
+        // KEYS in the order SAVE names them: version, state, events, idem, writes, fenced, and
+        // for a game with a webhook outbox, webhook, outbox_tries (every key the script is
+        // passed is hashed into a Lua string, and a game without one never reads them).
+        let all = keys_of(&game.id);
+        let keys = if game.webhook.is_some() {
+            &all[..]
+        } else {
+            &all[..6]
+        };
         let notice_bodies: &[_] = if game.webhook.is_some() {
             &game.notices
         } else {
@@ -631,7 +633,7 @@ where
             + events.iter().map(entry_len).sum::<usize>()
             + notice_bodies.iter().map(|n| n.body.len()).sum::<usize>()
             + 160;
-        let mut cmd = evalsha(&self.save, &keys, 8 + notice_bodies.len() + events.len(), bytes);
+        let mut cmd = evalsha(&self.save, keys, 8 + notice_bodies.len() + events.len(), bytes);
         cmd.arg(expected.text().as_str())
             .arg(game.revision.text().as_str())
             .arg(&state)
