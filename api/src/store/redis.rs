@@ -58,23 +58,12 @@ pub const RECENT_WRITES: usize = 64;
 /// game ends). A lifetime shorter than the span uses its own length instead. Every `EXPIRE`
 /// inside a script costs Redis about as much as the command itself again, and a write made three
 /// of them.
-macro_rules! renew_every {
-    () => {
-        "60"
-    };
-}
+pub const RENEW_LOGS_EVERY_SECS: u64 = 60;
 
-/// [`renew_every!`] as a number, for the tests that read lifetimes.
-pub const RENEW_LOGS_EVERY_SECS: u64 = {
-    let digits = renew_every!().as_bytes();
-    let mut value = 0;
-    let mut i = 0;
-    while i < digits.len() {
-        value = value * 10 + (digits[i] - b'0') as u64;
-        i += 1;
-    }
-    value
-};
+/// A write script's `body` with `RENEW_EVERY` declared as [`RENEW_LOGS_EVERY_SECS`].
+fn renewing(body: &str) -> String {
+    format!("local RENEW_EVERY = {RENEW_LOGS_EVERY_SECS}\n{body}")
+}
 
 /// Creates a game unless its version key exists, the creation was fenced off, or Redis uses
 /// `limit` percent of its `maxmemory` or more: "the room check and the creation must be one
@@ -85,10 +74,7 @@ pub const RENEW_LOGS_EVERY_SECS: u64 = {
 /// KEYS: version, state, events, writes, fenced, outbox, webhook.
 /// ARGV: revision, state, ttl, webhook or '', limit (0: none), notice count, notices..., events...
 /// Returns 1 created, 0 taken or fenced, 2 refused for room.
-const CREATE: &str = concat!(
-    "local RENEW_EVERY = ",
-    renew_every!(),
-    r"
+const CREATE: &str = r"
 local function field(info, name)
   local at = string.find(info, name, 1, true)
   if not at then return nil end
@@ -121,14 +107,14 @@ if #ARGV > 6 + notices then
   redis.call('EXPIRE', KEYS[3], logs)
 end
 return 1
-"
-);
+";
 
 /// The compare-and-set of one write. A write that adds notices coalesces the outbox by the rule
 /// of [`super::superseded`]: from the newest notice back, a `your_turn` notice goes (with its
 /// count of failed deliveries) when a `game_over` follows it or when every seat it names is named
 /// by a later one.
-/// The state and version get the game's lifetime; the logs get it plus the [`renew_every!`] span,
+/// The state and version get the game's lifetime; the logs get it plus the
+/// [`RENEW_LOGS_EVERY_SECS`] span (`RENEW_EVERY`, declared by [`renewing`]),
 /// renewed only when `writes` has less than the lifetime left, or more than that span beyond it;
 /// a log key the write creates gets it at once.
 /// KEYS: version, state, events, idem, writes, fenced, and for a game with a webhook outbox,
@@ -136,10 +122,7 @@ return 1
 /// ARGV: expected revision, new revision, state, ttl, channel, record field or '', record or '',
 /// notice count (-1: the game has no webhook), notices..., events...
 /// Returns {0, revision} written, {1, current or ''} conflict, {2, record} replayed, {3, ''} fenced.
-const SAVE: &str = concat!(
-    "local RENEW_EVERY = ",
-    renew_every!(),
-    r"
+const SAVE: &str = r"
 if ARGV[6] ~= '' then
   local prior = redis.call('HGET', KEYS[4], ARGV[6])
   if prior then return {2, prior} end
@@ -213,8 +196,7 @@ if renew then
 end
 redis.call('PUBLISH', ARGV[5], ARGV[2])
 return {0, ARGV[2]}
-"
-);
+";
 
 /// Whether the write of a revision happened; if not, fences it off.
 /// KEYS: version, writes, fenced. ARGV: revision, its number, ttl.
@@ -299,33 +281,39 @@ fn listing_key(ruleset: &str) -> String {
 /// script, so that it need not share a Cluster slot with any game).
 pub const CLOCKS: &str = "roadie:clocks";
 
-fn key(id: &str, what: &str) -> String {
-    // Every write names nine of these; pushing the parts costs a fraction of `format!`.
-    let mut key = String::with_capacity(id.len() + what.len() + 10);
-    key.push_str("roadie:{");
-    key.push_str(id);
-    key.push_str("}:");
-    key.push_str(what);
-    key
+/// Key `what` of game `id`.
+fn key<'a>(id: &'a str, what: &'static str) -> GameKey<'a> {
+    GameKey { id, what }
 }
 
-/// Key `what` of game `id`, written straight into the command that names it: a write names
-/// nine, and each was a `String` of its own.
+/// Key `what` of game `id`, `roadie:{<id>}:<what>`, written straight into the command that
+/// names it: a write names six or nine, and each was a `String` of its own.
 #[derive(Clone, Copy, Debug)]
 struct GameKey<'a> {
     id: &'a str,
     what: &'static str,
 }
 
+impl GameKey<'_> {
+    fn parts(&self) -> [&str; 4] {
+        ["roadie:{", self.id, "}:", self.what]
+    }
+}
+
+impl std::fmt::Display for GameKey<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.parts().iter().try_for_each(|part| f.write_str(part))
+    }
+}
+
 impl ToRedisArgs for GameKey<'_> {
     fn write_redis_args<W: ?Sized + RedisWrite>(&self, out: &mut W) {
         use std::io::Write;
         let mut arg = out.writer_for_next_arg();
-        // Writing to the command's own buffer cannot fail.
-        let _ = arg.write_all(b"roadie:{");
-        let _ = arg.write_all(self.id.as_bytes());
-        let _ = arg.write_all(b"}:");
-        let _ = arg.write_all(self.what.as_bytes());
+        for part in self.parts() {
+            // Writing to the command's own buffer cannot fail.
+            let _ = arg.write_all(part.as_bytes());
+        }
     }
 
     fn num_of_args(&self) -> usize {
@@ -346,7 +334,7 @@ fn keys_of(id: &str) -> [GameKey<'_>; 9] {
         "webhook",
         "outbox_tries",
     ]
-    .map(|what| GameKey { id, what })
+    .map(|what| key(id, what))
 }
 
 /// Games in Redis (or Redis Cluster), over any multiplexed async connection.
@@ -384,8 +372,8 @@ where
     ) -> Self {
         Self {
             conn,
-            create: Script::new(CREATE),
-            save: Script::new(SAVE),
+            create: Script::new(&renewing(CREATE)),
+            save: Script::new(&renewing(SAVE)),
             resolve: Script::new(RESOLVE),
             load_if_changed: Script::new(LOAD_IF_CHANGED),
             load_with_record: Script::new(LOAD_WITH_RECORD),
@@ -440,7 +428,7 @@ const STATE_CAPACITY: usize = 2048;
 /// [`Script::prepare_invoke`] gathers every argument into vectors of its own and then copies them
 /// into the command.
 fn evalsha(script: &Script, keys: &[GameKey<'_>], args: usize, bytes: usize) -> redis::Cmd {
-    let key_bytes: usize = keys.iter().map(|k| k.id.len() + k.what.len() + 10).sum();
+    let key_bytes: usize = keys.iter().flat_map(GameKey::parts).map(str::len).sum();
     let mut cmd = redis::Cmd::with_capacity(3 + keys.len() + args, 64 + key_bytes + bytes);
     cmd.arg("EVALSHA").arg(script.get_hash()).arg(keys.len());
     for key in keys {
@@ -638,10 +626,7 @@ where
             .arg(game.revision.text().as_str())
             .arg(&state)
             .arg(ttl)
-            .arg(GameKey {
-                id: &game.id,
-                what: "updates",
-            })
+            .arg(key(&game.id, "updates"))
             .arg(field)
             .arg(&record)
             .arg(notices);
@@ -701,7 +686,7 @@ where
                 .await
         };
         self.updates
-            .wait(key(id, "updates"), known.to_string(), within, current)
+            .wait(key(id, "updates").to_string(), known.to_string(), within, current)
             .await
     }
 
@@ -1193,7 +1178,8 @@ mod commands {
     #[test]
     fn both_write_scripts_renew_the_logs_on_the_same_span() {
         let declared = format!("local RENEW_EVERY = {RENEW_LOGS_EVERY_SECS}\n");
-        assert!(CREATE.starts_with(&declared) && SAVE.starts_with(&declared));
+        assert!(renewing(CREATE).starts_with(&declared) && renewing(SAVE).starts_with(&declared));
+        assert!(CREATE.contains("RENEW_EVERY") && SAVE.contains("RENEW_EVERY"));
         assert_eq!(RENEW_LOGS_EVERY_SECS, 60);
     }
 }

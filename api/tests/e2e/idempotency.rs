@@ -43,8 +43,13 @@ fn keys_of(redis: &Redis, game: &Created) -> Vec<String> {
     keys
 }
 
+/// What `key` has left: `TTL` in seconds or `PTTL` in milliseconds.
+fn lifetime(redis: &Redis, command: &str, key: &str) -> i64 {
+    redis.cli(&[command, key]).parse().expect("a lifetime")
+}
+
 fn ttl(redis: &Redis, key: &str) -> i64 {
-    redis.cli(&["TTL", key]).parse().expect("a TTL")
+    lifetime(redis, "TTL", key)
 }
 
 #[test]
@@ -129,9 +134,8 @@ fn records_of_a_finished_game_expire_with_it_and_cost_about_what_it_does() {
     eprintln!("{}", report.join("\n"));
 }
 
-/// Milliseconds `key` has left (`PTTL`).
 fn pttl(redis: &Redis, key: &str) -> i64 {
-    redis.cli(&["PTTL", key]).parse().expect("a PTTL")
+    lifetime(redis, "PTTL", key)
 }
 
 #[test]

@@ -24,7 +24,7 @@ use crate::table::StoredEvent;
 #[cfg(test)]
 pub fn encode_event(event: &StoredEvent) -> Vec<u8> {
     let mut entry = Vec::with_capacity(entry_len(event));
-    write_event(event, &mut entry);
+    write_event(event, &mut entry).expect("a Vec takes every byte");
     entry
 }
 
@@ -37,24 +37,24 @@ pub fn entry_len(event: &StoredEvent) -> usize {
     audience + event.body.get().len()
 }
 
-/// Writes the entry that keeps `event` to `out`.
-fn write_event(event: &StoredEvent, out: &mut impl std::io::Write) {
-    // Every writer here is a buffer in memory, which does not fail.
-    let _ = match &event.audience {
-        Audience::Everyone => out.write_all(b"E"),
-        Audience::Nobody => out.write_all(b"N"),
+/// Writes the entry that keeps `event` to `out`: its audience letter (`S` with the seats and a
+/// colon), then the body.
+fn write_event(event: &StoredEvent, out: &mut impl std::io::Write) -> std::io::Result<()> {
+    match &event.audience {
+        Audience::Everyone => out.write_all(b"E")?,
+        Audience::Nobody => out.write_all(b"N")?,
         Audience::Seats(seats) => {
-            let _ = out.write_all(b"S");
+            out.write_all(b"S")?;
             for (i, seat) in seats.iter().enumerate() {
                 if i > 0 {
-                    let _ = out.write_all(b",");
+                    out.write_all(b",")?;
                 }
-                let _ = write!(out, "{}", seat.index());
+                write!(out, "{}", seat.index())?;
             }
-            out.write_all(b":")
+            out.write_all(b":")?;
         }
-    };
-    let _ = out.write_all(event.body.get().as_bytes());
+    }
+    out.write_all(event.body.get().as_bytes())
 }
 
 /// An event written as its entry straight into the command that stores it.
@@ -63,7 +63,8 @@ pub struct EventEntry<'a>(pub &'a StoredEvent);
 
 impl redis::ToRedisArgs for EventEntry<'_> {
     fn write_redis_args<W: ?Sized + redis::RedisWrite>(&self, out: &mut W) {
-        write_event(self.0, &mut out.writer_for_next_arg());
+        // Writing to the command's own buffer cannot fail.
+        let _ = write_event(self.0, &mut out.writer_for_next_arg());
     }
 
     fn num_of_args(&self) -> usize {
