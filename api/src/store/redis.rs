@@ -121,7 +121,8 @@ return 1
 /// webhook, outbox_tries.
 /// ARGV: expected revision, new revision, state, ttl, channel, record field or '', record or '',
 /// notice count (-1: the game has no webhook), notices..., events...
-/// Returns {0, revision} written, {1, current or ''} conflict, {2, record} replayed, {3, ''} fenced.
+/// Returns 0 written (a bare number, the quickest reply to read), {1, current or ''} conflict,
+/// {2, record} replayed, {3, ''} fenced.
 const SAVE: &str = r"
 if ARGV[6] ~= '' then
   local prior = redis.call('HGET', KEYS[4], ARGV[6])
@@ -195,7 +196,7 @@ if renew then
   redis.call('EXPIRE', KEYS[5], logs)
 end
 redis.call('PUBLISH', ARGV[5], ARGV[2])
-return {0, ARGV[2]}
+return 0
 ";
 
 /// Whether the write of a revision happened; if not, fences it off.
@@ -636,12 +637,16 @@ where
         for event in events {
             cmd.arg(EventEntry(event));
         }
-        let (status, value): (i64, Value) = self
+        let reply: Value = self
             .run(async |conn| invoke(conn, &self.save, &cmd).await)
             .await?;
+        if matches!(reply, Value::Int(0)) {
+            return Ok(Saved::Written);
+        }
+        let (status, value): (i64, Value) = redis::from_redis_value(reply)
+            .map_err(|e| StoreError::Corrupt(format!("unexpected script reply: {e}")))?;
         let text = bytes_of(value)?.unwrap_or_default();
         match status {
-            0 => Ok(Saved::Written),
             1 if text.is_empty() => Ok(Saved::Conflict { current: None }),
             1 => {
                 let current = std::str::from_utf8(&text)

@@ -7,6 +7,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
+use super::etag;
 use crate::http::body::JsonBody;
 use crate::http::caller::{HostCaller, SeatCaller, ViewerCaller};
 use crate::http::extract::{IdempotencyKey, IfMatch, IfNoneMatch};
@@ -17,13 +18,6 @@ use crate::table::GameId;
 use crate::table::Refusal;
 use crate::wire::hints::Hint;
 use crate::wire::{ActionResult, CreateGame, CreatedGame, EventLog, GameState, LegalActions, PostAction};
-
-fn etag(revision: impl std::fmt::Display) -> (header::HeaderName, HeaderValue) {
-    (
-        header::ETAG,
-        HeaderValue::from_str(&format!("\"{revision}\"")).unwrap_or(HeaderValue::from_static("\"0\"")),
-    )
-}
 
 /// Create a game. Returns one token per seat and the host's token.
 ///
@@ -153,7 +147,7 @@ pub async fn get_game(
                 .insert_header((header::VARY, "Authorization"))
                 .json(*state),
             Seen::Unchanged { revision } => HttpResponse::NotModified()
-                .insert_header(etag(revision))
+                .insert_header(etag(revision.text().as_str()))
                 .insert_header((header::VARY, "Authorization"))
                 .finish(),
         },
@@ -300,7 +294,7 @@ pub async fn post_action(
         .await?;
     let mut response = HttpResponse::Ok();
     response
-        .insert_header(etag(reply.revision))
+        .insert_header(etag(reply.revision.text().as_str()))
         .content_type("application/json");
     if reply.replayed {
         response.insert_header((IDEMPOTENT_REPLAYED, HeaderValue::from_static("true")));

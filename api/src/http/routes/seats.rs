@@ -1,9 +1,10 @@
 //! `/v1/games/{id}/seats`: join an open seat, resign, give a seat to a bot, reissue a token.
 
-use actix_web::http::header::{self, HeaderValue};
+use actix_web::http::header;
 use actix_web::{HttpResponse, web};
 use roadie_engine::BotLevel;
 
+use super::etag;
 use crate::http::body::JsonBody;
 use crate::http::caller::{HostCaller, SeatCaller};
 use crate::http::extract::SeatInPath;
@@ -12,13 +13,6 @@ use crate::service::Wanted;
 use crate::table::GameId;
 use crate::table::{Code, Refusal};
 use crate::wire::seats::{JoinSeat, ReplaceSeat, SeatChanged, SeatGrant};
-
-fn etag(revision: &str) -> (header::HeaderName, HeaderValue) {
-    (
-        header::ETAG,
-        HeaderValue::from_str(&format!("\"{revision}\"")).unwrap_or(HeaderValue::from_static("\"0\"")),
-    )
-}
 
 fn granted(grant: SeatGrant) -> HttpResponse {
     HttpResponse::Created()

@@ -47,11 +47,20 @@ fn length(len: usize) -> Result<u32, EncodeError> {
 }
 
 impl Packer {
-    /// Never fails; a `Result` so that the serializer's methods are one call.
+    /// Never fails; a `Result` so that the serializer's methods are one call. Most numbers of a
+    /// state are small: their one byte is written where the serializer calls this.
+    #[inline]
     fn uint(&mut self, v: u64) -> Result<(), EncodeError> {
         if v < 128 {
             self.out.push(v as u8);
-        } else if v < 256 {
+            Ok(())
+        } else {
+            self.wide_uint(v)
+        }
+    }
+
+    fn wide_uint(&mut self, v: u64) -> Result<(), EncodeError> {
+        if v < 256 {
             self.out.extend_from_slice(&[0xcc, v as u8]);
         } else if v < 65_536 {
             self.out.push(0xcd);
@@ -112,11 +121,22 @@ impl Packer {
         Ok(())
     }
 
+    /// A string; the short ones (field names, variants, ids) written where the serializer calls
+    /// this.
+    #[inline]
     fn str(&mut self, s: &str) -> Result<(), EncodeError> {
+        if s.len() < 32 {
+            self.out.push(0xa0 | s.len() as u8);
+            self.out.extend_from_slice(s.as_bytes());
+            Ok(())
+        } else {
+            self.long_str(s)
+        }
+    }
+
+    fn long_str(&mut self, s: &str) -> Result<(), EncodeError> {
         let len = length(s.len())?;
-        if len < 32 {
-            self.out.push(0xa0 | len as u8);
-        } else if len < 256 {
+        if len < 256 {
             self.out.extend_from_slice(&[0xd9, len as u8]);
         } else {
             self.header(len, 0, 0, 0xda);
