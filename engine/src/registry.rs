@@ -369,13 +369,11 @@ fn parse_action<G: Game>(action: &str) -> Result<G::Action, Rejection> {
     let malformed =
         |e: &dyn std::fmt::Display| Rejection::malformed(format!("not a {} action: {e}", G::SLUG));
     let sent: serde_json::Value = serde_json::from_str(action).map_err(|e| malformed(&e))?;
-    let keys: Vec<String> = sent
-        .as_object()
-        .map(|o| o.keys().cloned().collect())
-        .unwrap_or_default();
-    let parsed: G::Action = serde_json::from_value(sent).map_err(|e| malformed(&e))?;
+    let parsed = G::Action::deserialize(&sent).map_err(|e| malformed(&e))?;
     if let Ok(serde_json::Value::Object(kept)) = serde_json::to_value(&parsed)
-        && let Some(extra) = keys.iter().find(|key| !kept.contains_key(*key))
+        && let Some(extra) = sent
+            .as_object()
+            .and_then(|sent| sent.keys().find(|key| !kept.contains_key(*key)))
     {
         return Err(malformed(&format_args!("unknown field `{extra}`")));
     }
