@@ -116,7 +116,8 @@ return 1
 /// The state and version get the game's lifetime; the logs get it plus the
 /// [`RENEW_LOGS_EVERY_SECS`] span (`RENEW_EVERY`, declared by [`renewing`]),
 /// renewed only when `writes` has less than the lifetime left, or more than that span beyond it;
-/// a log key the write creates gets it at once.
+/// a log key the write creates gets it at once. Each call is given the lifetime as the text it was
+/// sent: a Lua number passed to `redis.call` is formatted back into text on every call.
 /// KEYS: version, state, events, idem, writes, fenced, and for a game with a webhook outbox,
 /// webhook, outbox_tries.
 /// ARGV: expected revision, new revision, state, ttl, channel, record field or '', record or '',
@@ -136,8 +137,8 @@ local ttl = tonumber(ARGV[4])
 local logs = ttl + math.min(RENEW_EVERY, ttl)
 local left = redis.call('PTTL', KEYS[5])
 local renew = left < ttl * 1000 or left > logs * 1000
-redis.call('SET', KEYS[1], ARGV[2], 'EX', ttl)
-redis.call('SET', KEYS[2], ARGV[3], 'EX', ttl)
+redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[4])
+redis.call('SET', KEYS[2], ARGV[3], 'EX', ARGV[4])
 local notices = tonumber(ARGV[8])
 if notices > 0 then
   redis.call('RPUSH', KEYS[7], unpack(ARGV, 9, 8 + notices))
@@ -184,7 +185,7 @@ if #ARGV >= first then
   end
 end
 if redis.call('LPUSH', KEYS[5], ARGV[2]) > 96 then
-  redis.call('LTRIM', KEYS[5], 0, 63)
+  redis.call('LTRIM', KEYS[5], '0', '63')
 end
 if ARGV[6] ~= '' then
   redis.call('HSET', KEYS[4], ARGV[6], ARGV[7])
