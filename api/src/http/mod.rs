@@ -4,6 +4,7 @@
 
 pub mod body;
 pub mod caller;
+pub mod etag;
 pub mod extract;
 pub mod limits;
 pub mod openapi;

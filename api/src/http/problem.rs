@@ -13,6 +13,7 @@ use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 use utoipa::openapi::{RefOr, Response, ResponseBuilder};
 use utoipa::{PartialSchema, ToResponse, ToSchema};
 
+use super::etag::etag;
 #[cfg(test)]
 use crate::table::refusal::plain_types;
 pub use crate::table::refusal::{Code, Kind};
@@ -235,9 +236,7 @@ impl ResponseError for Refusal {
                 response.insert_header((header::RETRY_AFTER, HeaderValue::from(*seconds)));
             }
             Extra::Current(current) => {
-                if let Ok(etag) = HeaderValue::from_str(&format!("\"{current}\"")) {
-                    response.insert_header((header::ETAG, etag));
-                }
+                response.insert_header(etag(current.text().as_str()));
             }
             Extra::Allow(allow) => {
                 if let Ok(allow) = HeaderValue::from_str(allow) {

@@ -7,9 +7,9 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use super::etag;
 use crate::http::body::JsonBody;
 use crate::http::caller::{HostCaller, SeatCaller, ViewerCaller};
+use crate::http::etag::etag;
 use crate::http::extract::{IdempotencyKey, IfMatch, IfNoneMatch};
 use crate::http::limits::Limits;
 use crate::metrics::Metrics;

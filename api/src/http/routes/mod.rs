@@ -12,7 +12,6 @@ pub mod stream;
 pub mod tickets;
 
 use actix_web::http::Method;
-use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::{HttpRequest, web};
 
 use crate::table::{Code, Refusal};
@@ -21,16 +20,6 @@ use crate::table::{Code, Refusal};
 /// match the path a second time.
 #[derive(Clone, Copy, Debug)]
 pub struct Route(pub &'static str);
-
-/// The `ETag` header of a revision: its text in quotes, written into the header's own buffer.
-fn etag(revision: &str) -> (HeaderName, HeaderValue) {
-    let mut quoted = Vec::with_capacity(revision.len() + 2);
-    quoted.push(b'"');
-    quoted.extend_from_slice(revision.as_bytes());
-    quoted.push(b'"');
-    let value = HeaderValue::from_maybe_shared(web::Bytes::from(quoted));
-    (header::ETAG, value.unwrap_or(HeaderValue::from_static("\"0\"")))
-}
 
 /// The methods a resource takes, for the `Allow` header of its `405`.
 #[derive(Clone, Debug)]

@@ -4,9 +4,9 @@ use actix_web::http::header;
 use actix_web::{HttpResponse, web};
 use roadie_engine::BotLevel;
 
-use super::etag;
 use crate::http::body::JsonBody;
 use crate::http::caller::{HostCaller, SeatCaller};
+use crate::http::etag::etag;
 use crate::http::extract::SeatInPath;
 use crate::service::Games;
 use crate::service::Wanted;
