@@ -36,6 +36,8 @@ pub struct Config {
     /// `ROADIE_BOT_WORKERS`, `ROADIE_BOT_EXPERT_MS`, `ROADIE_BOT_EXPERT_ITERATIONS`,
     /// `ROADIE_BOT_LEASE_MS`, `ROADIE_BOT_SWEEP_MS`, `ROADIE_HINT_RATE` and `ROADIE_HINT_BURST`.
     pub bots: BotConfig,
+    /// `ROADIE_APPS`: the apps file (TOML); unset, the server is open: anyone may create games.
+    pub apps: Option<std::path::PathBuf>,
 }
 
 /// The listener, its workers and how long a request may take to arrive.
@@ -277,6 +279,7 @@ impl Config {
                 write_grace: Duration::from_secs(5),
                 hints: quota("ROADIE_HINT_RATE", 0.5, "ROADIE_HINT_BURST", 5)?,
             },
+            apps: get("ROADIE_APPS").map(|path| std::path::PathBuf::from(path.trim())),
             webhooks: WebhookConfig {
                 hosts: get("ROADIE_WEBHOOK_HOSTS")
                     .map(|list| {

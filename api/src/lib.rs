@@ -10,6 +10,7 @@
 //!   becomes `application/problem+json`. [`wire`] holds the bodies the service answers with.
 #![deny(missing_docs)]
 
+pub mod apps;
 pub mod config;
 pub mod http;
 pub mod metrics;

@@ -12,6 +12,7 @@ use actix_web::{App, HttpResponse, HttpServer, web};
 use secrecy::ExposeSecret;
 use utoipa_swagger_ui::SwaggerUi;
 
+use crate::apps::Registry;
 use crate::config::Config;
 use crate::http::body::BodyLimits;
 use crate::http::limits::Limits;
@@ -35,6 +36,9 @@ pub enum StartError {
     /// The JWT secret is unusable.
     #[error(transparent)]
     Keys(#[from] KeyError),
+    /// The apps file cannot be used.
+    #[error(transparent)]
+    Apps(#[from] crate::apps::AppsError),
     /// No HTTP client for webhooks could be made.
     #[error("cannot make the webhook client: {0}")]
     Webhooks(#[from] reqwest::Error),
@@ -218,6 +222,11 @@ impl Application {
             config.tokens.ttl,
             config.tokens.cache,
         )?);
+        let apps = Arc::new(match &config.apps {
+            Some(path) => Registry::load(path.clone())?,
+            None => Registry::open(),
+        });
+        Registry::reload_on_hangup(&apps)?;
         let metrics = Arc::new(Metrics::default());
         Metrics::keep_up(&metrics);
         let headroom = Arc::new(Headroom::new(config.store.create_limit_percent));
@@ -261,6 +270,7 @@ impl Application {
         crate::service::matching::spawn_ticket_sweeper(games.clone().into_inner(), config.store.ticket_sweep);
         crate::service::bots::spawn_bot_workers(games.clone().into_inner());
         let keys = web::Data::from(keys);
+        let apps = web::Data::from(apps);
         let metrics = web::Data::from(metrics);
         let headroom = web::Data::from(headroom);
         let limits = web::Data::from(limits);
@@ -291,6 +301,7 @@ impl Application {
             App::new()
                 .app_data(games.clone())
                 .app_data(keys.clone())
+                .app_data(apps.clone())
                 .app_data(metrics.clone())
                 .app_data(headroom.clone())
                 .app_data(limits.clone())

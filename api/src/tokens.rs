@@ -46,6 +46,8 @@ pub struct Keys {
     /// Tokens whose signature was checked, with their claims: a client sends the same token
     /// with every call, and the HMAC check is a tenth of a post's work.
     verified: Option<Cache<Box<str>, Claims>>,
+    /// The encoded header (and its dot) every token signed here starts with.
+    header: String,
 }
 
 fn now_secs() -> u64 {
@@ -71,7 +73,14 @@ impl Keys {
         let mut validation = Validation::new(Algorithm::HS256);
         validation.leeway = 0;
         validation.set_required_spec_claims::<&str>(&[]);
+        let header = jsonwebtoken::encode(
+            &Header::new(Algorithm::HS256),
+            &serde_json::json!({}),
+            &EncodingKey::from_secret(secret)?,
+        )?;
+        let header = header.split_inclusive('.').next().unwrap_or_default().to_owned();
         Ok(Self {
+            header,
             encoding: EncodingKey::from_secret(secret)?,
             decoding: DecodingKey::from_secret(secret)?,
             validation,
@@ -104,6 +113,12 @@ impl Keys {
             tracing::error!(error = %e, "could not sign a token");
             Refusal::internal()
         })
+    }
+
+    /// Whether `token` has the header of the tokens signed here: a seat or host token, not an
+    /// app's player token or key. Only [`Keys::verify`] tells whether it is genuine.
+    pub fn signed_here(&self, token: &str) -> bool {
+        token.starts_with(&self.header)
     }
 
     /// Checks a token's signature and expiry. A token seen before skips the signature check

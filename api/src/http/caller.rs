@@ -1,34 +1,139 @@
-//! Who calls: the bearer token of the game in the path, checked once at the edge and handed on
-//! as a typed caller (a seat, a viewer or the host) with its credential.
+//! Who calls: the bearer credential, checked once at the edge and handed on as a typed caller
+//! with its [`Pass`] (a seat, a player, an app or a spectator), or as the app a call acts for.
+//!
+//! The credential is told apart by its shape: an API key starts with `rk_`, a seat or host token
+//! carries this server's own JWT header, and anything else is an app's player token (when apps
+//! are configured).
 
 use std::future::{Ready, ready};
+use std::sync::Arc;
 
 use actix_web::dev::Payload;
 use actix_web::http::header;
 use actix_web::{FromRequest, HttpRequest, web};
-use roadie_engine::{Seat, Viewer};
+use roadie_engine::Seat;
+use serde::Deserialize;
 
-use crate::table::{Code, Credential, Refusal};
+use crate::apps::{App, KEY_PREFIX, Player, Registry};
+use crate::table::{Code, Credential, Holder, Pass, Refusal};
 use crate::tokens::{Claims, Keys};
 
-/// The bearer token's claims, checked, or `None` without an `Authorization` header.
-fn claims_of(req: &HttpRequest) -> Result<Option<Claims>, Refusal> {
+/// A credential as the call presented it, checked.
+enum Presented {
+    /// No `Authorization` header.
+    Nothing,
+    /// A seat or host token this server signed.
+    Token(Claims),
+    /// An app's API key.
+    Key(Arc<App>),
+    /// An app's player token.
+    Player(Arc<App>, Player),
+}
+
+fn registry(req: &HttpRequest) -> Result<&Registry, Refusal> {
+    req.app_data::<web::Data<Registry>>()
+        .map(|r| r.get_ref())
+        .ok_or_else(Refusal::internal)
+}
+
+/// The call's credential, checked: `401` for one that is not a valid key or token.
+fn presented(req: &HttpRequest) -> Result<Presented, Refusal> {
     let Some(token) = bearer(req)? else {
-        return Ok(None);
+        return Ok(Presented::Nothing);
     };
-    let keys = req.app_data::<web::Data<Keys>>().ok_or(Refusal::internal())?;
-    let claims = keys.verify(token)?;
-    let game = req.match_info().get("id").unwrap_or_default();
-    if claims.game != game {
-        return Err(Refusal::new(Code::WrongGame, "the token belongs to another game"));
+    let keys = req.app_data::<web::Data<Keys>>().ok_or_else(Refusal::internal)?;
+    if keys.signed_here(token) {
+        return keys.verify(token).map(Presented::Token);
     }
+    let registry = registry(req)?;
+    if !registry.enabled() {
+        return keys.verify(token).map(Presented::Token);
+    }
+    let apps = registry.current();
+    if token.starts_with(KEY_PREFIX) {
+        return apps
+            .app_of_key(token)
+            .cloned()
+            .map(Presented::Key)
+            .ok_or_else(|| {
+                Refusal::new(
+                    Code::TokenInvalid,
+                    "the API key is not one of an app of this server",
+                )
+            });
+    }
+    let player = apps.verify_player(token)?;
+    let app = apps.app(&player.who.app).cloned().ok_or_else(Refusal::internal)?;
+    Ok(Presented::Player(app, player))
+}
+
+fn app_required() -> Refusal {
+    Refusal::new(
+        Code::AppRequired,
+        "apps are configured on this server: send an app's API key or one of its players' tokens \
+         (`Authorization: Bearer <key or token>`)",
+    )
+}
+
+/// `?seat=N`: the seat a player token names, where its player holds several.
+#[derive(Deserialize)]
+struct NamedSeat {
+    seat: Option<Seat>,
+}
+
+fn named_seat(req: &HttpRequest) -> Result<Option<Seat>, Refusal> {
+    web::Query::<NamedSeat>::from_query(req.query_string())
+        .map(|q| q.into_inner().seat)
+        .map_err(|_| Refusal::new(Code::MalformedQuery, "seat is a seat number (0, 1, ...)"))
+}
+
+/// `429` unless the calls of `key` are within the per-token rate (`ROADIE_TOKEN_RATE`).
+fn admit(req: &HttpRequest, key: &str, seat: Option<usize>) -> Result<(), Refusal> {
     if let (Some(limits), Some(metrics)) = (
         req.app_data::<web::Data<crate::http::limits::Limits>>(),
         req.app_data::<web::Data<crate::metrics::Metrics>>(),
     ) {
-        limits.admit_token(&claims.game, claims.seat.map(Seat::index), metrics)?;
+        limits.admit_token(key, seat, metrics)?;
     }
-    Ok(Some(claims))
+    Ok(())
+}
+
+/// The pass of the call for the game in the path: `None` without a credential.
+fn pass_of(req: &HttpRequest) -> Result<Option<Pass>, Refusal> {
+    let game = req.match_info().get("id").unwrap_or_default();
+    match presented(req)? {
+        Presented::Nothing => {
+            if registry(req)?.enabled() {
+                Err(app_required())
+            } else {
+                Ok(None)
+            }
+        }
+        Presented::Token(claims) => {
+            if claims.game != game {
+                return Err(Refusal::new(Code::WrongGame, "the token belongs to another game"));
+            }
+            admit(req, &claims.game, claims.seat.map(Seat::index))?;
+            Ok(Some(Pass {
+                holder: Holder::Token(Credential {
+                    generation: claims.r#gen,
+                    grant: claims.grant,
+                }),
+                seat: claims.seat,
+            }))
+        }
+        Presented::Key(app) => Ok(Some(Pass {
+            holder: Holder::App(app.id.clone()),
+            seat: None,
+        })),
+        Presented::Player(_, player) => {
+            admit(req, &format!("{game}/{}", player.who.player), None)?;
+            Ok(Some(Pass {
+                holder: Holder::Player(player.who),
+                seat: named_seat(req)?,
+            }))
+        }
+    }
 }
 
 /// The bearer token a call carries, or `None` without an `Authorization` header.
@@ -57,14 +162,12 @@ fn missing() -> Refusal {
     )
 }
 
-/// A seat of the game in the path, proven by its token, with the token's credential (checked
-/// against the game's seat table where the game is loaded). Required.
-#[derive(Clone, Copy, Debug)]
+/// A caller that plays a seat of the game in the path: a seat token, or a player token of the
+/// seat's player (the seat found in the game's table where it is loaded). Required.
+#[derive(Clone, Debug)]
 pub struct SeatCaller {
-    /// The seat.
-    pub seat: Seat,
-    /// Its token's credential.
-    pub credential: Credential,
+    /// Its pass.
+    pub pass: Pass,
 }
 
 impl FromRequest for SeatCaller {
@@ -72,37 +175,28 @@ impl FromRequest for SeatCaller {
     type Future = Ready<Result<Self, Refusal>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        ready(match claims_of(req) {
-            Ok(Some(Claims {
-                seat: Some(seat),
-                r#gen,
-                grant,
-                ..
-            })) => Ok(SeatCaller {
-                seat,
-                credential: Credential {
-                    generation: r#gen,
-                    grant,
-                },
-            }),
-            Ok(Some(_)) => Err(Refusal::new(
+        ready(match pass_of(req) {
+            Ok(Some(Pass {
+                holder: Holder::Token(_),
+                seat: None,
+            })) => Err(Refusal::new(
                 Code::SeatRequired,
                 "this call needs a seat token; the host token has no seat",
             )),
+            Ok(Some(pass)) => Ok(SeatCaller { pass }),
             Ok(None) => Err(missing()),
             Err(e) => Err(e),
         })
     }
 }
 
-/// Whoever looks at the game in the path: a seat by its token, or a spectator without one
-/// (the host token sees what a spectator sees), with the token's credential.
-#[derive(Clone, Copy, Debug)]
+/// Whoever looks at the game in the path: a seat by its token, a player by its token, the
+/// game's app by its key, or a spectator without one (the host token sees what a spectator
+/// sees). Apps configured, a credential is required.
+#[derive(Clone, Debug)]
 pub struct ViewerCaller {
-    /// Who looks.
-    pub viewer: Viewer,
-    /// The token's credential (the default for a spectator).
-    pub credential: Credential,
+    /// Its pass.
+    pub pass: Pass,
 }
 
 impl FromRequest for ViewerCaller {
@@ -110,45 +204,100 @@ impl FromRequest for ViewerCaller {
     type Future = Ready<Result<Self, Refusal>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        ready(claims_of(req).map(|claims| match claims {
-            Some(Claims {
-                seat: Some(seat),
-                r#gen,
-                grant,
-                ..
-            }) => ViewerCaller {
-                viewer: Viewer::Seat(seat),
-                credential: Credential {
-                    generation: r#gen,
-                    grant,
-                },
-            },
-            _ => ViewerCaller {
-                viewer: Viewer::Spectator,
-                credential: Credential::default(),
+        ready(pass_of(req).map(|pass| ViewerCaller {
+            pass: match pass {
+                Some(Pass {
+                    holder: Holder::Token(_),
+                    seat: None,
+                }) => Pass::default(),
+                Some(pass) => pass,
+                None => Pass::default(),
             },
         }))
     }
 }
 
-/// The host of the game in the path, proven by the host token. Required.
-#[derive(Clone, Copy, Debug)]
-pub struct HostCaller;
+/// Who manages the game in the path: its host token, or its app's API key (whose ownership of
+/// the game is checked where the game is read). Required.
+#[derive(Clone, Debug)]
+pub enum HostCaller {
+    /// The game's host token.
+    Host,
+    /// An app's API key.
+    App(Arc<str>),
+}
+
+impl HostCaller {
+    /// The app whose key this is, for an app's key.
+    pub fn app(&self) -> Option<&str> {
+        match self {
+            HostCaller::Host => None,
+            HostCaller::App(app) => Some(app),
+        }
+    }
+}
 
 impl FromRequest for HostCaller {
     type Error = Refusal;
     type Future = Ready<Result<Self, Refusal>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        ready(match claims_of(req) {
-            Ok(Some(Claims { seat: None, .. })) => Ok(HostCaller),
-            Ok(Some(_)) => Err(Refusal::new(
+        let game = req.match_info().get("id").unwrap_or_default();
+        ready(match presented(req) {
+            Ok(Presented::Token(Claims {
+                seat: None, game: g, ..
+            })) if g == game => Ok(HostCaller::Host),
+            Ok(Presented::Token(Claims { seat: None, .. })) => {
+                Err(Refusal::new(Code::WrongGame, "the token belongs to another game"))
+            }
+            Ok(Presented::Key(app)) => Ok(HostCaller::App(app.id.clone())),
+            Ok(Presented::Token(_) | Presented::Player(..)) => Err(Refusal::new(
                 Code::HostRequired,
-                "only the host token may do this",
+                "only the host token or the game's app key may do this",
             )),
-            Ok(None) => Err(missing()),
+            Ok(Presented::Nothing) => Err(missing()),
             Err(e) => Err(e),
         })
+    }
+}
+
+/// The app a call acts for, where apps are configured: creating games, listing them,
+/// matchmaking.
+#[derive(Clone, Debug)]
+pub enum AppCaller {
+    /// No apps are configured: anyone may.
+    Open,
+    /// An app, by its API key.
+    App(Arc<App>),
+    /// One of an app's players, by its token.
+    Player(Arc<App>, Player),
+}
+
+impl AppCaller {
+    /// The app, unless the server is open.
+    pub fn app(&self) -> Option<&Arc<App>> {
+        match self {
+            AppCaller::Open => None,
+            AppCaller::App(app) | AppCaller::Player(app, _) => Some(app),
+        }
+    }
+}
+
+impl FromRequest for AppCaller {
+    type Error = Refusal;
+    type Future = Ready<Result<Self, Refusal>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready((|| {
+            if !registry(req)?.enabled() {
+                return Ok(AppCaller::Open);
+            }
+            match presented(req)? {
+                Presented::Key(app) => Ok(AppCaller::App(app)),
+                Presented::Player(app, player) => Ok(AppCaller::Player(app, player)),
+                Presented::Token(_) | Presented::Nothing => Err(app_required()),
+            }
+        })())
     }
 }
 

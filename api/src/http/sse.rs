@@ -15,15 +15,15 @@ use std::time::Duration;
 
 use actix_web::web::{Bytes, Data};
 use rand::Rng;
-use roadie_engine::{Seat, Viewer};
+use roadie_engine::Seat;
 use serde::Serialize;
 use tokio::sync::watch;
 use utoipa::ToSchema;
 
 use crate::service::{Games, StreamStep};
 use crate::store::Revision;
-use crate::table::Credential;
 use crate::table::GameId;
+use crate::table::Pass;
 use crate::table::{Code, Refusal};
 use crate::wire::Status;
 
@@ -73,8 +73,8 @@ pub struct StreamReconnect {
 pub struct Cursor {
     games: Data<Games>,
     id: GameId,
-    /// The viewer, and its token's credential.
-    viewer: (Viewer, Credential),
+    /// The caller's pass.
+    viewer: Pass,
     /// The sequence number of the last event read.
     after: u64,
     /// The revision of the last `state` sent.
@@ -92,7 +92,7 @@ impl Cursor {
     pub fn new(
         games: Data<Games>,
         id: GameId,
-        viewer: (Viewer, Credential),
+        viewer: Pass,
         after: u64,
         draining: watch::Receiver<bool>,
     ) -> Self {
@@ -111,10 +111,7 @@ impl Cursor {
     /// The first step, taken before the answer's status is sent, so that an unknown game or a
     /// wrong seat is an error response and not a stream.
     pub async fn open(mut self) -> Result<(Bytes, Self), Refusal> {
-        let step = self
-            .games
-            .stream_step(&self.id, self.viewer.0, self.viewer.1, self.after)
-            .await?;
+        let step = self.games.stream_step(&self.id, &self.viewer, self.after).await?;
         let mut out = format!("retry: {RETRY_MS}\n\n");
         self.record(step, &mut out);
         Ok((Bytes::from(out), self))
@@ -144,11 +141,7 @@ impl Cursor {
                 Some(Ok(())) => {}
             }
         }
-        match self
-            .games
-            .stream_step(&self.id, self.viewer.0, self.viewer.1, self.after)
-            .await
-        {
+        match self.games.stream_step(&self.id, &self.viewer, self.after).await {
             Ok(step) => self.record(step, &mut out),
             Err(e) => return Some((self.fail(&e), self)),
         }

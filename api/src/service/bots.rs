@@ -10,13 +10,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rand::SeedableRng;
-use roadie_engine::{AnyGame, BotLevel, Budget, Seat, Viewer};
+use roadie_engine::{AnyGame, BotLevel, Budget, Seat};
 use serde_json::value::RawValue;
 use tokio::sync::{Notify, Semaphore};
 
 use crate::store::{Quota, TurnClaim, TurnEnd};
 use crate::table::bots::{guarded, turn_due};
-use crate::table::{BotMove, Code, Credential, GameId, Refusal};
+use crate::table::{BotMove, Code, GameId, Pass, Refusal};
 use crate::wire::hints::{ConsideredAction, Hint};
 
 use super::write::{Start, Written};
@@ -239,11 +239,12 @@ impl Games {
         }
     }
 
-    /// What an expert in `seat` would play in game `id` now, and what else it weighed: `409
-    /// not_your_turn` unless the seat may act, `429` past the seat's share of hints.
-    pub async fn hint(&self, id: &GameId, seat: Seat, credential: Credential) -> Result<Hint, Refusal> {
+    /// What an expert in the seat of the caller's `pass` would play in game `id` now, and what
+    /// else it weighed: `409 not_your_turn` unless the seat may act, `429` past the seat's share
+    /// of hints.
+    pub async fn hint(&self, id: &GameId, pass: &Pass) -> Result<Hint, Refusal> {
         let table = self.read(id).await?;
-        table.admit(Viewer::Seat(seat), credential)?;
+        let seat = table.seat_of(pass)?;
         if table.game.is_over() || !table.game.to_act().contains(&seat) {
             return Err(Refusal::new(
                 Code::NotYourTurn,

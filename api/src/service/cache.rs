@@ -63,6 +63,7 @@ mod tests {
             game,
             seats: Default::default(),
             webhook: None,
+            app: None,
             notices: Vec::new(),
         })
     }

@@ -1,9 +1,12 @@
 //! Creation: a new game set up from a command parsed at the edge, stored with its setup
 //! events, and its seats' tokens.
 
+use std::sync::Arc;
+
 use rand::{Rng, RngCore};
 use roadie_engine::{AnyGame, Ruleset, SetupError};
 
+use crate::apps::App;
 use crate::store::{StoreError, StoredEvent};
 use crate::table::bots::{play_bots, turn_due};
 use crate::table::clock::TimeControl;
@@ -47,6 +50,10 @@ pub struct NewGame {
     /// The game's id, when the caller derived it (a matchmaking claim's): creating it again
     /// answers the game already created under it instead of a second one.
     pub id: Option<GameId>,
+    /// The app that creates it, where apps are configured: it owns the game, within its limits.
+    pub app: Option<Arc<App>>,
+    /// The app that owns it without creating it (a matchmaking claim's app): no limit applies.
+    pub owner: Option<String>,
 }
 
 /// Why a ruleset refused to set a game up, as a refusal with its code.
@@ -80,11 +87,35 @@ impl Games {
                 format!("a seed is at most {MAX_SEED} (2^53 - 1)"),
             ));
         }
-        let webhook = request
+        let members = request
+            .specs
+            .iter()
+            .flatten()
+            .any(|spec| matches!(spec, SeatSpec::Member { .. }));
+        if members && request.app.is_none() && request.owner.is_none() {
+            return Err(Refusal::new(
+                Code::InvalidSeats,
+                "a seat by player id needs an app: this server has no apps configured (ROADIE_APPS)",
+            ));
+        }
+        let mut webhook = request
             .webhook
             .as_deref()
             .map(|url| self.webhooks.target(url))
             .transpose()?;
+        let app_signs = match (
+            &mut webhook,
+            request.app.as_deref().and_then(|a| a.webhook_secret.as_ref()),
+        ) {
+            (Some(webhook), Some(secret)) => {
+                webhook.secret = secrecy::ExposeSecret::expose_secret(secret).to_owned();
+                true
+            }
+            _ => false,
+        };
+        if let Some(app) = &request.app {
+            self.admit_app_creation(app, ruleset.slug).await?;
+        }
         if let Some(control) = &request.clock {
             control.check()?;
         }
@@ -118,6 +149,11 @@ impl Games {
             game,
             seats: table,
             webhook,
+            app: request
+                .app
+                .as_ref()
+                .map(|app| app.id.to_string())
+                .or_else(|| request.owner.clone()),
             notices: Vec::new(),
         };
         stored.clock = request
@@ -166,9 +202,15 @@ impl Games {
         if turn_due(&stored).is_some() {
             self.bots.wake();
         }
+        self.index_created(&stored).await;
         self.metrics.game_created(ruleset.slug);
         tracing::debug!(game = %stored.id, ruleset = ruleset.slug, "game created");
-        self.tokens_of(&stored, ruleset.slug)
+        let mut created = self.tokens_of(&stored, ruleset.slug)?;
+        if app_signs {
+            // Its app's own secret signs the notices: never shown in an answer.
+            created.webhook = None;
+        }
+        Ok(created)
     }
 
     /// The answer to a creation under an id that holds a game already: that game's tokens, as

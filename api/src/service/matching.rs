@@ -62,6 +62,10 @@ pub struct NewTicket {
     pub bots_after_secs: Option<u64>,
     /// The level of those bots.
     pub bot_level: Option<BotLevel>,
+    /// The app whose player opens it, where apps are configured.
+    pub app: Option<Arc<str>>,
+    /// The app's id of the player, when a player token opens it.
+    pub player: Option<String>,
 }
 
 /// A ticket just opened: its bearer token is answered only here.
@@ -112,6 +116,7 @@ impl Games {
             ruleset: ruleset.slug.to_owned(),
             seats: request.seats,
             options,
+            app: request.app.as_ref().map(|a| a.to_string()),
         };
         let queue = spec.key();
         let id = TicketId::random(&queue);
@@ -121,6 +126,7 @@ impl Games {
         let ticket = Ticket {
             state: TicketState::Waiting,
             name,
+            player: request.player,
             token_hash: token_hash(&token),
             expires_ms: now.saturating_add(ttl_ms),
             bots_ms: request
@@ -216,7 +222,13 @@ impl Games {
         let mut specs: Vec<SeatSpec> = claim
             .tickets
             .iter()
-            .map(|t| SeatSpec::Player(t.name.clone()))
+            .map(|t| match &t.player {
+                Some(player) => SeatSpec::Member {
+                    player: player.clone(),
+                    name: Some(t.name.clone()),
+                },
+                None => SeatSpec::Player(t.name.clone()),
+            })
             .collect();
         specs.extend(std::iter::repeat_n(SeatSpec::Bot(claim.level), claim.bots));
         let created = self
@@ -231,6 +243,8 @@ impl Games {
                 clock: None,
                 announce_seats: true,
                 id: Some(game),
+                app: None,
+                owner: spec.app.clone(),
             })
             .await?;
         let seated: Vec<Seated> = claim

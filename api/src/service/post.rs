@@ -5,7 +5,7 @@ use roadie_engine::{Seat, Viewer};
 use sha2::{Digest, Sha256};
 
 use crate::store::IdempotentRecord;
-use crate::table::{Code, Credential, GameId, Post, Precondition, Refusal, Revision, Table};
+use crate::table::{Code, GameId, Holder, Pass, Post, Precondition, Refusal, Revision, Table};
 use crate::wire::{ActionResult, Status};
 
 use super::Games;
@@ -73,15 +73,27 @@ fn fingerprint(action: &str) -> Result<u64, Refusal> {
     Ok(u64::from_be_bytes(first))
 }
 
+/// An `Idempotency-Key` scoped to who posts: a seat token's seat (`0:key`, as keys were
+/// always scoped), or a player and the seat it names (`p<hash>/<seat>:key`).
+fn idempotency_scope(pass: &Pass, key: &str) -> String {
+    match (&pass.holder, pass.seat) {
+        (Holder::Player(who), seat) => {
+            let digest = Sha256::digest(who.player.as_bytes());
+            let seat = seat.map(|s| s.to_string()).unwrap_or_default();
+            format!("p{}/{seat}:{key}", hex::encode(&digest[..8]))
+        }
+        (_, Some(seat)) => format!("{seat}:{key}"),
+        (_, None) => format!("-:{key}"),
+    }
+}
+
 /// One post of an action, as the edge hands it to the domain.
 #[derive(Debug)]
 pub struct ActionCommand {
     /// The game.
     pub game: GameId,
-    /// The seat whose token posted it.
-    pub seat: Seat,
-    /// The token's credential.
-    pub credential: Credential,
+    /// The caller's pass: a seat token, or a player token (naming its seat or not).
+    pub pass: Pass,
     /// The action, as the client wrote it (valid JSON).
     pub action: Box<serde_json::value::RawValue>,
     /// `If-Match`: apply only at these revisions.
@@ -147,14 +159,13 @@ impl Games {
         let scoped_key = command
             .idempotency_key
             .as_ref()
-            .map(|key| format!("{}:{key}", command.seat));
+            .map(|key| idempotency_scope(&command.pass, key));
         let fingerprint = scoped_key
             .as_ref()
             .map(|_| fingerprint(command.action.get()))
             .transpose()?;
         let post = Post {
-            seat: command.seat,
-            credential: command.credential,
+            pass: &command.pass,
             action: command.action.get(),
             precondition: command.precondition.as_ref(),
         };
@@ -170,7 +181,8 @@ impl Games {
                     tracing::debug!(game = %id, ruleset, version = next.revision.number, "game finished");
                 }
                 let first_seq = next.events - events.len() as u64 + 1;
-                let body = render(&next, first_seq, events, command.seat, command.representation)?;
+                let seat = next.seat_of(&command.pass)?;
+                let body = render(&next, first_seq, events, seat, command.representation)?;
                 Ok(ActionReply {
                     revision: next.revision,
                     body,
@@ -178,7 +190,14 @@ impl Games {
                 })
             }
             Written::Replayed { ruleset, record } => {
-                self.replay(id, ruleset, command.seat, fingerprint, record).await
+                let seat = match command.pass {
+                    Pass {
+                        holder: Holder::Token(_),
+                        seat: Some(seat),
+                    } => seat,
+                    _ => self.read(id).await?.seat_of(&command.pass)?,
+                };
+                self.replay(id, ruleset, seat, fingerprint, record).await
             }
             Written::Unchanged(_) => Err(Refusal::internal()),
         }

@@ -8,7 +8,7 @@ use roadie_engine::{Seat, Viewer};
 
 use crate::metrics::CacheRead;
 use crate::store::{Freshness, IdempotentRecord, Revision, StoredEvent};
-use crate::table::{Credential, GameId, Precondition, Refusal, Table, seed_commitment};
+use crate::table::{GameId, Pass, Precondition, Refusal, Table, seed_commitment};
 use crate::wire::{EventLog, GameState, LegalActions, SequencedEvent, Status};
 
 use super::Games;
@@ -134,19 +134,18 @@ impl Games {
         Ok(Arc::new(self.load(id, None).await?.0))
     }
 
-    /// The game as `viewer` may see it, unless it is still at a revision `known` names (the
+    /// The game as the caller's `pass` may see it, unless it is still at a revision `known` names (the
     /// client's `If-None-Match`): then only that revision, after waiting up to `wait` for it to
     /// change.
     pub async fn get(
         &self,
         id: &GameId,
-        viewer: Viewer,
-        credential: Credential,
+        pass: &Pass,
         known: Option<&Precondition>,
         wait: Duration,
     ) -> Result<Seen, Refusal> {
         let mut stored = self.read(id).await?;
-        stored.admit(viewer, credential)?;
+        let mut viewer = stored.viewer_of(pass)?;
         if let Some(known) = known
             && known.names(&stored.revision)
         {
@@ -157,7 +156,7 @@ impl Games {
                         .await,
                 )?;
                 stored = self.read(id).await?;
-                stored.admit(viewer, credential)?;
+                viewer = stored.viewer_of(pass)?;
             }
             if known.names(&stored.revision) {
                 return Ok(Seen::Unchanged {
@@ -168,15 +167,10 @@ impl Games {
         state_of(&stored, viewer).map(|state| Seen::Changed(Box::new(state)))
     }
 
-    /// What `seat` may post now.
-    pub async fn actions(
-        &self,
-        id: &GameId,
-        seat: Seat,
-        credential: Credential,
-    ) -> Result<LegalActions, Refusal> {
+    /// What the seat of the caller's `pass` may post now.
+    pub async fn actions(&self, id: &GameId, pass: &Pass) -> Result<LegalActions, Refusal> {
         let stored = self.read(id).await?;
-        stored.admit(Viewer::Seat(seat), credential)?;
+        let seat = stored.seat_of(pass)?;
         Ok(LegalActions {
             ruleset: stored.game.ruleset().slug.into(),
             version: stored.revision.number,
@@ -191,13 +185,12 @@ impl Games {
     pub async fn events(
         &self,
         id: &GameId,
-        viewer: Viewer,
-        credential: Credential,
+        pass: &Pass,
         after: u64,
         limit: u64,
     ) -> Result<EventLog, Refusal> {
         let stored = self.read(id).await?;
-        stored.admit(viewer, credential)?;
+        let viewer = stored.viewer_of(pass)?;
         if after > stored.events {
             return Err(Refusal::cursor_ahead(after, stored.events));
         }
@@ -220,15 +213,9 @@ impl Games {
     /// the caller's events the log holds at the revision read (at most [`MAX_EVENTS_PER_READ`]),
     /// with that revision and who acts at it, so that the two always agree. `409 cursor_ahead`
     /// when `after` is beyond the log's end (an open stream that meets it ends with `error`).
-    pub async fn stream_step(
-        &self,
-        id: &GameId,
-        viewer: Viewer,
-        credential: Credential,
-        after: u64,
-    ) -> Result<StreamStep, Refusal> {
+    pub async fn stream_step(&self, id: &GameId, pass: &Pass, after: u64) -> Result<StreamStep, Refusal> {
         let stored = self.read(id).await?;
-        stored.admit(viewer, credential)?;
+        let viewer = stored.viewer_of(pass)?;
         if after > stored.events {
             return Err(Refusal::cursor_ahead(after, stored.events));
         }

@@ -4,7 +4,7 @@
 use roadie_engine::{BotLevel, Seat};
 
 use crate::table::seats::{SeatChange, display_name};
-use crate::table::{Credential, GameId, Refusal, Table};
+use crate::table::{GameId, Holder, Refusal, Table};
 use crate::wire::seats::{SeatChanged, SeatGrant};
 
 use super::Games;
@@ -28,10 +28,26 @@ impl Games {
         }
     }
 
-    /// Seats a person named `name` in the seat `wanted`: its token.
-    pub async fn join(&self, id: &GameId, wanted: Wanted, name: &str) -> Result<SeatGrant, Refusal> {
+    /// Seats a person named `name` in the seat `wanted` (an app's player by its id, when the
+    /// caller holds a player token): its token.
+    pub async fn join(
+        &self,
+        id: &GameId,
+        wanted: Wanted,
+        name: &str,
+        holder: Holder,
+    ) -> Result<SeatGrant, Refusal> {
         let name = display_name(name)?;
-        let (next, seat) = self.change_seat(id, SeatChange::Join { wanted, name }).await?;
+        let player = match &holder {
+            Holder::Player(who) => Some(who.player.clone()),
+            _ => None,
+        };
+        let (next, seat) = self
+            .change_seat(id, SeatChange::Join { wanted, name, holder })
+            .await?;
+        if let Some(player) = player {
+            self.index_seated(&next, &player).await;
+        }
         tracing::info!(game = %id, seat = seat.index(), "seat joined");
         self.grant(&next, seat)
     }
@@ -41,6 +57,16 @@ impl Games {
         let (next, seat) = self.change_seat(id, SeatChange::Reissue { seat }).await?;
         tracing::info!(game = %id, seat = seat.index(), "seat token reissued");
         self.grant(&next, seat)
+    }
+
+    /// `404 game_not_found` unless the key of `app` may manage game `id`: the app owns it.
+    /// (Without an app the caller holds the game's host token, checked at the edge.) The owner
+    /// of a game never changes, so the check holds for the change that follows it.
+    pub async fn check_host(&self, id: &GameId, app: Option<&str>) -> Result<(), Refusal> {
+        match app {
+            None => Ok(()),
+            Some(app) => self.read(id).await?.owned_by(app),
+        }
     }
 
     /// The host gives `seat` to a bot of `level`.
@@ -53,30 +79,48 @@ impl Games {
         self.to_bot(id, SeatChange::Replace { seat, level }).await
     }
 
-    /// The player of `seat`, holding `credential`, resigns; a bot of `level` plays on.
+    /// The player of `seat`, holding `holder`, resigns; a bot of `level` plays on.
     pub async fn resign(
         &self,
         id: &GameId,
         seat: Seat,
-        credential: Credential,
+        holder: Holder,
         level: BotLevel,
     ) -> Result<SeatChanged, Refusal> {
-        self.to_bot(
-            id,
-            SeatChange::Resign {
-                seat,
-                credential,
-                level,
-            },
-        )
-        .await
+        self.to_bot(id, SeatChange::Resign { seat, holder, level }).await
+    }
+
+    /// The game's app hands `seat` to its player `player`; every earlier token of the seat is
+    /// refused from now on.
+    pub async fn hand(
+        &self,
+        id: &GameId,
+        seat: Seat,
+        player: String,
+        name: Option<String>,
+    ) -> Result<SeatChanged, Refusal> {
+        let name = name.as_deref().map(display_name).transpose()?;
+        let changed = self
+            .to_bot(
+                id,
+                SeatChange::Hand {
+                    seat,
+                    player: player.clone(),
+                    name,
+                },
+            )
+            .await?;
+        if let Ok(game) = self.read(id).await {
+            self.index_seated(&game, &player).await;
+        }
+        Ok(changed)
     }
 
     async fn to_bot(&self, id: &GameId, change: SeatChange) -> Result<SeatChanged, Refusal> {
         let resigned = matches!(change, SeatChange::Resign { .. });
         let (next, seat) = self.change_seat(id, change).await?;
         let level = next.seats.bot(seat).map(BotLevel::as_str).unwrap_or_default();
-        tracing::info!(game = %id, seat = seat.index(), level, resigned, "seat given to a bot");
+        tracing::info!(game = %id, seat = seat.index(), level, resigned, "seat changed hands");
         let seats = next.game.seat_count();
         Ok(SeatChanged {
             id: next.id.clone(),

@@ -10,6 +10,7 @@ use super::OutboxNotice;
 use super::redis::RECENT_WRITES;
 
 mod bot_turns;
+mod indexes;
 mod outbox;
 mod tickets;
 use super::{
@@ -61,6 +62,8 @@ pub struct MemoryStore {
     matching: Mutex<tickets::Matching>,
     /// Bot turns due, by game.
     turns: Mutex<HashMap<String, bot_turns::Turn>>,
+    /// Indexes of games by owner.
+    indexes: Mutex<indexes::Sets>,
 }
 
 impl MemoryStore {
@@ -77,6 +80,7 @@ impl MemoryStore {
             clocks: Mutex::default(),
             matching: Mutex::default(),
             turns: Mutex::default(),
+            indexes: Mutex::default(),
         }
     }
 

@@ -12,6 +12,7 @@ use roadie_engine::Seat;
 use serde::{Deserialize, Serialize};
 
 mod bot_turns;
+mod indexes;
 mod memory;
 mod outbox;
 pub mod redis;
@@ -20,6 +21,7 @@ mod updates;
 
 pub use crate::table::{MalformedRevision, Revision, StoredEvent, Table};
 pub use bot_turns::{BotTurns, TurnClaim, TurnEnd};
+pub use indexes::{Indexed, Indexes};
 pub use memory::MemoryStore;
 pub use outbox::{CLAIM_SCAN, Claim, Failure, Outbox, OutboxNotice, Pending, Room, Webhook, superseded};
 pub use redis::RedisStore;
@@ -160,7 +162,7 @@ impl Retention {
 
 /// Games, by id. Implementations are shared by every worker.
 #[async_trait]
-pub trait GameStore: Outbox + Matchmaking + BotTurns + Send + Sync + 'static {
+pub trait GameStore: Outbox + Matchmaking + BotTurns + Indexes + Send + Sync + 'static {
     /// Stores a new game with its setup events. `false` if the id is taken; [`StoreError::Full`]
     /// if the store is fuller than the share of its memory from which new games are refused,
     /// checked in the same atomic step as the write.

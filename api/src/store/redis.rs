@@ -36,6 +36,7 @@ use super::updates::Updates;
 
 mod bot_turns;
 mod events;
+mod indexes;
 mod msgpack;
 mod outbox;
 mod per_thread;
@@ -1007,6 +1008,7 @@ mod tests {
             game,
             seats: Default::default(),
             webhook: None,
+            app: None,
             notices: Vec::new(),
         }
     }

@@ -456,6 +456,7 @@ mod tests {
             game,
             seats: Default::default(),
             webhook: None,
+            app: None,
             notices: Vec::new(),
         }
     }

@@ -2,7 +2,7 @@
 //! applied by pure functions. Nothing here reads a clock, touches the store or speaks HTTP: `now`
 //! is passed in, and a change either yields a [`Transition`] to write or a [`Refusal`].
 
-use roadie_engine::{AnyGame, Audience, Event, Viewer};
+use roadie_engine::{AnyGame, Audience, Event, Seat, Viewer};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use sha2::{Digest, Sha256};
@@ -23,7 +23,7 @@ pub use notices::{OutboxNotice, Webhook};
 pub use post::Post;
 pub use refusal::{Code, Refusal};
 pub use revision::{MalformedRevision, Revision, RevisionText};
-pub use seats::{Credential, SeatChange, SeatTable};
+pub use seats::{Credential, Holder, Pass, PlayerRef, SeatChange, SeatTable};
 
 /// Game ids are this many random bytes, in hex.
 pub const ID_BYTES: usize = 12;
@@ -74,6 +74,10 @@ pub struct Table {
     /// Where the game's webhook notices go, if its creator asked for them.
     #[serde(default)]
     pub webhook: Option<Webhook>,
+    /// The app that owns the game, when apps are configured: only its credentials (and the
+    /// game's own tokens) reach it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub app: Option<String>,
     /// The notices this write adds to the webhook's outbox, written in the same atomic step
     /// (never part of the stored state).
     #[serde(skip)]
@@ -81,17 +85,90 @@ pub struct Table {
 }
 
 impl Table {
-    /// `403 no_such_seat` unless `viewer` is a spectator or a seat the game has (a token of a
-    /// game set up with fewer seats, say); `401 token_revoked` unless the token's `credential`
-    /// is the seat's.
-    pub fn admit(&self, viewer: Viewer, credential: Credential) -> Result<(), Refusal> {
-        self.seats.admit(viewer, credential)?;
+    /// `404 game_not_found` unless an app credential's app owns the game (another app learns
+    /// nothing of it); `403 no_such_seat` unless `viewer` is a spectator or a seat the game has
+    /// (a token of a game set up with fewer seats, say); `401 token_revoked` unless a seat
+    /// token's credential is the seat's; `403 not_your_seat` unless a player token's player
+    /// holds the seat.
+    pub fn admit(&self, viewer: Viewer, holder: &Holder) -> Result<(), Refusal> {
+        match holder {
+            Holder::Token(credential) => self.seats.admit(viewer, *credential)?,
+            Holder::App(app) => self.owned_by(app)?,
+            Holder::Player(who) => {
+                self.owned_by(&who.app)?;
+                if let Viewer::Seat(seat) = viewer
+                    && !self.seats.seats_of(&who.player).contains(&seat)
+                {
+                    return Err(Refusal::new(
+                        Code::NotYourSeat,
+                        format!("the player does not hold seat {seat} of this game"),
+                    ));
+                }
+            }
+        }
         match viewer {
             Viewer::Seat(seat) if seat.index() >= self.game.seat_count() => Err(Refusal::new(
                 Code::NoSuchSeat,
                 format!("seat {seat} does not exist in this game"),
             )),
             _ => Ok(()),
+        }
+    }
+
+    /// `404 game_not_found` unless `app` owns the game.
+    pub fn owned_by(&self, app: &str) -> Result<(), Refusal> {
+        if self.app.as_deref() == Some(app) {
+            Ok(())
+        } else {
+            Err(Refusal::game_not_found(&self.id))
+        }
+    }
+
+    /// The viewer a pass is for this game: a seat token's seat (a spectator without one), a
+    /// player's seat (the one it names, or the only one it holds; a spectator if it holds
+    /// none), or a spectator for an app's key. Refused as [`Table::admit`] refuses, and `409
+    /// seat_ambiguous` for a player holding several seats without naming one.
+    pub fn viewer_of(&self, pass: &Pass) -> Result<Viewer, Refusal> {
+        let viewer = match (&pass.holder, pass.seat) {
+            (Holder::Player(who), None) => {
+                self.owned_by(&who.app)?;
+                match self.seats.seats_of(&who.player).as_slice() {
+                    [] => Viewer::Spectator,
+                    [seat] => Viewer::Seat(*seat),
+                    held => {
+                        return Err(Refusal::new(
+                            Code::SeatAmbiguous,
+                            format!(
+                                "the player holds seats {} of this game: name one with `?seat=N`",
+                                held.iter()
+                                    .map(ToString::to_string)
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ),
+                        ));
+                    }
+                }
+            }
+            (Holder::App(_), _) | (_, None) => Viewer::Spectator,
+            (_, Some(seat)) => Viewer::Seat(seat),
+        };
+        self.admit(viewer, &pass.holder)?;
+        Ok(viewer)
+    }
+
+    /// The seat a pass plays in this game, as [`Table::viewer_of`] finds it: `403
+    /// seat_required` when it is a spectator's.
+    pub fn seat_of(&self, pass: &Pass) -> Result<Seat, Refusal> {
+        match self.viewer_of(pass)? {
+            Viewer::Seat(seat) => Ok(seat),
+            Viewer::Spectator => Err(Refusal::new(
+                Code::SeatRequired,
+                match pass.holder {
+                    Holder::Player(_) => "the player holds no seat of this game",
+                    Holder::App(_) => "this call needs a seat: an app's key has none",
+                    Holder::Token(_) => "this call needs a seat's token; the host token has no seat",
+                },
+            )),
         }
     }
 
@@ -114,6 +191,7 @@ impl Table {
             game,
             seats: self.seats.clone(),
             webhook: self.webhook.clone(),
+            app: self.app.clone(),
             notices: Vec::new(),
         };
         next.notices = notices::notices(Some(&self.game), &next, now_ms);

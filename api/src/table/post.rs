@@ -2,19 +2,17 @@
 
 use std::borrow::Cow;
 
-use roadie_engine::{AnyGame, Seat, Viewer};
+use roadie_engine::{AnyGame, Seat};
 
 use super::bots::{Panicked, apply_guarded, play_bots};
 use super::refusal::Refusal;
-use super::{Change, Credential, Precondition, Refused, StoredEvent, Table, Transition, clock};
+use super::{Change, Pass, Precondition, Refused, StoredEvent, Table, Transition, clock};
 
-/// One action posted by `seat`, holding a token with `credential`.
+/// One action posted by the seat a caller's `pass` plays.
 #[derive(Clone, Copy, Debug)]
 pub struct Post<'a> {
-    /// The seat that posts.
-    pub seat: Seat,
-    /// Its token's credential.
-    pub credential: Credential,
+    /// The caller's pass: a seat token, or a player token of the seat's player.
+    pub pass: &'a Pass,
     /// The action, as the client wrote it (valid JSON).
     pub action: &'a str,
     /// `If-Match`: apply only at these revisions.
@@ -34,13 +32,13 @@ impl Change for Post<'_> {
         {
             return Err(Refusal::version_mismatch(table.revision).into());
         }
-        table.admit(Viewer::Seat(self.seat), self.credential)?;
+        let seat = table.seat_of(self.pass)?;
         let (base, mut events) = clock::due_at(table, now);
         let mut game = base.game.clone();
-        let played = match apply_guarded(&mut game, self.seat, self.action) {
+        let played = match apply_guarded(&mut game, seat, self.action) {
             Err(Panicked) => return Err(Refusal::internal().into()),
             Ok(Err(rejection)) => {
-                let legal = game.legal_actions(self.seat);
+                let legal = game.legal_actions(seat);
                 let refusal = Refusal::from_rejection(rejection, legal, game.to_act());
                 let timeouts = match base {
                     Cow::Owned(next) => Some(Box::new(Transition { next, events })),
@@ -51,7 +49,7 @@ impl Change for Post<'_> {
             Ok(Ok(played)) => played,
         };
         events.extend(played.into_iter().map(StoredEvent::from));
-        Ok(Some(acted(table, &base, self.seat, game, events, now)))
+        Ok(Some(acted(table, &base, seat, game, events, now)))
     }
 
     fn pinned(&self) -> bool {

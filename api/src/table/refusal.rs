@@ -107,6 +107,10 @@ codes! {
         "Only the host token may do this.";
     NotYourSeat = "not_your_seat", Forbidden,
         "The token plays another seat than the path names.";
+    AppRequired = "app_required", Unauthenticated,
+        "Apps are configured on this server: the call needs an app's credential, its API key or one of its players' tokens (`Authorization: Bearer <key or token>`).";
+    RulesetNotAllowed = "ruleset_not_allowed", Forbidden,
+        "The app may not create games of this ruleset (its `limits.rulesets`).";
     NoSuchSeat = "no_such_seat", Forbidden,
         "The token names a seat the game does not have.";
     SeatNotFound = "seat_not_found", NotFound,
@@ -139,6 +143,10 @@ codes! {
         "The cursor (`after`, `Last-Event-ID`) is beyond the end of the game's log, which `last_seq` gives: the events it names are not in the log (the store lost recent writes, or the number was made up). Read the game and resume from `last_seq` or earlier.";
     TicketMatched = "ticket_matched", Conflict,
         "The ticket was matched (or is being seated) and can no longer be cancelled; its `game` and `seat_token` are in `GET /v1/tickets/{id}`.";
+    SeatAmbiguous = "seat_ambiguous", Conflict,
+        "The player holds several seats of this game: name one with `?seat=N`.";
+    AppLimitReached = "app_limit_reached", Throttled,
+        "The app has as many live games as its `limits.live_games` allows; `detail` names the limit. Finish or abort one first.";
     IdempotencyKeyReused = "idempotency_key_reused", Conflict,
         "This `Idempotency-Key` was used for another action. Use a new key for a new action.";
     VersionMismatch = "version_mismatch", Stale,

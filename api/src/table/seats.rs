@@ -9,6 +9,8 @@
 //! lost (Redis restarted from an older snapshot) never matches the seat again, even when the
 //! generation counts up to the same number a second time.
 
+use std::sync::Arc;
+
 use roadie_engine::BotLevel;
 use roadie_engine::{Audience, Seat, Viewer};
 use serde::{Deserialize, Serialize};
@@ -33,6 +35,53 @@ pub struct Credential {
     pub grant: Option<u64>,
 }
 
+/// An app's player, by the id the app gives it: what a player token proves.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PlayerRef {
+    /// The app.
+    pub app: Arc<str>,
+    /// The player's id in the app (opaque, 1 to 128 bytes).
+    pub player: Arc<str>,
+}
+
+/// What a caller holds for a game, proven at the edge and checked against the table.
+#[derive(Clone, Debug)]
+pub enum Holder {
+    /// A seat token of the game, with its credential; or nothing (a spectator), with the
+    /// default credential.
+    Token(Credential),
+    /// A player token of an app: it opens the seats that player holds in the app's games.
+    Player(PlayerRef),
+    /// An app's API key: it sees and manages the app's games.
+    App(Arc<str>),
+}
+
+impl Default for Holder {
+    fn default() -> Self {
+        Self::Token(Credential::default())
+    }
+}
+
+/// What a caller presents for a game: what it holds, and the seat its seat token plays or its
+/// player names (`?seat=N`, or a seat in the path). Nothing at all is a spectator's pass.
+#[derive(Clone, Debug, Default)]
+pub struct Pass {
+    /// What the caller holds.
+    pub holder: Holder,
+    /// A seat token's seat, or the seat a player names.
+    pub seat: Option<Seat>,
+}
+
+impl Pass {
+    /// A seat token's pass.
+    pub fn token(seat: Seat, credential: Credential) -> Self {
+        Self {
+            holder: Holder::Token(credential),
+            seat: Some(seat),
+        }
+    }
+}
+
 /// Who sits in a seat.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -42,6 +91,10 @@ pub enum Occupant {
     Player {
         /// The display name given at creation or when joining.
         name: Option<String>,
+        /// The app's id of the player, when the game's app seated one by id: that player's
+        /// token opens the seat.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        player: Option<String>,
     },
     /// Nobody yet: anyone may join it.
     Open,
@@ -68,7 +121,7 @@ pub struct SeatEntry {
 impl SeatEntry {
     fn player(name: Option<String>) -> Self {
         Self {
-            occupant: Occupant::Player { name },
+            occupant: Occupant::Player { name, player: None },
             generation: 0,
             grant: None,
         }
@@ -126,6 +179,25 @@ impl SeatTable {
         }
     }
 
+    /// The seats `player` holds, in order.
+    pub fn seats_of(&self, player: &str) -> Vec<Seat> {
+        Seat::all(self.entries.len())
+            .zip(&self.entries)
+            .filter(|(_, entry)| {
+                matches!(&entry.occupant, Occupant::Player { player: Some(p), .. } if p == player)
+            })
+            .map(|(seat, _)| seat)
+            .collect()
+    }
+
+    /// Every player id seated, in seat order (a player holding two seats is listed twice).
+    pub fn player_ids(&self) -> impl Iterator<Item = &str> + '_ {
+        self.entries.iter().filter_map(|entry| match &entry.occupant {
+            Occupant::Player { player: Some(p), .. } => Some(p.as_str()),
+            _ => None,
+        })
+    }
+
     /// The open seats, in order.
     pub fn open_seats(&self) -> Vec<Seat> {
         Seat::all(self.entries.len())
@@ -166,15 +238,16 @@ impl SeatTable {
         Seat::all(seats)
             .map(|seat| {
                 let entry = self.entry(seat);
-                let (occupant, name, level) = match entry.occupant {
-                    Occupant::Player { name } => (OccupantKind::Player, name, None),
-                    Occupant::Open => (OccupantKind::Open, None, None),
-                    Occupant::Bot { level } => (OccupantKind::Bot, None, Some(level)),
+                let (occupant, name, player, level) = match entry.occupant {
+                    Occupant::Player { name, player } => (OccupantKind::Player, name, player, None),
+                    Occupant::Open => (OccupantKind::Open, None, None, None),
+                    Occupant::Bot { level } => (OccupantKind::Bot, None, None, Some(level)),
                 };
                 SeatInfo {
                     seat,
                     occupant,
                     name,
+                    player,
                     level,
                 }
             })
@@ -227,6 +300,9 @@ pub struct SeatInfo {
     /// The player's display name, when it has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// The player's id in the game's app, when the app seated a player by id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<String>,
     /// The bot's level, for a bot.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub level: Option<BotLevel>,
@@ -239,6 +315,14 @@ pub enum SeatSpec {
     Open,
     /// `{"name": "Ann"}`: a named player, whose token the creation returns.
     Player(String),
+    /// `{"player": "u123", "name": "Ann"}`: an app's player, by the app's id of it (the name is
+    /// optional); that player's token opens the seat, and the creation returns a seat token too.
+    Member {
+        /// The app's id of the player.
+        player: String,
+        /// The display name.
+        name: Option<String>,
+    },
     /// `{"bot": "random"}`, `{"bot": "greedy"}` or `{"bot": "expert"}`: a bot.
     Bot(BotLevel),
 }
@@ -261,24 +345,35 @@ impl<'de> Deserialize<'de> for SeatSpec {
             name: Option<String>,
             #[serde(default, deserialize_with = "present")]
             bot: Option<BotLevel>,
+            #[serde(default, deserialize_with = "present")]
+            player: Option<String>,
         }
-        let shape = "a seat is {\"open\": true}, {\"name\": \"...\"} or {\"bot\": \"random\" | \"greedy\"}";
+        let shape = "a seat is {\"open\": true}, {\"name\": \"...\"}, {\"player\": \"<id>\", \"name\": \"...\"} or {\"bot\": \"random\" | \"greedy\" | \"expert\"}";
         let fields = Fields::deserialize(d).map_err(|e| serde::de::Error::custom(format!("{shape}: {e}")))?;
         match fields {
             Fields {
                 open: Some(true),
                 name: None,
                 bot: None,
+                player: None,
             } => Ok(SeatSpec::Open),
             Fields {
                 open: None,
                 name: Some(name),
                 bot: None,
+                player: None,
             } => Ok(SeatSpec::Player(name)),
+            Fields {
+                open: None,
+                name,
+                bot: None,
+                player: Some(player),
+            } if (1..=128).contains(&player.len()) => Ok(SeatSpec::Member { player, name }),
             Fields {
                 open: None,
                 name: None,
                 bot: Some(level),
+                player: None,
             } => Ok(SeatSpec::Bot(level)),
             _ => Err(serde::de::Error::custom(shape)),
         }
@@ -358,7 +453,10 @@ pub fn table_of(
                 SeatEntry::granted(if open {
                     Occupant::Open
                 } else {
-                    Occupant::Player { name: None }
+                    Occupant::Player {
+                        name: None,
+                        player: None,
+                    }
                 })
             })
             .collect(),
@@ -375,6 +473,11 @@ pub fn table_of(
                     SeatSpec::Open => Occupant::Open,
                     SeatSpec::Player(name) => Occupant::Player {
                         name: Some(display_name(name)?),
+                        player: None,
+                    },
+                    SeatSpec::Member { player, name } => Occupant::Player {
+                        name: name.as_deref().map(display_name).transpose()?,
+                        player: Some(player.clone()),
                     },
                     SeatSpec::Bot(level) => Occupant::Bot { level: *level },
                 }))
@@ -404,6 +507,17 @@ pub enum SeatEvent {
         seat: Seat,
         /// The bot that took it over.
         level: BotLevel,
+    },
+    /// The game's app handed the seat to one of its players: that player's token opens it, and
+    /// every earlier token of the seat is refused.
+    SeatHanded {
+        /// The seat.
+        seat: Seat,
+        /// The app's id of the player.
+        player: String,
+        /// The player's display name, if the app gave one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
     },
     /// The host gave the seat to a bot.
     SeatReplaced {
@@ -441,7 +555,7 @@ pub fn seats_taken(specs: &[SeatSpec]) -> Result<Vec<StoredEvent>, Refusal> {
     Seat::all(specs.len())
         .zip(specs)
         .filter_map(|(seat, spec)| match spec {
-            SeatSpec::Player(name) => Some(
+            SeatSpec::Player(name) | SeatSpec::Member { name: Some(name), .. } => Some(
                 SeatEvent::SeatTaken {
                     seat,
                     name: name.clone(),
@@ -476,18 +590,21 @@ pub enum SeatChange {
         wanted: Wanted,
         /// The display name.
         name: String,
+        /// What the joining caller holds: a player token seats its player by id; an app's
+        /// credential must be the game's app's.
+        holder: Holder,
     },
     /// The host gives the seat's player a new token; every earlier one is refused.
     Reissue {
         /// The seat.
         seat: Seat,
     },
-    /// The seat's player, holding `credential`, resigns; a bot of `level` plays on.
+    /// The seat's player, holding `holder`, resigns; a bot of `level` plays on.
     Resign {
         /// The seat.
         seat: Seat,
-        /// The resigning token's credential.
-        credential: Credential,
+        /// What the resigning caller holds.
+        holder: Holder,
         /// The bot that takes over.
         level: BotLevel,
     },
@@ -497,6 +614,16 @@ pub enum SeatChange {
         seat: Seat,
         /// The bot that takes over.
         level: BotLevel,
+    },
+    /// The game's app hands the seat to the player `player` (whose token then opens it); every
+    /// earlier token of the seat is refused.
+    Hand {
+        /// The seat.
+        seat: Seat,
+        /// The app's id of the player.
+        player: String,
+        /// The player's display name.
+        name: Option<String>,
     },
 }
 
@@ -519,7 +646,12 @@ impl SeatChange {
     /// the seat's generation (revoking its tokens), judged against `table`.
     fn judge(&self, table: &Table) -> Result<(Seat, Occupant, SeatEvent, bool), Refusal> {
         match self {
-            SeatChange::Join { wanted, name } => {
+            SeatChange::Join { wanted, name, holder } => {
+                table.admit(Viewer::Spectator, holder)?;
+                let player = match holder {
+                    Holder::Player(who) => Some(who.player.to_string()),
+                    _ => None,
+                };
                 let seat = match *wanted {
                     Wanted::Seat(seat) => {
                         let seat = seat_of(table, seat)?;
@@ -542,6 +674,7 @@ impl SeatChange {
                 }
                 let occupant = Occupant::Player {
                     name: Some(name.clone()),
+                    player,
                 };
                 let event = SeatEvent::SeatTaken {
                     seat,
@@ -563,8 +696,8 @@ impl SeatChange {
             }
             SeatChange::Resign { seat, level, .. } | SeatChange::Replace { seat, level } => {
                 let seat = seat_of(table, *seat)?;
-                if let SeatChange::Resign { credential, .. } = self {
-                    table.seats.admit(Viewer::Seat(seat), *credential)?;
+                if let SeatChange::Resign { holder, .. } = self {
+                    table.admit(Viewer::Seat(seat), holder)?;
                 }
                 if table.game.is_over() {
                     return Err(Refusal::new(
@@ -577,6 +710,25 @@ impl SeatChange {
                     _ => SeatEvent::SeatReplaced { seat, level: *level },
                 };
                 Ok((seat, Occupant::Bot { level: *level }, event, true))
+            }
+            SeatChange::Hand { seat, player, name } => {
+                let seat = seat_of(table, *seat)?;
+                if table.game.is_over() {
+                    return Err(Refusal::new(
+                        Code::GameOver,
+                        "the game is over: its seats stay as they were",
+                    ));
+                }
+                let occupant = Occupant::Player {
+                    name: name.clone(),
+                    player: Some(player.clone()),
+                };
+                let event = SeatEvent::SeatHanded {
+                    seat,
+                    player: player.clone(),
+                    name: name.clone(),
+                };
+                Ok((seat, occupant, event, true))
             }
         }
     }
@@ -792,6 +944,7 @@ mod tests {
             game,
             seats: SeatTable::default(),
             webhook: None,
+            app: None,
             notices: Vec::new(),
         };
         let mut old = serde_json::to_value(&stored).expect("json");

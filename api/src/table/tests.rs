@@ -5,7 +5,7 @@ use roadie_engine::{AnyGame, BotLevel, Seat, Viewer};
 
 use super::clock::{Clock, TimeControl};
 use super::seats::{Occupant, SeatChange, SeatSpec, Wanted, table_of};
-use super::{BotMove, Change, Code, Expire, Post, Precondition, Revision, Table};
+use super::{BotMove, Change, Code, Expire, Holder, Pass, Post, Precondition, Revision, Table};
 
 const T0: u64 = 1_000_000;
 
@@ -31,6 +31,7 @@ fn table(specs: &[SeatSpec], clocked: bool) -> Table {
         game,
         seats: table_of(specs.len(), Some(specs), false, T0).expect("seats"),
         webhook: None,
+        app: None,
         notices: Vec::new(),
     }
 }
@@ -55,8 +56,7 @@ fn a_post_of_a_listed_action_advances_the_table_and_numbers_its_events() {
     let table = two_players();
     let (seat, action) = first_action(&table);
     let post = Post {
-        seat,
-        credential: table.seats.entry(seat).credential(),
+        pass: &Pass::token(seat, table.seats.entry(seat).credential()),
         action: &action,
         precondition: None,
     };
@@ -78,16 +78,15 @@ fn a_post_is_refused_for_the_wrong_seat_a_stale_precondition_and_an_old_token() 
     let other = Seat::new(1 - seat.index());
     let refusal = |post: Post<'_>| post.apply(&table, T0).expect_err("refused").refusal.code();
     let credential = table.seats.entry(seat).credential();
+    let pass = Pass::token(seat, credential);
     let post = Post {
-        seat,
-        credential,
+        pass: &pass,
         action: &action,
         precondition: None,
     };
     assert_eq!(
         refusal(Post {
-            seat: other,
-            credential: table.seats.entry(other).credential(),
+            pass: &Pass::token(other, table.seats.entry(other).credential()),
             ..post
         }),
         Code::NotYourTurn
@@ -104,7 +103,7 @@ fn a_post_is_refused_for_the_wrong_seat_a_stale_precondition_and_an_old_token() 
     old.grant = old.grant.map(|grant| grant ^ 1);
     assert_eq!(
         refusal(Post {
-            credential: old,
+            pass: &Pass::token(seat, old),
             ..post
         }),
         Code::TokenRevoked
@@ -118,6 +117,7 @@ fn a_join_seats_a_person_in_the_first_open_seat_with_a_new_grant() {
     let join = SeatChange::Join {
         wanted: Wanted::FirstOpen,
         name: "Cy".into(),
+        holder: Holder::default(),
     };
     let (transition, seat) = join.apply(&table, T0).expect("joined");
     assert_eq!(seat, Seat::new(1));
@@ -125,7 +125,8 @@ fn a_join_seats_a_person_in_the_first_open_seat_with_a_new_grant() {
     assert_eq!(
         entry.occupant,
         Occupant::Player {
-            name: Some("Cy".into())
+            name: Some("Cy".into()),
+            player: None,
         }
     );
     assert_ne!(entry.grant, table.seats.entry(seat).grant);
@@ -142,7 +143,7 @@ fn a_resignation_hands_the_seat_to_a_bot_revokes_its_tokens_and_lets_it_play() {
     let credential = table.seats.entry(seat).credential();
     let resign = SeatChange::Resign {
         seat,
-        credential,
+        holder: Holder::Token(credential),
         level: BotLevel::Random,
     };
     let (transition, changed) = resign.apply(&table, T0).expect("resigned");
@@ -150,7 +151,7 @@ fn a_resignation_hands_the_seat_to_a_bot_revokes_its_tokens_and_lets_it_play() {
     let next = &transition.next;
     assert_eq!(next.seats.bot(seat), Some(BotLevel::Random));
     assert_eq!(
-        next.admit(Viewer::Seat(seat), credential)
+        next.admit(Viewer::Seat(seat), &Holder::Token(credential))
             .expect_err("revoked")
             .code(),
         Code::TokenRevoked
@@ -173,11 +174,11 @@ fn a_reissue_bumps_the_generation_so_the_old_token_is_refused_and_the_new_one_ad
     let (transition, _) = SeatChange::Reissue { seat }.apply(&table, T0).expect("reissued");
     let after = transition.next.seats.entry(seat).credential();
     assert_eq!(after.generation, before.generation + 1);
-    assert!(transition.next.admit(Viewer::Seat(seat), after).is_ok());
+    assert!(transition.next.admit(Viewer::Seat(seat), &Holder::Token(after)).is_ok());
     assert_eq!(
         transition
             .next
-            .admit(Viewer::Seat(seat), before)
+            .admit(Viewer::Seat(seat), &Holder::Token(before))
             .expect_err("revoked")
             .code(),
         Code::TokenRevoked
@@ -223,8 +224,7 @@ fn a_timeout_is_due_only_from_its_deadline_and_a_late_post_plays_it_first() {
     // no longer acts, and the refusal carries the timeouts to write on their own.
     let (seat, action) = first_action(&table);
     let late = Post {
-        seat,
-        credential: table.seats.entry(seat).credential(),
+        pass: &Pass::token(seat, table.seats.entry(seat).credential()),
         action: &action,
         precondition: None,
     };
@@ -257,8 +257,7 @@ fn expert_to_act() -> Table {
         }
         let (seat, action) = first_action(&table);
         let post = Post {
-            seat,
-            credential: table.seats.entry(seat).credential(),
+            pass: &Pass::token(seat, table.seats.entry(seat).credential()),
             action: &action,
             precondition: None,
         };

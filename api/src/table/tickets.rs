@@ -26,6 +26,9 @@ pub struct QueueSpec {
     /// The ruleset's options, as the first ticket wrote them (`null`: none).
     #[serde(default)]
     pub options: Option<serde_json::Value>,
+    /// The app whose players wait in the queue: each app's tickets are matched among its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub app: Option<String>,
 }
 
 impl QueueSpec {
@@ -34,7 +37,10 @@ impl QueueSpec {
     /// split a queue.
     pub fn key(&self) -> String {
         let options = self.options.as_ref().map(|o| o.to_string()).unwrap_or_default();
-        let digest = Sha256::digest(format!("{}\n{}\n{}", self.ruleset, self.seats, options));
+        let digest = match &self.app {
+            None => Sha256::digest(format!("{}\n{}\n{}", self.ruleset, self.seats, options)),
+            Some(app) => Sha256::digest(format!("{}\n{}\n{}\n{app}", self.ruleset, self.seats, options)),
+        };
         hex::encode(&digest[..QUEUE_HEX / 2])
     }
 }
@@ -105,6 +111,9 @@ pub struct Ticket {
     pub state: TicketState,
     /// The display name its seat gets.
     pub name: String,
+    /// The app's id of the player, when a player token opened it: the player is seated by id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<String>,
     /// SHA-256 (hex) of the ticket's bearer token: the token itself is never kept.
     pub token_hash: String,
     /// When it stops waiting (Unix ms).
@@ -140,7 +149,11 @@ impl Ticket {
         if token_hash(token) == self.token_hash {
             Ok(())
         } else {
-            Err(Refusal::new(Code::TokenInvalid, "the token is not this ticket's"))
+            // As if there were no such ticket: its existence is the holder's to know.
+            Err(Refusal::new(
+                Code::TicketNotFound,
+                "no matchmaking ticket has this id, or the token is not its",
+            ))
         }
     }
 }
@@ -164,6 +177,9 @@ pub struct Claimed {
     pub id: String,
     /// Its display name.
     pub name: String,
+    /// The app's id of its player, when a player token opened it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<String>,
 }
 
 /// A batch taken from a queue by one process, to be seated in one game. The claim's id is the
@@ -261,6 +277,7 @@ mod tests {
             ruleset: "shrewd-producer".into(),
             seats: 4,
             options: None,
+            app: None,
         };
         let id = TicketId::random(&spec.key());
         let parsed = TicketId::parse(id.as_str()).expect("parses");
@@ -275,6 +292,7 @@ mod tests {
             ruleset: "r".into(),
             seats: 2,
             options: Some(serde_json::json!({"a": 1, "b": 2})),
+            app: None,
         };
         let b = QueueSpec {
             options: serde_json::from_str(r#"{"b": 2, "a": 1}"#).ok(),

@@ -35,13 +35,27 @@ pub struct JoinSeat {
     pub name: String,
 }
 
-/// Give a seat to a bot.
+/// Give a seat to a bot (`{"bot": "greedy"}`), or, with the game's app key, to one of the
+/// app's players (`{"player": "u456", "name": "Bea"}`).
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"bot": "greedy"}))]
 pub struct ReplaceSeat {
     /// The bot's level.
-    pub bot: BotLevel,
+    #[serde(default)]
+    pub bot: Option<BotLevel>,
+    /// The app's id of the player who takes the seat (1 to 128 bytes; the game's app key only).
+    #[serde(default)]
+    #[schema(min_length = 1, max_length = 128)]
+    pub player: Option<String>,
+    /// The player's display name, with `player`.
+    #[serde(default)]
+    #[schema(
+        min_length = 1,
+        max_length = 32,
+        pattern = r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$"
+    )]
+    pub name: Option<String>,
 }
 
 /// A seat after a resignation or a replacement.

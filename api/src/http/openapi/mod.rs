@@ -127,6 +127,32 @@ impl Modify for RulesetDocs {
                     .build(),
             ),
         );
+        components.add_security_scheme(
+            "api_key",
+            SecurityScheme::Http(
+                Http::builder()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("rk_...")
+                    .description(Some(
+                        "An app's API key (`roadie apps new-key`), where apps are configured: it \
+                         creates and lists the app's games and manages them",
+                    ))
+                    .build(),
+            ),
+        );
+        components.add_security_scheme(
+            "player_token",
+            SecurityScheme::Http(
+                Http::builder()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("JWT")
+                    .description(Some(
+                        "A player token an app signed (EdDSA, ES256 or RS256; `iss` the app, `sub` the \
+                         player, `aud` `roadie`): it opens every seat its player holds in the app's games",
+                    ))
+                    .build(),
+            ),
+        );
         doc.extensions
             .get_or_insert_with(Extensions::default)
             .insert("x-roadie-rulesets".into(), serde_json::Value::Object(rulesets));

@@ -8,7 +8,7 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use crate::http::body::JsonBody;
-use crate::http::caller::{HostCaller, SeatCaller, ViewerCaller};
+use crate::http::caller::{AppCaller, HostCaller, SeatCaller, ViewerCaller};
 use crate::http::etag::etag;
 use crate::http::extract::{IdempotencyKey, IfMatch, IfNoneMatch};
 use crate::http::limits::Limits;
@@ -41,10 +41,13 @@ use crate::wire::{ActionResult, CreateGame, CreatedGame, EventLog, GameState, Le
 #[utoipa::path(
     post, path = "/v1/games", tag = "games",
     request_body = CreateGame,
+    security((), ("api_key" = []), ("player_token" = [])),
     responses(
         (status = 201, description = "The game was created; `Location` names it.", body = CreatedGame,
             headers(("Location" = String, description = "The game's URL"))),
         (status = 400, response = crate::http::problem::BadRequest),
+        (status = 401, response = crate::http::problem::Unauthorized),
+        (status = 403, response = crate::http::problem::Forbidden),
         (status = 404, response = crate::http::problem::NotFound),
         (status = 413, response = crate::http::problem::PayloadTooLarge),
         (status = 408, response = crate::http::problem::RequestTimeout),
@@ -57,11 +60,16 @@ pub async fn create_game(
     games: web::Data<Games>,
     limits: web::Data<Limits>,
     metrics: web::Data<Metrics>,
+    caller: AppCaller,
     req: HttpRequest,
     body: JsonBody<CreateGame>,
 ) -> Result<HttpResponse, Refusal> {
-    limits.admit_creation(&req, games.store(), &metrics).await?;
-    let created = games.create(new_game(body.0)).await?;
+    let app = caller.app().cloned();
+    if app.is_none() {
+        // An app's creations are counted by its own limits, not by its address.
+        limits.admit_creation(&req, games.store(), &metrics).await?;
+    }
+    let created = games.create(new_game(body.0, app)).await?;
     Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, format!("/v1/games/{}", created.id)))
         .insert_header(etag(&created.revision))
@@ -69,7 +77,7 @@ pub async fn create_game(
 }
 
 /// The creation's body as the service's command.
-fn new_game(body: CreateGame) -> NewGame {
+fn new_game(body: CreateGame, app: Option<std::sync::Arc<crate::apps::App>>) -> NewGame {
     let (seats, specs) = body.seats.into_parts();
     NewGame {
         ruleset: body.ruleset,
@@ -82,6 +90,8 @@ fn new_game(body: CreateGame) -> NewGame {
         clock: body.clock,
         announce_seats: false,
         id: None,
+        app,
+        owner: None,
     }
 }
 
@@ -118,7 +128,7 @@ pub(super) fn within(name: &str, value: u64, min: u64, max: u64) -> Result<u64, 
             description = "The `ETag` already held (or several, separated by commas): `304` while the game is still at that revision. `*` names every revision (RFC 9110): `304` while the game exists"),
         GameQuery,
     ),
-    security((), ("seat_token" = [])),
+    security((), ("seat_token" = []), ("player_token" = []), ("api_key" = [])),
     responses(
         (status = 200, description = "The game", body = GameState, headers(("ETag" = String, description = "The revision"))),
         (status = 304, description = "Still at the revision named by `If-None-Match`", headers(("ETag" = String, description = "The revision"))),
@@ -138,10 +148,7 @@ pub async fn get_game(
 ) -> Result<HttpResponse, Refusal> {
     let wait = Duration::from_secs(within("wait", query.wait.unwrap_or(0), 0, MAX_WAIT.as_secs())?);
     Ok(
-        match games
-            .get(&id, viewer.viewer, viewer.credential, known.0.as_ref(), wait)
-            .await?
-        {
+        match games.get(&id, &viewer.pass, known.0.as_ref(), wait).await? {
             Seen::Changed(state) => HttpResponse::Ok()
                 .insert_header(etag(&state.revision))
                 .insert_header((header::VARY, "Authorization"))
@@ -158,7 +165,7 @@ pub async fn get_game(
 #[utoipa::path(
     delete, path = "/v1/games/{id}", tag = "games",
     params(("id" = String, Path, description = "The game's id")),
-    security(("host_token" = [])),
+    security(("host_token" = []), ("api_key" = [])),
     responses(
         (status = 204, description = "Deleted"),
         (status = 401, response = crate::http::problem::Unauthorized),
@@ -170,8 +177,9 @@ pub async fn get_game(
 pub async fn delete_game(
     games: web::Data<Games>,
     id: GameId,
-    _host: HostCaller,
+    host: HostCaller,
 ) -> Result<HttpResponse, Refusal> {
+    games.check_host(&id, host.app()).await?;
     games.delete(&id).await?;
     Ok(HttpResponse::NoContent().finish())
 }
@@ -180,7 +188,7 @@ pub async fn delete_game(
 #[utoipa::path(
     get, path = "/v1/games/{id}/actions", tag = "games",
     params(("id" = String, Path, description = "The game's id")),
-    security(("seat_token" = [])),
+    security(("seat_token" = []), ("player_token" = [])),
     responses(
         (status = 200, description = "The legal actions", body = LegalActions),
         (status = 401, response = crate::http::problem::Unauthorized),
@@ -193,7 +201,7 @@ pub async fn list_actions(
     id: GameId,
     seat: SeatCaller,
 ) -> Result<HttpResponse, Refusal> {
-    let actions = games.actions(&id, seat.seat, seat.credential).await?;
+    let actions = games.actions(&id, &seat.pass).await?;
     Ok(HttpResponse::Ok()
         .insert_header(etag(&actions.revision))
         .json(actions))
@@ -208,7 +216,7 @@ pub async fn list_actions(
 #[utoipa::path(
     get, path = "/v1/games/{id}/hint", tag = "games",
     params(("id" = String, Path, description = "The game's id")),
-    security(("seat_token" = [])),
+    security(("seat_token" = []), ("player_token" = [])),
     responses(
         (status = 200, description = "The hint", body = Hint),
         (status = 401, response = crate::http::problem::Unauthorized),
@@ -224,7 +232,7 @@ pub async fn get_hint(
     id: GameId,
     seat: SeatCaller,
 ) -> Result<HttpResponse, Refusal> {
-    let hint = games.hint(&id, seat.seat, seat.credential).await?;
+    let hint = games.hint(&id, &seat.pass).await?;
     Ok(HttpResponse::Ok()
         .insert_header((header::CACHE_CONTROL, "no-store"))
         .json(hint))
@@ -255,7 +263,7 @@ const PREFERENCE_APPLIED: HeaderName = HeaderName::from_static("preference-appli
             description = "Apply only at this revision (the `ETag`; or several, separated by commas; `*`: any)"),
         ("Idempotency-Key" = Option<String>, Header, nullable = false, pattern = r"^[\x21-\x7E]{1,200}$", description = "1 to 200 visible ASCII characters, scoped to the seat: a retry with the same key returns the first answer"),
     ),
-    security(("seat_token" = [])),
+    security(("seat_token" = []), ("player_token" = [])),
     request_body = PostAction,
     responses(
         (status = 200, description = "Applied", body = ActionResult, headers(("ETag" = String, description = "The new revision"))),
@@ -284,8 +292,7 @@ pub async fn post_action(
     let reply = games
         .post(ActionCommand {
             game,
-            seat: seat.seat,
-            credential: seat.credential,
+            pass: seat.pass,
             action: body.0.action,
             precondition: precondition.0,
             idempotency_key: idempotency_key.0,
@@ -325,7 +332,7 @@ pub struct EventsQuery {
 #[utoipa::path(
     get, path = "/v1/games/{id}/events", tag = "games",
     params(("id" = String, Path, description = "The game's id"), EventsQuery),
-    security((), ("seat_token" = [])),
+    security((), ("seat_token" = []), ("player_token" = []), ("api_key" = [])),
     responses(
         (status = 200, description = "The events", body = EventLog),
         (status = 400, response = crate::http::problem::BadRequest),
@@ -344,9 +351,7 @@ pub async fn list_events(
     let max = crate::service::MAX_EVENTS_PER_READ;
     let limit = within("limit", query.limit.unwrap_or(max), 1, max)?;
     let after = within("after", query.after, 0, crate::wire::MAX_SAFE_INTEGER)?;
-    let log = games
-        .events(&id, viewer.viewer, viewer.credential, after, limit)
-        .await?;
+    let log = games.events(&id, &viewer.pass, after, limit).await?;
     Ok(HttpResponse::Ok()
         .insert_header((header::VARY, "Authorization"))
         .json(log))

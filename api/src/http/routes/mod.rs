@@ -53,6 +53,7 @@ routes! {
     "/v1/games/{id}/actions" => { GET => games::list_actions, POST => games::post_action }
     "/v1/games/{id}" => { GET => games::get_game, DELETE => games::delete_game }
     "/v1/games" => { POST => games::create_game, GET => lobby::list_open_games }
+    "/v1/me/games" => { GET => lobby::list_my_games }
     "/v1/rulesets" => { GET => rulesets::list_rulesets }
     "/v1/rulesets/{ruleset}" => { GET => rulesets::get_ruleset }
     "/v1/rulesets/{ruleset}/components" => { GET => rulesets::get_components }

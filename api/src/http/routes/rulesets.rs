@@ -16,6 +16,7 @@ const SERVICE_MESSAGES: &[(&str, &str)] = &[
         "The player of seat {seat} resigned: a {level} bot plays it from now on",
     ),
     ("seat_replaced", "The host gave seat {seat} to a {level} bot"),
+    ("seat_handed", "The app handed seat {seat} to player {player}"),
     ("token_reissued", "The host issued {seat|seat} a new token"),
     (
         "clock_expired",

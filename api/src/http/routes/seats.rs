@@ -5,14 +5,26 @@ use actix_web::{HttpResponse, web};
 use roadie_engine::BotLevel;
 
 use crate::http::body::JsonBody;
-use crate::http::caller::{HostCaller, SeatCaller};
+use crate::http::caller::{HostCaller, SeatCaller, ViewerCaller};
 use crate::http::etag::etag;
 use crate::http::extract::SeatInPath;
 use crate::service::Games;
 use crate::service::Wanted;
 use crate::table::GameId;
-use crate::table::{Code, Refusal};
+use crate::table::{Code, Holder, Refusal};
 use crate::wire::seats::{JoinSeat, ReplaceSeat, SeatChanged, SeatGrant};
+
+/// `422 invalid_seats` unless `id` is a player id: 1 to 128 bytes.
+pub(super) fn player_id(id: String) -> Result<String, Refusal> {
+    if (1..=crate::apps::MAX_PLAYER_ID_BYTES).contains(&id.len()) {
+        Ok(id)
+    } else {
+        Err(Refusal::new(
+            Code::InvalidSeats,
+            format!("a player id is 1 to {} bytes", crate::apps::MAX_PLAYER_ID_BYTES),
+        ))
+    }
+}
 
 fn granted(grant: SeatGrant) -> HttpResponse {
     HttpResponse::Created()
@@ -29,9 +41,11 @@ fn granted(grant: SeatGrant) -> HttpResponse {
     post, path = "/v1/games/{id}/seats", tag = "seats",
     params(("id" = String, Path, description = "The game's id")),
     request_body = JoinSeat,
+    security((), ("player_token" = []), ("api_key" = [])),
     responses(
         (status = 201, description = "Seated: the seat and its token", body = SeatGrant),
         (status = 400, response = crate::http::problem::BadRequest),
+        (status = 401, response = crate::http::problem::Unauthorized),
         (status = 404, response = crate::http::problem::NotFound),
         (status = 409, response = crate::http::problem::Conflict),
         (status = 413, response = crate::http::problem::PayloadTooLarge),
@@ -43,9 +57,14 @@ fn granted(grant: SeatGrant) -> HttpResponse {
 pub async fn join_first_open(
     games: web::Data<Games>,
     id: GameId,
+    caller: ViewerCaller,
     body: JsonBody<JoinSeat>,
 ) -> Result<HttpResponse, Refusal> {
-    Ok(granted(games.join(&id, Wanted::FirstOpen, &body.0.name).await?))
+    Ok(granted(
+        games
+            .join(&id, Wanted::FirstOpen, &body.0.name, caller.pass.holder)
+            .await?,
+    ))
 }
 
 /// Join this open seat under a display name. The answer carries the seat's token, once; a
@@ -57,9 +76,11 @@ pub async fn join_first_open(
         ("seat" = u16, Path, description = "The seat"),
     ),
     request_body = JoinSeat,
+    security((), ("player_token" = []), ("api_key" = [])),
     responses(
         (status = 201, description = "Seated: the seat and its token", body = SeatGrant),
         (status = 400, response = crate::http::problem::BadRequest),
+        (status = 401, response = crate::http::problem::Unauthorized),
         (status = 404, response = crate::http::problem::NotFound),
         (status = 409, response = crate::http::problem::Conflict),
         (status = 413, response = crate::http::problem::PayloadTooLarge),
@@ -71,10 +92,15 @@ pub async fn join_first_open(
 pub async fn join_seat(
     games: web::Data<Games>,
     id: GameId,
+    caller: ViewerCaller,
     SeatInPath(seat): SeatInPath,
     body: JsonBody<JoinSeat>,
 ) -> Result<HttpResponse, Refusal> {
-    Ok(granted(games.join(&id, Wanted::Seat(seat), &body.0.name).await?))
+    Ok(granted(
+        games
+            .join(&id, Wanted::Seat(seat), &body.0.name, caller.pass.holder)
+            .await?,
+    ))
 }
 
 /// Give the seat to a bot (host token only): it plays the seat from now on, at once if the
@@ -85,7 +111,7 @@ pub async fn join_seat(
         ("id" = String, Path, description = "The game's id"),
         ("seat" = u16, Path, description = "The seat"),
     ),
-    security(("host_token" = [])),
+    security(("host_token" = []), ("api_key" = [])),
     request_body = ReplaceSeat,
     responses(
         (status = 200, description = "The seat is a bot's", body = SeatChanged),
@@ -102,11 +128,48 @@ pub async fn join_seat(
 pub async fn replace_seat(
     games: web::Data<Games>,
     id: GameId,
-    _host: HostCaller,
+    host: HostCaller,
     SeatInPath(seat): SeatInPath,
     body: JsonBody<ReplaceSeat>,
 ) -> Result<HttpResponse, Refusal> {
-    let changed: SeatChanged = games.give_to_bot(&id, seat, body.0.bot).await?;
+    games.check_host(&id, host.app()).await?;
+    let changed: SeatChanged = match (body.0, &host) {
+        (
+            ReplaceSeat {
+                bot: Some(level),
+                player: None,
+                name: None,
+            },
+            _,
+        ) => games.give_to_bot(&id, seat, level).await?,
+        (
+            ReplaceSeat {
+                bot: None,
+                player: Some(player),
+                name,
+            },
+            HostCaller::App(_),
+        ) => games.hand(&id, seat, player_id(player)?, name).await?,
+        (
+            ReplaceSeat {
+                bot: None,
+                player: Some(_),
+                ..
+            },
+            HostCaller::Host,
+        ) => {
+            return Err(Refusal::new(
+                Code::InvalidSeats,
+                "a seat is handed to a player by id with the game's app key; the host token gives seats to bots",
+            ));
+        }
+        _ => {
+            return Err(Refusal::new(
+                Code::InvalidSeats,
+                "the body is {\"bot\": \"random\" | \"greedy\" | \"expert\"} or {\"player\": \"<id>\", \"name\": \"...\"}",
+            ));
+        }
+    };
     Ok(HttpResponse::Ok()
         .insert_header(etag(&changed.revision))
         .json(changed))
@@ -120,7 +183,7 @@ pub async fn replace_seat(
         ("id" = String, Path, description = "The game's id"),
         ("seat" = u16, Path, description = "The seat"),
     ),
-    security(("seat_token" = [])),
+    security(("seat_token" = []), ("player_token" = [])),
     responses(
         (status = 200, description = "Resigned: the seat is a bot's", body = SeatChanged),
         (status = 401, response = crate::http::problem::Unauthorized),
@@ -136,15 +199,16 @@ pub async fn resign_seat(
     caller: SeatCaller,
     SeatInPath(seat): SeatInPath,
 ) -> Result<HttpResponse, Refusal> {
-    if seat != caller.seat {
+    let pass = caller.pass;
+    if let (Holder::Token(_), Some(played)) = (&pass.holder, pass.seat)
+        && played != seat
+    {
         return Err(Refusal::new(
             Code::NotYourSeat,
-            format!("this token plays seat {}, not seat {seat}", caller.seat),
+            format!("this token plays seat {played}, not seat {seat}"),
         ));
     }
-    let changed = games
-        .resign(&id, seat, caller.credential, BotLevel::Random)
-        .await?;
+    let changed = games.resign(&id, seat, pass.holder, BotLevel::Random).await?;
     Ok(HttpResponse::Ok()
         .insert_header(etag(&changed.revision))
         .json(changed))
@@ -158,7 +222,7 @@ pub async fn resign_seat(
         ("id" = String, Path, description = "The game's id"),
         ("seat" = u16, Path, description = "The seat"),
     ),
-    security(("host_token" = [])),
+    security(("host_token" = []), ("api_key" = [])),
     responses(
         (status = 201, description = "The seat's new token", body = SeatGrant),
         (status = 401, response = crate::http::problem::Unauthorized),
@@ -171,8 +235,9 @@ pub async fn resign_seat(
 pub async fn reissue_token(
     games: web::Data<Games>,
     id: GameId,
-    _host: HostCaller,
+    host: HostCaller,
     SeatInPath(seat): SeatInPath,
 ) -> Result<HttpResponse, Refusal> {
+    games.check_host(&id, host.app()).await?;
     Ok(granted(games.reissue(&id, seat).await?))
 }

@@ -104,7 +104,7 @@ fn last_event_id(req: &HttpRequest) -> Result<Option<u64>, Refusal> {
         ("Last-Event-ID" = Option<u64>, Header, nullable = false, maximum = 9_007_199_254_740_991_u64, description = "The last `id:` received: resume after it"),
         StreamQuery,
     ),
-    security((), ("seat_token" = [])),
+    security((), ("seat_token" = []), ("player_token" = []), ("api_key" = [])),
     responses(
         (status = 200, description = "The stream: `event`, `state`, `end`, `error` and `reconnect` messages", content_type = "text/event-stream", body = StreamMessage),
         (status = 400, response = crate::http::problem::BadRequest),
@@ -135,15 +135,9 @@ pub async fn stream_game(
         ));
     }
     let after = last_event_id(&req)?.or(query.after).unwrap_or(0);
-    let (first, cursor) = Cursor::new(
-        games,
-        id,
-        (viewer.viewer, viewer.credential),
-        after,
-        draining.subscribe(),
-    )
-    .open()
-    .await?;
+    let (first, cursor) = Cursor::new(games, id, viewer.pass, after, draining.subscribe())
+        .open()
+        .await?;
     let rest = futures_util::stream::unfold(cursor, Cursor::next);
     let body = futures_util::stream::once(std::future::ready(first))
         .chain(rest)

@@ -6,7 +6,7 @@ use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use crate::http::body::JsonBody;
-use crate::http::caller::TicketCaller;
+use crate::http::caller::{AppCaller, TicketCaller};
 use crate::http::limits::Limits;
 use crate::metrics::Metrics;
 use crate::service::{Games, MAX_WAIT, NewTicket, TicketView};
@@ -28,6 +28,7 @@ use super::games::within;
 #[utoipa::path(
     post, path = "/v1/tickets", tag = "matchmaking",
     request_body = CreateTicket,
+    security((), ("api_key" = []), ("player_token" = [])),
     responses(
         (status = 201, description = "The ticket waits; `Location` names it.", body = CreatedTicket,
             headers(("Location" = String, description = "The ticket's URL"))),
@@ -44,11 +45,17 @@ pub async fn create_ticket(
     games: web::Data<Games>,
     limits: web::Data<Limits>,
     metrics: web::Data<Metrics>,
+    caller: AppCaller,
     req: HttpRequest,
     body: JsonBody<CreateTicket>,
 ) -> Result<HttpResponse, Refusal> {
     limits.admit_creation(&req, games.store(), &metrics).await?;
     let body = body.0;
+    let (app, player) = match &caller {
+        AppCaller::Open => (None, None),
+        AppCaller::App(app) => (Some(app.id.clone()), None),
+        AppCaller::Player(app, player) => (Some(app.id.clone()), Some(player.who.player.to_string())),
+    };
     let opened = games
         .open_ticket(NewTicket {
             ruleset: body.ruleset,
@@ -57,6 +64,8 @@ pub async fn create_ticket(
             name: body.name,
             bots_after_secs: body.bots_after_secs,
             bot_level: body.bot_level,
+            app,
+            player,
         })
         .await?;
     Ok(HttpResponse::Created()

@@ -259,6 +259,7 @@ mod tests {
                 url: "http://r/".into(),
                 secret: "s".into(),
             }),
+            app: None,
             notices: vec![notice("n0", "your_turn", &[0])],
         };
         assert!(store.create(&stored, &[]).await.expect("create"));

@@ -151,6 +151,7 @@ impl Matchmaking for MemoryStore {
                         tickets.push(Claimed {
                             id,
                             name: ticket.name.clone(),
+                            player: ticket.player.clone(),
                         });
                     }
                 }
@@ -276,6 +277,7 @@ mod tests {
             ruleset: "shrewd-producer".into(),
             seats: 2,
             options: None,
+            app: None,
         }
     }
 
@@ -284,6 +286,7 @@ mod tests {
         let ticket = Ticket {
             state: TicketState::Waiting,
             name: name.into(),
+            player: None,
             token_hash: token_hash("t"),
             expires_ms: now + 60_000,
             bots_ms,

@@ -43,11 +43,12 @@ fn ticket_prefix(queue: &str) -> String {
 
 /// Writes a ticket and appends it to its queue.
 /// KEYS: ticket, queue, spec, claims. ARGV: id, arrival ms, keep secs, name, token hash,
-/// expires ms, bots ms, bot level, spec.
+/// expires ms, bots ms, bot level, spec, player id ('' for none).
 static ENQUEUE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
 redis.call('HSET', KEYS[1], 'state', 'waiting', 'name', ARGV[4], 'token', ARGV[5], 'expires', ARGV[6], 'bots', ARGV[7], 'level', ARGV[8])
+if ARGV[10] ~= '' then redis.call('HSET', KEYS[1], 'player', ARGV[10]) end
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
 redis.call('EXPIRE', KEYS[2], ARGV[3])
@@ -96,14 +97,14 @@ local waiting = {}
 local ids = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[6]) - 1)
 for _, id in ipairs(ids) do
   local key = ARGV[4] .. id
-  local t = redis.call('HMGET', key, 'state', 'expires', 'bots', 'level', 'name')
+  local t = redis.call('HMGET', key, 'state', 'expires', 'bots', 'level', 'name', 'player')
   if t[1] ~= 'waiting' then
     redis.call('ZREM', KEYS[1], id)
   elseif tonumber(t[2]) <= now then
     redis.call('HSET', key, 'state', 'expired')
     redis.call('ZREM', KEYS[1], id)
   else
-    table.insert(waiting, {id = id, expires = tonumber(t[2]), bots = tonumber(t[3]), level = t[4], name = t[5]})
+    table.insert(waiting, {id = id, expires = tonumber(t[2]), bots = tonumber(t[3]), level = t[4], name = t[5], player = t[6]})
   end
 end
 if handed == '' then
@@ -125,7 +126,7 @@ if handed == '' then
       local w = waiting[i]
       redis.call('HSET', ARGV[4] .. w.id, 'state', 'claimed')
       redis.call('ZREM', KEYS[1], w.id)
-      table.insert(tickets, {id = w.id, name = w.name})
+      table.insert(tickets, {id = w.id, name = w.name, player = w.player or nil})
     end
     for k = #chosen, 1, -1 do table.remove(waiting, chosen[k]) end
     handed = cjson.encode({id = ARGV[3], tickets = tickets, bots = bots, level = level, lease = now + lease})
@@ -260,6 +261,7 @@ fn ticket_of(mut fields: HashMap<String, String>) -> Result<Option<Ticket>, Stor
             None => None,
         },
         name: fields.remove("name").unwrap_or_default(),
+        player: fields.remove("player"),
         token_hash: fields.remove("token").unwrap_or_default(),
         game: fields.remove("game"),
         seat_token: fields.remove("seat_token"),
@@ -302,6 +304,7 @@ where
                     .arg(ticket.bots_ms)
                     .arg(level)
                     .arg(&spec_json)
+                    .arg(ticket.player.as_deref().unwrap_or(""))
                     .invoke_async(conn)
                     .await
             })
