@@ -225,14 +225,18 @@ pub enum HostCaller {
     Host,
     /// An app's API key.
     App(Arc<str>),
+    /// One of an app's players, who may not manage a game: refused `403` in its app's games,
+    /// `404` in another app's, once the game is read.
+    Player(Arc<str>),
 }
 
 impl HostCaller {
-    /// The app whose key this is, for an app's key.
-    pub fn app(&self) -> Option<&str> {
+    /// The app whose credential this is, and whether it may manage the app's games.
+    pub fn app(&self) -> Option<(&str, bool)> {
         match self {
             HostCaller::Host => None,
-            HostCaller::App(app) => Some(app),
+            HostCaller::App(app) => Some((app, true)),
+            HostCaller::Player(app) => Some((app, false)),
         }
     }
 }
@@ -244,14 +248,13 @@ impl FromRequest for HostCaller {
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let game = req.match_info().get("id").unwrap_or_default();
         ready(match presented(req) {
-            Ok(Presented::Token(Claims {
-                seat: None, game: g, ..
-            })) if g == game => Ok(HostCaller::Host),
-            Ok(Presented::Token(Claims { seat: None, .. })) => {
+            Ok(Presented::Token(claims)) if claims.game != game => {
                 Err(Refusal::new(Code::WrongGame, "the token belongs to another game"))
             }
+            Ok(Presented::Token(Claims { seat: None, .. })) => Ok(HostCaller::Host),
             Ok(Presented::Key(app)) => Ok(HostCaller::App(app.id.clone())),
-            Ok(Presented::Token(_) | Presented::Player(..)) => Err(Refusal::new(
+            Ok(Presented::Player(app, _)) => Ok(HostCaller::Player(app.id.clone())),
+            Ok(Presented::Token(_)) => Err(Refusal::new(
                 Code::HostRequired,
                 "only the host token or the game's app key may do this",
             )),

@@ -4,7 +4,7 @@
 use roadie_engine::{BotLevel, Seat};
 
 use crate::table::seats::{SeatChange, display_name};
-use crate::table::{GameId, Holder, Refusal, Table};
+use crate::table::{Code, GameId, Holder, Refusal, Table};
 use crate::wire::seats::{SeatChanged, SeatGrant};
 
 use super::Games;
@@ -59,13 +59,22 @@ impl Games {
         self.grant(&next, seat)
     }
 
-    /// `404 game_not_found` unless the key of `app` may manage game `id`: the app owns it.
-    /// (Without an app the caller holds the game's host token, checked at the edge.) The owner
-    /// of a game never changes, so the check holds for the change that follows it.
-    pub async fn check_host(&self, id: &GameId, app: Option<&str>) -> Result<(), Refusal> {
-        match app {
-            None => Ok(()),
-            Some(app) => self.read(id).await?.owned_by(app),
+    /// `404 game_not_found` unless `app` owns game `id`, then `403 host_required` unless its
+    /// credential `manages` (an API key, not a player's token). Without an app the caller holds
+    /// the game's host token, checked at the edge. The owner of a game never changes, so the
+    /// check holds for the change that follows it.
+    pub async fn check_host(&self, id: &GameId, app: Option<(&str, bool)>) -> Result<(), Refusal> {
+        let Some((app, manages)) = app else {
+            return Ok(());
+        };
+        self.read(id).await?.owned_by(app)?;
+        if manages {
+            Ok(())
+        } else {
+            Err(Refusal::new(
+                Code::HostRequired,
+                "only the host token or the game's app key may do this",
+            ))
         }
     }
 

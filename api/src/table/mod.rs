@@ -93,7 +93,17 @@ impl Table {
     pub fn admit(&self, viewer: Viewer, holder: &Holder) -> Result<(), Refusal> {
         match holder {
             Holder::Token(credential) => self.seats.admit(viewer, *credential)?,
-            Holder::App(app) => self.owned_by(app)?,
+            Holder::App(app) => {
+                self.owned_by(app)?;
+                if let Viewer::Seat(seat) = viewer {
+                    return Err(Refusal::new(
+                        Code::SeatRequired,
+                        format!(
+                            "an app's key plays no seat; seat {seat} is played by its own token or its player's"
+                        ),
+                    ));
+                }
+            }
             Holder::Player(who) => {
                 self.owned_by(&who.app)?;
                 if let Viewer::Seat(seat) = viewer

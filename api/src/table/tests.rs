@@ -174,7 +174,12 @@ fn a_reissue_bumps_the_generation_so_the_old_token_is_refused_and_the_new_one_ad
     let (transition, _) = SeatChange::Reissue { seat }.apply(&table, T0).expect("reissued");
     let after = transition.next.seats.entry(seat).credential();
     assert_eq!(after.generation, before.generation + 1);
-    assert!(transition.next.admit(Viewer::Seat(seat), &Holder::Token(after)).is_ok());
+    assert!(
+        transition
+            .next
+            .admit(Viewer::Seat(seat), &Holder::Token(after))
+            .is_ok()
+    );
     assert_eq!(
         transition
             .next

@@ -5,6 +5,7 @@
 //! of the engine replays the same moves: every view, legal-action list and event is checked
 //! against it, and against the engine's list of what each viewer must not see.
 
+mod apps;
 mod bots;
 mod browser;
 mod clients;

@@ -156,7 +156,7 @@ pub async fn replace_seat(
                 player: Some(_),
                 ..
             },
-            HostCaller::Host,
+            HostCaller::Host | HostCaller::Player(_),
         ) => {
             return Err(Refusal::new(
                 Code::InvalidSeats,

@@ -1,0 +1,525 @@
+//! Apps and players over real HTTP on a real Redis: two apps, each with keys made by `roadie apps
+//! new-key` and player-signing keys made here (openssl), every credential against every game
+//! endpoint, reloads on `SIGHUP` (a rotated key, a broken file), and malformed player tokens.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use jsonwebtoken::{Algorithm, EncodingKey, Header};
+use serde_json::{Value, json};
+
+use crate::support::{Redis, Reply, Roadie, roadie_binary, scratch, send};
+
+/// A player-signing key of an app: the private half to sign with, the public half as a JWK.
+struct SigningKey {
+    algorithm: Algorithm,
+    kid: String,
+    private: EncodingKey,
+    jwk: Value,
+}
+
+fn openssl(args: &[&str]) -> Vec<u8> {
+    let out = Command::new("openssl").args(args).output().expect("openssl");
+    assert!(
+        out.status.success(),
+        "openssl {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+impl SigningKey {
+    fn ed25519(dir: &Path, kid: &str) -> Self {
+        let der = dir.join(format!("{kid}.der"));
+        let der = der.to_str().expect("path");
+        openssl(&["genpkey", "-algorithm", "ed25519", "-outform", "DER", "-out", der]);
+        let public = openssl(&["pkey", "-inform", "DER", "-in", der, "-pubout", "-outform", "DER"]);
+        let x = URL_SAFE_NO_PAD.encode(&public[public.len() - 32..]);
+        Self {
+            algorithm: Algorithm::EdDSA,
+            kid: kid.into(),
+            private: EncodingKey::from_ed_der(&std::fs::read(der).expect("key")),
+            jwk: json!({"kty": "OKP", "crv": "Ed25519", "x": x, "kid": kid}),
+        }
+    }
+
+    fn rsa(dir: &Path, kid: &str, bits: u32) -> Self {
+        let pem = dir.join(format!("{kid}.pem"));
+        let pem = pem.to_str().expect("path");
+        let der = dir.join(format!("{kid}.der"));
+        let der = der.to_str().expect("path");
+        openssl(&["genrsa", "-traditional", "-out", pem, &bits.to_string()]);
+        openssl(&["rsa", "-traditional", "-in", pem, "-outform", "DER", "-out", der]);
+        let modulus = String::from_utf8(openssl(&["rsa", "-in", pem, "-noout", "-modulus"])).expect("text");
+        let n = hex::decode(modulus.trim().trim_start_matches("Modulus=")).expect("hex");
+        Self {
+            algorithm: Algorithm::RS256,
+            kid: kid.into(),
+            private: EncodingKey::from_rsa_der(&std::fs::read(der).expect("key")),
+            jwk: json!({"kty": "RSA", "n": URL_SAFE_NO_PAD.encode(n), "e": "AQAB", "kid": kid}),
+        }
+    }
+
+    fn sign(&self, claims: &Value) -> String {
+        let mut header = Header::new(self.algorithm);
+        header.kid = Some(self.kid.clone());
+        jsonwebtoken::encode(&header, claims, &self.private).expect("signed")
+    }
+}
+
+fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("clock")
+        .as_secs()
+}
+
+fn claims(app: &str, player: &str) -> Value {
+    json!({"iss": app, "sub": player, "aud": "roadie", "exp": now() + 600, "name": player})
+}
+
+/// An API key made by the CLI, and its hash line.
+fn new_key(app: &str) -> (String, String) {
+    let out = Command::new(roadie_binary())
+        .args(["apps", "new-key", app])
+        .output()
+        .expect("roadie apps new-key");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).expect("text");
+    let key = text
+        .lines()
+        .find_map(|l| l.strip_prefix("key:"))
+        .expect("key line")
+        .trim();
+    let hash = text
+        .lines()
+        .find_map(|l| l.strip_prefix("hash:"))
+        .expect("hash line")
+        .trim();
+    assert!(key.starts_with("rk_") && hash.starts_with("\"sha256:"));
+    (key.to_owned(), hash.to_owned())
+}
+
+fn apps_file(acme_keys: &[&str], acme_jwk: &Value, bolt_keys: &[&str], bolt_jwks_file: &str) -> String {
+    format!(
+        "[[apps]]\nid = \"acme\"\nname = \"Acme Games\"\napi_keys = [{}]\nalgorithms = [\"EdDSA\"]\n\
+         jwks = {{ keys = [{}] }}\n[apps.limits]\nlive_games = 50\ncreations_per_second = 50\n\
+         creation_burst = 50\n\n\
+         [[apps]]\nid = \"bolt\"\nname = \"Bolt\"\napi_keys = [{}]\nalgorithms = [\"RS256\"]\n\
+         jwks_file = \"{bolt_jwks_file}\"\n[apps.limits]\nrulesets = [\"shrewd-producer\"]\n",
+        acme_keys.join(", "),
+        toml_inline(acme_jwk),
+        bolt_keys.join(", "),
+    )
+}
+
+/// A JSON object as a TOML inline table.
+fn toml_inline(value: &Value) -> String {
+    let fields: Vec<String> = value
+        .as_object()
+        .expect("object")
+        .iter()
+        .map(|(k, v)| format!("{k} = {v}"))
+        .collect();
+    format!("{{ {} }}", fields.join(", "))
+}
+
+fn call(roadie: &Roadie, method: &str, path: &str, token: Option<&str>, body: Option<&Value>) -> Reply {
+    let mut builder = roadie
+        .http
+        .request(method.parse().expect("method"), roadie.url(path));
+    if let Some(token) = token {
+        builder = builder.bearer_auth(token);
+    }
+    if let Some(body) = body {
+        builder = builder.json(body);
+    }
+    send(builder)
+}
+
+fn hup(roadie: &Roadie) {
+    let pid = roadie.pid().expect("running").to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-HUP", &pid])
+            .status()
+            .expect("kill")
+            .success()
+    );
+    std::thread::sleep(Duration::from_millis(300));
+}
+
+#[test]
+fn two_apps_own_their_games_and_their_players_play_by_their_own_tokens() {
+    let dir = scratch("apps-keys");
+    let acme_signing = SigningKey::ed25519(&dir, "acme-1");
+    let bolt_signing = SigningKey::rsa(&dir, "bolt-1", 2048);
+    std::fs::write(
+        dir.join("bolt.jwks.json"),
+        json!({"keys": [bolt_signing.jwk]}).to_string(),
+    )
+    .expect("jwks");
+    let (acme_key, acme_hash) = new_key("acme");
+    let (acme_key2, acme_hash2) = new_key("acme");
+    let (bolt_key, bolt_hash) = new_key("bolt");
+    let file = dir.join("apps.toml");
+    std::fs::write(
+        &file,
+        apps_file(
+            &[&acme_hash, &acme_hash2],
+            &acme_signing.jwk,
+            &[&bolt_hash],
+            "bolt.jwks.json",
+        ),
+    )
+    .expect("apps file");
+    assert!(
+        !std::fs::read_to_string(&file).expect("read").contains(&acme_key),
+        "the apps file holds hashes only"
+    );
+
+    let redis = Redis::start();
+    let roadie = Roadie::start(
+        "apps",
+        Some(&redis),
+        &[("ROADIE_APPS", file.to_str().expect("path"))],
+    );
+    let ann = acme_signing.sign(&claims("acme", "u-ann"));
+    let bea = acme_signing.sign(&claims("acme", "u-bea"));
+    let bolt_player = bolt_signing.sign(&claims("bolt", "u-ann"));
+
+    // Creating needs an app's credential; seats name the app's players by id.
+    let body = json!({"ruleset": "shrewd-producer", "seats": [
+        {"player": "u-ann", "name": "Ann"}, {"player": "u-bea"}, {"bot": "random"}], "seed": 7});
+    call(&roadie, "POST", "/v1/games", None, Some(&body)).assert_problem(401, "app_required");
+    let created = call(&roadie, "POST", "/v1/games", Some(&acme_key), Some(&body));
+    assert_eq!(created.status, 201, "{}", created.body);
+    let game = created.json["id"].as_str().expect("id").to_owned();
+    let seat_token = created.json["seats"][0]["token"]
+        .as_str()
+        .expect("token")
+        .to_owned();
+    let host_token = created.json["host_token"].as_str().expect("host").to_owned();
+
+    // A game of the other app, for the matrix's "seat token of another game" column.
+    let other = call(
+        &roadie,
+        "POST",
+        "/v1/games",
+        Some(&bolt_key),
+        Some(&json!({"ruleset": "shrewd-producer", "seats": 3})),
+    );
+    assert_eq!(other.status, 201, "{}", other.body);
+    let other_seat_token = other.json["seats"][0]["token"]
+        .as_str()
+        .expect("token")
+        .to_owned();
+    // Bolt may create Shrewd Producer only.
+    call(
+        &roadie,
+        "POST",
+        "/v1/games",
+        Some(&bolt_key),
+        Some(&json!({"ruleset": "show-business", "seats": 3})),
+    )
+    .assert_problem(403, "ruleset_not_allowed");
+
+    // The players' own tokens open their seats.
+    let view = call(&roadie, "GET", &format!("/v1/games/{game}"), Some(&ann), None);
+    assert_eq!(view.status, 200, "{}", view.body);
+    assert_eq!(view.json["seat"], 0, "{}", view.body);
+    let occupants = view.json["occupants"].to_string() + &view.json["seats"].to_string();
+    assert!(occupants.contains("u-ann"), "{}", view.body);
+
+    // The matrix: every game endpoint against every credential; across apps always 404.
+    let creds: [(&str, Option<&str>); 6] = [
+        ("own key", Some(&acme_key)),
+        ("other key", Some(&bolt_key)),
+        ("own player", Some(&ann)),
+        ("other app's player", Some(&bolt_player)),
+        ("seat token of another game", Some(&other_seat_token)),
+        ("none", None),
+    ];
+    let g = |rest: &str| format!("/v1/games/{game}{rest}");
+    let endpoints: Vec<(&str, String, Option<Value>)> = vec![
+        ("GET", g(""), None),
+        ("GET", g("/actions"), None),
+        (
+            "POST",
+            g("/actions"),
+            Some(json!({"action": {"type": "nothing"}})),
+        ),
+        ("GET", g("/events"), None),
+        ("GET", g("/hint"), None),
+        ("POST", g("/seats"), Some(json!({"name": "Cy"}))),
+        ("POST", g("/seats/2"), Some(json!({"name": "Cy"}))),
+        ("PUT", g("/seats/2"), Some(json!({"bot": "greedy"}))),
+        ("POST", g("/seats/1/resign"), None),
+        ("POST", g("/seats/1/token"), None),
+    ];
+    for (method, path, body) in &endpoints {
+        for (who, token) in &creds {
+            let reply = call(&roadie, method, path, *token, body.as_ref());
+            let cross_app = matches!(*who, "other key" | "other app's player");
+            if cross_app {
+                assert_eq!(reply.status, 404, "{who} {method} {path}: {}", reply.body);
+                assert_eq!(reply.json["code"], "game_not_found", "{who} {method} {path}");
+            }
+            match *who {
+                "none" => assert!(reply.status == 401, "{who} {method} {path}: {}", reply.body),
+                "seat token of another game" => {
+                    assert_eq!(reply.status, 403, "{who} {method} {path}: {}", reply.body);
+                    assert_eq!(reply.json["code"], "wrong_game");
+                }
+                "own key" => assert!(
+                    // A key reads and manages; it plays no seat.
+                    matches!(reply.status, 200 | 201 | 204 | 400 | 403 | 409 | 422),
+                    "{who} {method} {path}: {}",
+                    reply.body
+                ),
+                "own player" => assert!(
+                    matches!(reply.status, 200 | 201 | 400 | 403 | 409 | 422 | 429),
+                    "{who} {method} {path}: {}",
+                    reply.body
+                ),
+                _ => {}
+            }
+            if matches!(*method, "PUT" | "DELETE") || path.ends_with("/token") || path.ends_with("/resign") {
+                // Only the managing credentials may: never a player.
+                if *who == "own player" {
+                    assert_ne!(reply.status / 100, 2, "{who} {method} {path}: {}", reply.body);
+                }
+            }
+        }
+    }
+
+    // The game still stands, and the seat token of seat 0 still works alongside Ann's own.
+    let seen = call(&roadie, "GET", &g(""), Some(&seat_token), None);
+    assert_eq!(seen.status, 200, "{}", seen.body);
+    // Ann plays her seat by her own token.
+    let actions = call(&roadie, "GET", &g("/actions"), Some(&ann), None);
+    let to_act = seen.json["to_act"].as_array().cloned().unwrap_or_default();
+    if to_act.contains(&json!(0)) {
+        let first = actions.json["actions"][0].clone();
+        let posted = call(
+            &roadie,
+            "POST",
+            &g("/actions"),
+            Some(&ann),
+            Some(&json!({"action": first})),
+        );
+        assert_eq!(posted.status, 200, "{}", posted.body);
+    }
+    // Bea holds seat 1 until the matrix's key gave it... whichever way, her listing names the game
+    // only if she still holds a seat; Ann's always does.
+    let mine = call(&roadie, "GET", "/v1/me/games", Some(&ann), None);
+    assert_eq!(mine.status, 200, "{}", mine.body);
+    assert!(mine.body.contains(&game), "{}", mine.body);
+    let theirs = call(&roadie, "GET", "/v1/me/games", Some(&bolt_player), None);
+    assert!(
+        !theirs.body.contains(&game),
+        "another app's player with the same id: {}",
+        theirs.body
+    );
+    call(&roadie, "GET", "/v1/me/games", Some(&acme_key), None).assert_problem(401, "app_required");
+    let _ = bea;
+
+    // Listings: the app's key sees its games; the other app's does not.
+    let listed = call(&roadie, "GET", "/v1/games", Some(&acme_key), None);
+    assert_eq!(listed.status, 200, "{}", listed.body);
+    assert!(listed.body.contains(&game), "{}", listed.body);
+    let bolt_listed = call(&roadie, "GET", "/v1/games", Some(&bolt_key), None);
+    assert!(!bolt_listed.body.contains(&game), "{}", bolt_listed.body);
+    call(&roadie, "GET", "/v1/games", None, None).assert_problem(401, "app_required");
+    call(&roadie, "GET", "/v1/games?cursor=nonsense", Some(&acme_key), None)
+        .assert_problem(400, "malformed_query");
+
+    // Tickets need an app's credential too.
+    let ticket = json!({"ruleset": "shrewd-producer", "seats": 3, "name": "Ann"});
+    call(&roadie, "POST", "/v1/tickets", None, Some(&ticket)).assert_problem(401, "app_required");
+    let opened = call(&roadie, "POST", "/v1/tickets", Some(&ann), Some(&ticket));
+    assert_eq!(opened.status, 201, "{}", opened.body);
+    let ticket_id = opened.json["id"].as_str().expect("id");
+    call(
+        &roadie,
+        "GET",
+        &format!("/v1/tickets/{ticket_id}"),
+        Some(&bolt_key),
+        None,
+    )
+    .assert_problem(404, "ticket_not_found");
+
+    // The host token keeps working as before.
+    assert_eq!(call(&roadie, "GET", &g(""), Some(&host_token), None).status, 200);
+
+    // Rotation: the second key goes from the file; after SIGHUP it stops at once.
+    assert_eq!(
+        call(&roadie, "GET", "/v1/games", Some(&acme_key2), None).status,
+        200
+    );
+    std::fs::write(
+        &file,
+        apps_file(&[&acme_hash], &acme_signing.jwk, &[&bolt_hash], "bolt.jwks.json"),
+    )
+    .expect("rewrite");
+    hup(&roadie);
+    call(&roadie, "GET", "/v1/games", Some(&acme_key2), None).assert_problem(401, "token_invalid");
+    assert_eq!(
+        call(&roadie, "GET", "/v1/games", Some(&acme_key), None).status,
+        200
+    );
+
+    // A broken file on SIGHUP keeps the apps in force, and says why.
+    std::fs::write(&file, "[[apps]]\nid = \"acme\"\nname = 3\n").expect("break");
+    hup(&roadie);
+    assert_eq!(
+        call(&roadie, "GET", "/v1/games", Some(&acme_key), None).status,
+        200
+    );
+    assert!(
+        roadie.log_text().contains("the apps file was not reloaded"),
+        "{}",
+        roadie.log_text()
+    );
+
+    // Deleting: the other app's credentials find nothing, a player may not, the owner's key may.
+    let doomed = call(
+        &roadie,
+        "POST",
+        "/v1/games",
+        Some(&acme_key),
+        Some(&json!({"ruleset": "shrewd-producer", "seats": 3})),
+    );
+    let doomed = format!("/v1/games/{}", doomed.json["id"].as_str().expect("id"));
+    call(&roadie, "DELETE", &doomed, Some(&bolt_key), None).assert_problem(404, "game_not_found");
+    call(&roadie, "DELETE", &doomed, Some(&bolt_player), None).assert_problem(404, "game_not_found");
+    call(&roadie, "DELETE", &doomed, Some(&ann), None).assert_problem(403, "host_required");
+    call(&roadie, "DELETE", &doomed, Some(&other_seat_token), None).assert_problem(403, "wrong_game");
+    call(&roadie, "DELETE", &doomed, None, None).assert_problem(401, "token_missing");
+    assert_eq!(
+        call(&roadie, "DELETE", &doomed, Some(&acme_key), None).status,
+        204
+    );
+
+    // A broken file at start is a clear error and a non-zero exit.
+    let out = Command::new(roadie_binary())
+        .env("ROADIE_APPS", &file)
+        .env("ROADIE_ADDR", "127.0.0.1:0")
+        .env_remove("ROADIE_REDIS_URL")
+        .output()
+        .expect("roadie");
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("apps file"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn malformed_and_forged_player_tokens_are_always_a_401_problem() {
+    let dir = scratch("apps-fuzz-keys");
+    let signing = SigningKey::ed25519(&dir, "k1");
+    let stranger = SigningKey::ed25519(&dir, "k1-stranger");
+    let file = dir.join("apps.toml");
+    let (key, hash) = new_key("acme");
+    std::fs::write(
+        &file,
+        format!(
+            "[[apps]]\nid = \"acme\"\nname = \"Acme\"\napi_keys = [{hash}]\nalgorithms = [\"EdDSA\"]\njwks = {{ keys = [{}] }}\n",
+            toml_inline(&signing.jwk)
+        ),
+    )
+    .expect("apps file");
+    let redis = Redis::start();
+    let roadie = Roadie::start(
+        "apps-fuzz",
+        Some(&redis),
+        &[("ROADIE_APPS", file.to_str().expect("path"))],
+    );
+    let created = call(
+        &roadie,
+        "POST",
+        "/v1/games",
+        Some(&key),
+        Some(&json!({"ruleset": "rock-the-world", "seats": [{"player": "p1"}, {"player": "p2"}]})),
+    );
+    assert_eq!(created.status, 201, "{}", created.body);
+    let game = created.json["id"].as_str().expect("id").to_owned();
+    let good = signing.sign(&claims("acme", "p1"));
+    assert_eq!(
+        call(&roadie, "GET", &format!("/v1/games/{game}"), Some(&good), None).status,
+        200
+    );
+
+    let b64 = |v: &Value| URL_SAFE_NO_PAD.encode(v.to_string());
+    let body = b64(&claims("acme", "p1"));
+    let sig = good.rsplit('.').next().expect("sig").to_owned();
+    let mut bad: Vec<(String, String)> = vec![
+        ("not base64".into(), "@@@.@@@.@@@".into()),
+        ("one part".into(), "abc".into()),
+        ("alg none".into(), format!("{}.{body}.", b64(&json!({"alg": "none", "kid": "k1"})))),
+        ("no kid".into(), format!("{}.{body}.{sig}", b64(&json!({"alg": "EdDSA"})))),
+        ("unknown kid".into(), format!("{}.{body}.{sig}", b64(&json!({"alg": "EdDSA", "kid": "zz"})))),
+        ("RS256 header".into(), format!("{}.{body}.{sig}", b64(&json!({"alg": "RS256", "kid": "k1"})))),
+        ("huge header".into(), format!("{}.{body}.{sig}", "A".repeat(20_000))),
+        ("signed by another key".into(), {
+            let mut header = Header::new(Algorithm::EdDSA);
+            header.kid = Some("k1".into());
+            jsonwebtoken::encode(&header, &claims("acme", "p1"), &stranger.private).expect("signed")
+        }),
+        ("expired".into(), signing.sign(&json!({"iss": "acme", "sub": "p1", "aud": "roadie", "exp": now() - 3600}))),
+        ("future nbf".into(), signing.sign(&json!({"iss": "acme", "sub": "p1", "aud": "roadie", "exp": now() + 7200, "nbf": now() + 3600}))),
+        ("other audience".into(), signing.sign(&json!({"iss": "acme", "sub": "p1", "aud": "else", "exp": now() + 600}))),
+        ("other issuer".into(), signing.sign(&json!({"iss": "bolt", "sub": "p1", "aud": "roadie", "exp": now() + 600}))),
+        ("no exp".into(), signing.sign(&json!({"iss": "acme", "sub": "p1", "aud": "roadie"}))),
+        ("player id too long".into(), signing.sign(&json!({"iss": "acme", "sub": "x".repeat(129), "aud": "roadie", "exp": now() + 600}))),
+        ("HS256 with the public key as secret".into(), {
+            let mut header = Header::new(Algorithm::HS256);
+            header.kid = Some("k1".into());
+            let x = signing.jwk["x"].as_str().expect("x").to_owned();
+            jsonwebtoken::encode(&header, &claims("acme", "p1"), &EncodingKey::from_secret(x.as_bytes()).expect("a secret")).expect("signed")
+        }),
+    ];
+    // Random damage to a good token: each byte flipped in turn, bounded in count.
+    for i in (0..good.len()).step_by(7) {
+        let mut bytes = good.clone().into_bytes();
+        bytes[i] = if bytes[i] == b'A' { b'B' } else { b'A' };
+        if let Ok(text) = String::from_utf8(bytes)
+            && text != good
+        {
+            bad.push((format!("byte {i} changed"), text));
+        }
+    }
+    for (what, token) in &bad {
+        let reply = call(
+            &roadie,
+            "GET",
+            &format!("/v1/games/{game}/actions"),
+            Some(token),
+            None,
+        );
+        assert_eq!(reply.status, 401, "{what}: {}", reply.body);
+        assert_eq!(
+            reply.header("content-type"),
+            Some("application/problem+json"),
+            "{what}: {}",
+            reply.body
+        );
+        assert!(
+            reply.json["code"]
+                .as_str()
+                .is_some_and(|c| c.starts_with("token_")),
+            "{what}: {}",
+            reply.body
+        );
+    }
+    assert_eq!(
+        call(&roadie, "GET", "/healthz", None, None).status,
+        200,
+        "the server still stands"
+    );
+}
