@@ -471,6 +471,98 @@ async fn every_problem_code_is_provoked() {
     );
     assert!(reply.header("retry-after").is_some());
 
+    // An app's limits, and a player holding two seats of one game.
+    let dir = std::env::temp_dir().join(format!("roadie-problems-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let der = dir.join("p.der");
+    let openssl = |args: &[&str]| {
+        let out = std::process::Command::new("openssl")
+            .args(args)
+            .output()
+            .expect("openssl");
+        assert!(out.status.success(), "openssl {args:?}");
+        out.stdout
+    };
+    let der_path = der.to_str().expect("path");
+    openssl(&[
+        "genpkey",
+        "-algorithm",
+        "ed25519",
+        "-outform",
+        "DER",
+        "-out",
+        der_path,
+    ]);
+    let public = openssl(&[
+        "pkey", "-inform", "DER", "-in", der_path, "-pubout", "-outform", "DER",
+    ]);
+    use base64::Engine;
+    let x = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(&public[public.len() - 32..]);
+    let key = roadie_api::apps::new_key();
+    std::fs::write(
+        dir.join("apps.toml"),
+        format!(
+            "[[apps]]\nid = \"acme\"\nname = \"Acme\"\napi_keys = [\"{}\"]\nalgorithms = [\"EdDSA\"]\n\
+             jwks = {{ keys = [{{ kty = \"OKP\", crv = \"Ed25519\", x = \"{x}\", kid = \"k\" }}] }}\n\
+             [apps.limits]\nlive_games = 1\nrulesets = [\"shrewd-producer\"]\n",
+            roadie_api::apps::key_hash_line(&key)
+        ),
+    )
+    .expect("apps file");
+    let apps_file = dir.join("apps.toml");
+    let with_apps = TestApp::spawn(&[("ROADIE_APPS", apps_file.to_str().expect("path"))]).await;
+    saw(
+        &mut seen,
+        with_apps.post("/v1/games", None, &create).await,
+        "app_required",
+    );
+    saw(
+        &mut seen,
+        with_apps
+            .post(
+                "/v1/games",
+                Some(&key),
+                &json!({"ruleset": "rock-the-world", "seats": 2}),
+            )
+            .await,
+        "ruleset_not_allowed",
+    );
+    let twice =
+        json!({"ruleset": "shrewd-producer", "seats": [{"player": "p"}, {"player": "p"}, {"bot": "random"}]});
+    let game = with_apps.post("/v1/games", Some(&key), &twice).await;
+    assert_eq!(game.status, 201, "{}", game.body);
+    saw(
+        &mut seen,
+        with_apps.post("/v1/games", Some(&key), &twice).await,
+        "app_limit_reached",
+    );
+    let mut header = Header::new(jsonwebtoken::Algorithm::EdDSA);
+    header.kid = Some("k".into());
+    let exp = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("clock")
+        .as_secs()
+        + 600;
+    let player = jsonwebtoken::encode(
+        &header,
+        &json!({"iss": "acme", "sub": "p", "aud": "roadie", "exp": exp}),
+        &EncodingKey::from_ed_der(&std::fs::read(&der).expect("key")),
+    )
+    .expect("signed");
+    let id = game.json["id"].as_str().expect("id");
+    saw(
+        &mut seen,
+        with_apps
+            .get(&format!("/v1/games/{id}/actions"), Some(&player))
+            .await,
+        "seat_ambiguous",
+    );
+    let one = with_apps
+        .get(&format!("/v1/games/{id}/actions?seat=1"), Some(&player))
+        .await;
+    assert_eq!(one.status, 200, "a named seat is found: {}", one.body);
+    std::fs::remove_dir_all(dir).ok();
+
     let expected: BTreeSet<String> = Code::ALL
         .iter()
         .map(|c| c.as_str().to_owned())

@@ -123,7 +123,7 @@ fn forty_tickets_through_two_processes_make_ten_games() {
         assert_eq!(seats, vec![0, 1, 2, 3], "the seats of {game}");
     }
     let stranger = a.get(&format!("/v1/tickets/{}", tickets[0].id), Some(&tickets[1].token));
-    stranger.assert_problem(401, "token_invalid");
+    stranger.assert_problem(404, "ticket_not_found");
 }
 
 #[test]
@@ -254,7 +254,7 @@ fn cancel_expiry_and_bad_input_get_documented_problems() {
     roadie.get(&path, None).assert_problem(401, "token_missing");
     roadie
         .get(&path, Some("not-the-token"))
-        .assert_problem(401, "token_invalid");
+        .assert_problem(404, "ticket_not_found");
     assert_eq!(roadie.get(&path, Some(&first.token)).json["position"], 1);
     let cancel = |ticket: &Posted| {
         send(
