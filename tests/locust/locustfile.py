@@ -6,23 +6,22 @@
 Each user plays one seat, as a client that knows no rules: when its seat is to act it lists the
 seat's legal actions (`GET /v1/games/{id}/actions`) and posts one of them, chosen at random
 (`POST /v1/games/{id}/actions`); otherwise it long-polls the game (`GET /v1/games/{id}?wait=S`
-with `If-None-Match` and the revision it holds) until something changes. The first user to find
-no free seat creates a game and leaves its other seats' tokens for the next users, so keep `-u` a
-multiple of `--seats` (a seat nobody takes stalls its game). When its game ends, a user takes a
+with `If-None-Match` and the revision it holds) until something changes. A user that finds no
+unclaimed seat creates a game and leaves its other seats' tokens for the next users, so keep `-u`
+a multiple of `--seats` (a seat nobody takes stalls its game). When its game ends, a user takes a
 seat of another.
 
-Every answer but these counts as a failure: a refusal of a listed action (`409` or `422`) is a
-race, not an error, when another seat of the same game wrote after the list was read (a game
-where several seats act at once); the user checks that by reading the game, and fails the post
-otherwise. Games finished show as the `GAME finished` row. Start the server with
+Any answer other than the expected `200`, `201` or `304` is a failure, but for one race: a
+refusal of a listed action (`409` or `422`) when another seat of the same game wrote after the
+list was read (a game where several seats act at once). The user checks that by reading the game,
+and fails the post otherwise. Games finished show as the `GAME finished` row. Start the server with
 `ROADIE_CREATE_RATE=0`: every game comes from this one address.
 """
 
 import random
 import time
-from collections import deque
 
-import gevent
+from gevent.queue import Queue
 from locust import HttpUser, constant, events, task
 
 
@@ -35,8 +34,9 @@ def _arguments(parser):
 
 # Seats of games created here that no user has taken yet: (game id, seat, token), or None for a
 # seat of a game whose creation failed.
-FREE_SEATS = deque()
-# Seats of games being created that no user has claimed yet.
+FREE_SEATS = Queue()
+# Seats of games created or being created here that no user has claimed yet: a user claims one
+# before it takes one from FREE_SEATS, so each claim gets a seat.
 PROMISED = 0
 
 
@@ -62,14 +62,11 @@ class Seat(HttpUser):
 
     def take_seat(self):
         global PROMISED
-        if not FREE_SEATS and PROMISED > 0:
-            # Another user is creating a game: wait for one of its seats.
+        if PROMISED > 0:
+            # A seat of a game created here and not yet claimed: claim it, and wait for it if
+            # its game is still being created.
             PROMISED -= 1
-            while not FREE_SEATS:
-                gevent.sleep(0.005)
-            taken = FREE_SEATS.popleft()
-        elif FREE_SEATS:
-            taken = FREE_SEATS.popleft()
+            taken = FREE_SEATS.get()
         else:
             taken = self.create_game()
         if taken is None:
@@ -92,11 +89,12 @@ class Seat(HttpUser):
         ) as response:
             if response.status_code != 201:
                 response.failure(f"create: {response.status_code} {response.text[:300]}")
-                FREE_SEATS.extend([None] * (options.seats - 1))
+                for _ in range(options.seats - 1):
+                    FREE_SEATS.put(None)
                 return None
             created = response.json()
         for other in created["seats"][1:]:
-            FREE_SEATS.append((created["id"], other["seat"], other["token"]))
+            FREE_SEATS.put((created["id"], other["seat"], other["token"]))
         return created["id"], created["seats"][0]["seat"], created["seats"][0]["token"]
 
     @task

@@ -7,7 +7,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The fence labels a guide may use: `sh` runs; the others are examples (docs/README.md).
-const FENCES: &[&str] = &["sh", "console", "text", "python", "ts", "js", "rust", "lua", "json"];
+const FENCES: &[&str] = &[
+    "sh", "console", "text", "python", "ts", "js", "rust", "lua", "json",
+];
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -169,13 +171,19 @@ fn variables_documented() -> BTreeSet<String> {
 fn the_configuration_table_names_every_variable_the_code_reads_and_no_other() {
     let read = variables_read();
     let documented = variables_documented();
-    assert!(read.len() >= 40, "too few ROADIE_* variables found in the code: {read:?}");
+    assert!(
+        read.len() >= 40,
+        "too few ROADIE_* variables found in the code: {read:?}"
+    );
     let missing: Vec<String> = read
         .iter()
         .filter(|(name, _)| !documented.contains(*name))
         .map(|(name, file)| format!("{name} (read in {})", file.display()))
         .collect();
-    let unread: Vec<&String> = documented.iter().filter(|name| !read.contains_key(*name)).collect();
+    let unread: Vec<&String> = documented
+        .iter()
+        .filter(|name| !read.contains_key(*name))
+        .collect();
     assert!(
         missing.is_empty(),
         "docs/operating.md's configuration table lacks {missing:?}"
@@ -253,7 +261,11 @@ fn anchors(text: &str) -> BTreeSet<String> {
         }
         let base = slug(heading);
         let n = seen.entry(base.clone()).or_insert(0);
-        out.insert(if *n == 0 { base.clone() } else { format!("{base}-{n}") });
+        out.insert(if *n == 0 {
+            base.clone()
+        } else {
+            format!("{base}-{n}")
+        });
         *n += 1;
     }
     out
@@ -286,7 +298,11 @@ fn every_relative_link_of_the_guides_leads_somewhere() {
             }
             checked += 1;
             let (file, anchor) = target.split_once('#').unwrap_or((target.as_str(), ""));
-            let path = if file.is_empty() { guide.clone() } else { dir.join(file) };
+            let path = if file.is_empty() {
+                guide.clone()
+            } else {
+                dir.join(file)
+            };
             let name = guide.strip_prefix(root()).unwrap_or(&guide).display().to_string();
             if !path.exists() {
                 dead.push(format!("{name}: {target}: no such file"));
@@ -296,13 +312,18 @@ fn every_relative_link_of_the_guides_leads_somewhere() {
                 continue;
             }
             if path.extension().is_none_or(|e| e != "md") {
-                dead.push(format!("{name}: {target}: an anchor into a file that is not Markdown"));
+                dead.push(format!(
+                    "{name}: {target}: an anchor into a file that is not Markdown"
+                ));
             } else if !anchors(&read(&path)).contains(anchor) {
                 dead.push(format!("{name}: {target}: no heading makes #{anchor}"));
             }
         }
     }
-    assert!(checked >= 50, "only {checked} relative links found: is the scan broken?");
+    assert!(
+        checked >= 50,
+        "only {checked} relative links found: is the scan broken?"
+    );
     assert!(dead.is_empty(), "dead links:\n{}", dead.join("\n"));
 }
 

@@ -74,7 +74,11 @@ fn the_guides_runnable_blocks_play_against_a_real_server() {
     let roadie = Roadie::start("readme", Some(&redis), &[("ROADIE_WEBHOOK_HOSTS", "127.0.0.1:9")]);
     let mut ran = Vec::new();
     for path in guides() {
-        let name = path.file_name().expect("a file name").to_string_lossy().into_owned();
+        let name = path
+            .file_name()
+            .expect("a file name")
+            .to_string_lossy()
+            .into_owned();
         let script = runnable(&std::fs::read_to_string(&path).expect("a readable guide"));
         if script.is_empty() {
             continue;
@@ -90,7 +94,10 @@ fn the_guides_runnable_blocks_play_against_a_real_server() {
             output.status.success(),
             "{name}: the runnable blocks failed:\n{stdout}\n{stderr}"
         );
-        let expected = EXPECTED.iter().find(|(file, _)| *file == name).map_or(&[][..], |e| e.1);
+        let expected = EXPECTED
+            .iter()
+            .find(|(file, _)| *file == name)
+            .map_or(&[][..], |e| e.1);
         for want in expected {
             assert!(
                 stdout.to_lowercase().contains(&want.to_lowercase()),
