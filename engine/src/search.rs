@@ -38,7 +38,7 @@ pub struct Budget {
 impl Budget {
     /// The default: [`DEFAULT_ITERATIONS`] playouts, bounded by [`DEFAULT_TIME`]. Measured in a
     /// release build on one core, a decision takes 20 to 50 ms on average and about 0.1 s at the
-    /// longest, so the bound binds only on a loaded machine (README, "Bots").
+    /// longest, so the bound binds only on a loaded machine (docs/playing.md, "Bots and their levels").
     pub const DEFAULT: Budget = Budget {
         iterations: DEFAULT_ITERATIONS,
         time: Some(DEFAULT_TIME),

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Recomputes every shuffle and roll of a finished Roadie game from its revealed seed.
 
-Written from the README's "Randomness" section alone: ChaCha8 keyed by `seed_from_u64`, the
-bounded-integer sampler, the shuffle, and the order in which each game draws. It reads the
+Written from the "Randomness" section of docs/integrating.md alone: ChaCha8 keyed by
+`seed_from_u64`, the bounded-integer sampler, the shuffle, and the order in which each game draws. It reads the
 finished game, its ruleset's component catalogue and its public event log over HTTP, replays
 each random outcome in log order and compares it with the sealed event that reports it.
 

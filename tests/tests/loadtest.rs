@@ -1,4 +1,4 @@
-//! The load generator itself, run as its README says against a real server: both flows play
+//! The load generator itself, run as docs/benchmarks.md says against a real server: both flows play
 //! every game to the end, lose nothing, and report what they did, CPU per action included.
 
 use std::process::Command;

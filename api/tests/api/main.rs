@@ -2,6 +2,7 @@
 //! the in-memory store. What needs a real Redis (a store that fails, fills up or loses writes)
 //! is tested end to end in `tests/`.
 
+mod docs;
 mod helpers;
 mod problems;
 mod routes;

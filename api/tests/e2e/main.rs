@@ -22,6 +22,7 @@ mod idempotency;
 mod integrity;
 mod limits;
 mod lobby;
+mod locust;
 mod logs;
 mod matchmaking;
 mod play;

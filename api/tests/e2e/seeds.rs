@@ -1,5 +1,5 @@
 //! Seeds anyone can check: a finished game's every shuffle, roll and draw, recomputed in plain
-//! Python (`scripts/seeds/recompute.py`, written from the README's "Randomness") from the
+//! Python (`scripts/seeds/recompute.py`, written from docs/integrating.md's "Randomness") from the
 //! revealed seed and compared with the public event log; and every id the game showed resolves
 //! in its ruleset's component catalogue.
 

@@ -356,7 +356,7 @@ pub enum GameEvent {
     BagDraw {
         /// The token.
         token: TokenId,
-        /// The position drawn, uniform below `of` (see the README's "Randomness").
+        /// The position drawn, uniform below `of` (see docs/integrating.md, "Randomness").
         index: usize,
         /// How many tokens the bag held.
         of: usize,
