@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 /// The fence labels a guide may use: `sh` runs; the others are examples (docs/README.md).
 const FENCES: &[&str] = &[
-    "sh", "console", "text", "python", "ts", "js", "rust", "lua", "json",
+    "sh", "console", "text", "python", "ts", "js", "rust", "lua", "json", "toml",
 ];
 
 fn root() -> PathBuf {
