@@ -45,23 +45,6 @@ fn listing(query: &ListQuery) -> Result<Listing, Refusal> {
     })
 }
 
-/// `400 malformed_query` for a filter the open lobby does not take.
-fn lobby_only(query: &ListQuery) -> Result<(), Refusal> {
-    let app_only = match query.status {
-        Some(ListStatus::Active | ListStatus::Finished) => Some("status=active and status=finished"),
-        _ if query.player.is_some() => Some("player"),
-        _ if query.cursor.is_some() => Some("cursor"),
-        _ => None,
-    };
-    match app_only {
-        Some(what) => Err(Refusal::new(
-            Code::MalformedQuery,
-            format!("{what} lists an app's games: it needs the app's key; the lobby lists open games only"),
-        )),
-        None => Ok(()),
-    }
-}
-
 /// Games with a seat anyone may join, the newest first: public metadata only (ids, rulesets,
 /// who sits where, versions), never a token or a view. Every process answers the same, from
 /// the store.
@@ -69,7 +52,7 @@ fn lobby_only(query: &ListQuery) -> Result<(), Refusal> {
 /// Where apps are configured, a player's token lists its app's open games only, and an app's
 /// key lists the app's games, a page at a time: `status` (`open`, `active` or `finished`; every
 /// game without it), `ruleset`, `player` and `cursor` (the `next` of the page before) filter
-/// them.
+/// them. The lobby lists open games only and ignores the filters that are an app's.
 #[utoipa::path(
     get, path = "/v1/games", tag = "seats",
     params(ListQuery),
@@ -106,15 +89,11 @@ pub async fn list_open_games(
             games.app_games(&app.id, page).await?
         }
         AppCaller::Player(app, _) => {
-            lobby_only(&query)?;
             let mut listing = listing(&query)?;
             listing.app = Some(app.id.clone());
             games.open_games(listing).await?
         }
-        AppCaller::Open => {
-            lobby_only(&query)?;
-            games.open_games(listing(&query)?).await?
-        }
+        AppCaller::Open => games.open_games(listing(&query)?).await?,
     };
     Ok(HttpResponse::Ok()
         .insert_header((header::CACHE_CONTROL, "no-store"))

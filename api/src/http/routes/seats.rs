@@ -116,6 +116,7 @@ pub async fn join_seat(
     responses(
         (status = 200, description = "The seat is a bot's", body = SeatChanged),
         (status = 400, response = crate::http::problem::BadRequest),
+        (status = 422, response = crate::http::problem::Unprocessable),
         (status = 401, response = crate::http::problem::Unauthorized),
         (status = 403, response = crate::http::problem::Forbidden),
         (status = 404, response = crate::http::problem::NotFound),
