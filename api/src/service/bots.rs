@@ -245,7 +245,7 @@ impl Games {
     pub async fn hint(&self, id: &GameId, pass: &Pass) -> Result<Hint, Refusal> {
         let table = self.read(id).await?;
         let seat = table.seat_of(pass)?;
-        if table.game.is_over() || !table.game.to_act().contains(&seat) {
+        if table.is_over() || !table.game.to_act().contains(&seat) {
             return Err(Refusal::new(
                 Code::NotYourTurn,
                 format!("seat {seat} is not to act: a hint is for a seat that may act"),

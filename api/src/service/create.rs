@@ -154,6 +154,7 @@ impl Games {
                 .as_ref()
                 .map(|app| app.id.to_string())
                 .or_else(|| request.owner.clone()),
+            aborted: false,
             notices: Vec::new(),
         };
         stored.clock = request

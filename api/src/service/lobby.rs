@@ -31,7 +31,7 @@ fn lobby_of(app: Option<&str>, ruleset: &str) -> String {
 }
 
 fn joinable(game: &Table) -> bool {
-    game.seats.has_open_seat() && !game.game.is_over()
+    game.seats.has_open_seat() && !game.is_over()
 }
 
 impl Games {

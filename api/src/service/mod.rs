@@ -10,6 +10,7 @@ use crate::store::{GameStore, Revision, StoreError, WriteOutcome};
 use crate::table::{Code, GameId, Refusal};
 use crate::tokens::Keys;
 
+mod abort;
 pub mod bots;
 pub mod cache;
 mod create;
@@ -60,6 +61,10 @@ pub struct Games {
     webhooks: Arc<WebhookConfig>,
     matching: MatchConfig,
     bots: Arc<BotWorkers>,
+    /// Apps whose creation bucket the store found empty, and until when (Unix ms): a creation
+    /// before then is refused here, without asking the store (which could only say the same,
+    /// as other processes only take tokens from the bucket).
+    spent_apps: std::sync::Mutex<std::collections::HashMap<Arc<str>, u64>>,
 }
 
 impl From<StoreError> for Refusal {
@@ -104,6 +109,7 @@ impl Games {
             webhooks: Arc::new(WebhookConfig::default()),
             matching: MatchConfig::default(),
             bots: Arc::new(BotWorkers::new(BotConfig::default())),
+            spent_apps: std::sync::Mutex::default(),
         }
     }
 

@@ -51,7 +51,7 @@ pub enum Shown {
 
 impl Shown {
     fn admits(self, game: &Table) -> bool {
-        let over = game.game.is_over();
+        let over = game.is_over();
         match self {
             Shown::All => true,
             Shown::Active => !over,
@@ -137,22 +137,38 @@ impl Games {
                 ),
             ));
         }
-        if let Some(quota) = app.limits.creations
-            && let Some(wait) = self.counted(
-                self.store
-                    .take_token(&format!("app-create:{}", app.id), quota)
-                    .await,
-            )?
-        {
-            self.metrics.rate_limited();
-            return Err(Refusal::rate_limited(
-                wait.as_secs_f64().ceil() as u64,
-                format!(
-                    "the app may create {} games at once and {} per second after that \
-                     (limits.creation_burst, limits.creations_per_second)",
-                    quota.burst, quota.per_second
-                ),
-            ));
+        if let Some(quota) = app.limits.creations {
+            let refused = |wait_ms: u64| {
+                Refusal::rate_limited(
+                    wait_ms.div_ceil(1000),
+                    format!(
+                        "the app may create {} games at once and {} per second after that \
+                         (limits.creation_burst, limits.creations_per_second)",
+                        quota.burst, quota.per_second
+                    ),
+                )
+            };
+            let now = super::now_ms();
+            let spent_until = self
+                .spent_apps
+                .lock()
+                .ok()
+                .and_then(|spent| spent.get(&app.id).copied())
+                .filter(|until| *until > now);
+            if let Some(until) = spent_until {
+                self.metrics.rate_limited();
+                return Err(refused(until - now));
+            }
+            let bucket = format!("app-create:{}", app.id);
+            if let Some(wait) = self.counted(self.store.take_token(&bucket, quota).await)? {
+                let wait_ms = u64::try_from(wait.as_millis()).unwrap_or(u64::MAX);
+                if let Ok(mut spent) = self.spent_apps.lock() {
+                    spent.retain(|_, until| *until > now);
+                    spent.insert(app.id.clone(), now.saturating_add(wait_ms));
+                }
+                self.metrics.rate_limited();
+                return Err(refused(wait_ms));
+            }
         }
         if let Some(most) = app.limits.live_games
             && self.live_games(&app.id, most).await? >= most
@@ -182,7 +198,7 @@ impl Games {
             };
             for entry in entries {
                 match self.indexed_game(&index, &entry.id).await? {
-                    Some(game) if !game.game.is_over() => live += 1,
+                    Some(game) if !game.is_over() => live += 1,
                     Some(_) => {
                         let _ = self.store.unindex(&index, &entry.id).await;
                     }
@@ -312,7 +328,7 @@ impl Games {
             let finished = cursor.finished;
             let (found, next) = self
                 .page(&index, cursor.after.take(), limit - games.len(), |game| {
-                    mine(game) && game.game.is_over() == finished
+                    mine(game) && game.is_over() == finished
                 })
                 .await?;
             games.extend(found);
@@ -344,7 +360,7 @@ fn summary(game: &Table) -> OpenGame {
         ruleset: game.game.ruleset().slug.to_owned(),
         version: game.revision.number,
         created: game.seats.created,
-        status: Some(Status::of(game.game.is_over())),
+        status: Some(Status::of_table(game)),
         seats: game.seats.describe(game.game.seat_count()),
     }
 }

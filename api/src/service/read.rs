@@ -44,9 +44,9 @@ pub(crate) fn state_of(stored: &Table, viewer: Viewer) -> Result<GameState, Refu
         ruleset: game.ruleset().slug.into(),
         version: stored.revision.number,
         revision: stored.revision.to_string(),
-        status: Status::of(finished),
+        status: Status::of_table(stored),
         phase: game.phase().into(),
-        to_act: game.to_act(),
+        to_act: if stored.aborted { Vec::new() } else { game.to_act() },
         seats: game.seat_count(),
         occupants: stored.seats.describe(game.seat_count()),
         seat: viewer.seat(),
@@ -230,8 +230,12 @@ impl Games {
         let next_after = after.saturating_add(events.len() as u64);
         Ok(StreamStep {
             revision: stored.revision,
-            status: Status::of(finished),
-            to_act: stored.game.to_act(),
+            status: Status::of_table(&stored),
+            to_act: if stored.aborted {
+                Vec::new()
+            } else {
+                stored.game.to_act()
+            },
             caught_up: next_after >= stored.events,
             next_after,
             events: sequenced((after.saturating_add(1)..).zip(events), viewer, finished),

@@ -34,14 +34,14 @@ impl Games {
         match self.write(&game, &Expire, Start::Fresh, None).await {
             Ok(Written::Applied { next, events, .. }) => {
                 tracing::info!(game = %id, version = next.revision.number, events = events.len(), "a clock ran out; its timeout was played");
-                if next.game.is_over() {
+                if next.is_over() {
                     self.counted(self.store.unschedule_clock(id).await)?;
                 }
                 Ok(Expiry::Played(events.len()))
             }
             Ok(Written::Unchanged(table)) => {
                 let look = match &table.clock {
-                    Some(clock) if !table.game.is_over() => clock.next_look(now_ms()),
+                    Some(clock) if !table.is_over() => clock.next_look(now_ms()),
                     _ => None,
                 };
                 match look {

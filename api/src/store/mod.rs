@@ -152,11 +152,7 @@ pub struct Retention {
 impl Retention {
     /// The lifetime a write of `game` gives it.
     pub fn for_game(&self, game: &Table) -> Duration {
-        if game.game.is_over() {
-            self.finished
-        } else {
-            self.idle
-        }
+        if game.is_over() { self.finished } else { self.idle }
     }
 }
 

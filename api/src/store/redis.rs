@@ -1009,6 +1009,7 @@ mod tests {
             seats: Default::default(),
             webhook: None,
             app: None,
+            aborted: false,
             notices: Vec::new(),
         }
     }

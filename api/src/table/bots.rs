@@ -57,7 +57,7 @@ pub fn plays_inline(level: BotLevel) -> bool {
 /// due work for the bot workers. `None` when the game is over or no such seat is to act.
 /// Every write asks: a game without such a bot answers from its seat table alone.
 pub fn turn_due(table: &Table) -> Option<(Seat, BotLevel)> {
-    if !table.seats.has_bot(|level| !plays_inline(level)) || table.game.is_over() {
+    if !table.seats.has_bot(|level| !plays_inline(level)) || table.is_over() {
         return None;
     }
     table.game.to_act().into_iter().find_map(|seat| {

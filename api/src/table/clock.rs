@@ -345,7 +345,7 @@ pub struct Expire;
 
 impl Change for Expire {
     fn apply(&self, table: &Table, now: u64) -> Result<Option<Transition>, Refused> {
-        if table.game.is_over() {
+        if table.is_over() {
             return Ok(None);
         }
         Ok(apply_timeouts(table, now).map(|(next, events)| Transition { next, events }))
@@ -457,6 +457,7 @@ mod tests {
             seats: Default::default(),
             webhook: None,
             app: None,
+            aborted: false,
             notices: Vec::new(),
         }
     }

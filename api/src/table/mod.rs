@@ -2,11 +2,13 @@
 //! applied by pure functions. Nothing here reads a clock, touches the store or speaks HTTP: `now`
 //! is passed in, and a change either yields a [`Transition`] to write or a [`Refusal`].
 
-use roadie_engine::{AnyGame, Audience, Event, Seat, Viewer};
+pub use roadie_engine::Viewer;
+use roadie_engine::{AnyGame, Audience, Event, Seat};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use sha2::{Digest, Sha256};
 
+pub mod abort;
 pub mod bot_move;
 pub mod bots;
 pub mod clock;
@@ -78,6 +80,9 @@ pub struct Table {
     /// game's own tokens) reach it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub app: Option<String>,
+    /// Whether its host or its app aborted it: it ended where it stood, and nobody won.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub aborted: bool,
     /// The notices this write adds to the webhook's outbox, written in the same atomic step
     /// (never part of the stored state).
     #[serde(skip)]
@@ -123,6 +128,11 @@ impl Table {
             )),
             _ => Ok(()),
         }
+    }
+
+    /// Whether nothing more can be played: the rules ended the game, or it was aborted.
+    pub fn is_over(&self) -> bool {
+        self.aborted || self.game.is_over()
     }
 
     /// `404 game_not_found` unless `app` owns the game.
@@ -202,6 +212,7 @@ impl Table {
             seats: self.seats.clone(),
             webhook: self.webhook.clone(),
             app: self.app.clone(),
+            aborted: self.aborted,
             notices: Vec::new(),
         };
         next.notices = notices::notices(Some(&self.game), &next, now_ms);

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use roadie_engine::{AnyGame, Seat};
 
 use super::bots::{Panicked, apply_guarded, play_bots};
-use super::refusal::Refusal;
+use super::refusal::{Code, Refusal};
 use super::{Change, Pass, Precondition, Refused, StoredEvent, Table, Transition, clock};
 
 /// One action posted by the seat a caller's `pass` plays.
@@ -33,6 +33,11 @@ impl Change for Post<'_> {
             return Err(Refusal::version_mismatch(table.revision).into());
         }
         let seat = table.seat_of(self.pass)?;
+        if table.aborted {
+            return Err(
+                Refusal::new(Code::GameOver, "the game was aborted: nothing more can be posted").into(),
+            );
+        }
         let (base, mut events) = clock::due_at(table, now);
         let mut game = base.game.clone();
         let played = match apply_guarded(&mut game, seat, self.action) {

@@ -666,7 +666,7 @@ impl SeatChange {
                         })?
                     }
                 };
-                if table.game.is_over() {
+                if table.is_over() {
                     return Err(Refusal::new(
                         Code::GameOver,
                         "the game is over: no seat can be joined",
@@ -699,7 +699,7 @@ impl SeatChange {
                 if let SeatChange::Resign { holder, .. } = self {
                     table.admit(Viewer::Seat(seat), holder)?;
                 }
-                if table.game.is_over() {
+                if table.is_over() {
                     return Err(Refusal::new(
                         Code::GameOver,
                         "the game is over: its seats stay as they were",
@@ -713,7 +713,7 @@ impl SeatChange {
             }
             SeatChange::Hand { seat, player, name } => {
                 let seat = seat_of(table, *seat)?;
-                if table.game.is_over() {
+                if table.is_over() {
                     return Err(Refusal::new(
                         Code::GameOver,
                         "the game is over: its seats stay as they were",
@@ -945,6 +945,7 @@ mod tests {
             seats: SeatTable::default(),
             webhook: None,
             app: None,
+            aborted: false,
             notices: Vec::new(),
         };
         let mut old = serde_json::to_value(&stored).expect("json");

@@ -32,6 +32,7 @@ fn table(specs: &[SeatSpec], clocked: bool) -> Table {
         seats: table_of(specs.len(), Some(specs), false, T0).expect("seats"),
         webhook: None,
         app: None,
+        aborted: false,
         notices: Vec::new(),
     }
 }

@@ -192,12 +192,24 @@ pub enum Status {
     Active,
     /// Over: the outcome is set, the seed revealed and every event public.
     Finished,
+    /// Aborted by its host or its app where it stood: nobody won, nothing more can be played,
+    /// and what was hidden stays hidden.
+    Aborted,
 }
 
 impl Status {
     /// `Finished` when the game is over, else `Active`.
     pub fn of(finished: bool) -> Self {
         if finished { Self::Finished } else { Self::Active }
+    }
+
+    /// The status of a stored game: `Aborted` once aborted.
+    pub fn of_table(table: &crate::table::Table) -> Self {
+        if table.aborted {
+            Self::Aborted
+        } else {
+            Self::of(table.game.is_over())
+        }
     }
 }
 

@@ -50,7 +50,7 @@ fn runnable(text: &str) -> String {
 /// What each guide's blocks must print: proof that they did what they say.
 const EXPECTED: &[(&str, &[&str])] = &[
     ("README.md", &["\"version\": 2"]),
-    ("api.md", &[r#"{"tag":"games","operations":8}"#]),
+    ("api.md", &[r#"{"tag":"games","operations":9}"#]),
     (
         "integrating.md",
         &[
@@ -61,6 +61,10 @@ const EXPECTED: &[(&str, &[&str])] = &[
             r#"{"type":"seat_taken","seat":1,"name":"Ann"}"#,
             r#"{"status":"finished""#,
             r#"{"status":404,"code":"game_not_found"}"#,
+            r#"{"status":401,"code":"app_required"}"#,
+            r#"{"seat":0,"status":"active"}"#,
+            r#"{"mine":1}"#,
+            r#"{"status":"aborted"}"#,
         ],
     ),
     ("operating.md", &["roadie_games_created_total"]),
@@ -85,7 +89,11 @@ fn the_guides_runnable_blocks_play_against_a_real_server() {
         }
         let output = Command::new("bash")
             .args(["-euo", "pipefail", "-c", &script])
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
             .env("ROADIE", &roadie.base)
+            .env("ROADIE_BIN", crate::support::roadie_binary())
+            .env("MINT_PYTHON", crate::support::python())
+            .env("APPS_PORT", crate::support::free_port().to_string())
             .output()
             .expect("run bash");
         let stdout = String::from_utf8_lossy(&output.stdout);

@@ -874,3 +874,64 @@ fn a_hanging_receiver_does_not_delay_another_in_redis() {
 fn a_hanging_receiver_does_not_delay_another_in_memory() {
     a_hanging_receiver_leaves_slots_to_others(None, "webhooks_fair_memory");
 }
+
+#[test]
+fn an_apps_games_notices_are_signed_with_the_apps_own_secret() {
+    let receiver = Receiver::start();
+    let hosts = webhook_env(&receiver);
+    let dir = crate::support::scratch("webhooks-app-files");
+    let key = roadie_api::apps::new_key();
+    let app_secret = "an-apps-own-webhook-secret-of-more-than-32-bytes";
+    std::fs::write(dir.join("acme.webhook-secret"), format!("{app_secret}\n")).expect("secret");
+    std::fs::write(
+        dir.join("apps.toml"),
+        format!(
+            "[[apps]]\nid = \"acme\"\nname = \"Acme\"\napi_keys = [\"{}\"]\nwebhook_secret_file = \"acme.webhook-secret\"\n",
+            roadie_api::apps::key_hash_line(&key)
+        ),
+    )
+    .expect("apps file");
+    let apps = dir.join("apps.toml");
+    let redis = Redis::start();
+    let roadie = Roadie::start(
+        "webhooks-app",
+        Some(&redis),
+        &[
+            ("ROADIE_WEBHOOK_HOSTS", &hosts),
+            ("ROADIE_WEBHOOK_SWEEP_MS", "50"),
+            ("ROADIE_APPS", apps.to_str().expect("path")),
+        ],
+    );
+    let reply = roadie.post(
+        "/v1/games",
+        Some(&key),
+        &json!({"ruleset": "shrewd-producer", "seats": 3, "seed": 5, "webhook": {"url": receiver.url("/app")}}),
+    );
+    assert_eq!(reply.status, 201, "{}", reply.body);
+    assert!(
+        reply.json["webhook"].is_null(),
+        "the app's secret is never answered: {}",
+        reply.body
+    );
+    let game = reply.json["id"].as_str().expect("id").to_owned();
+    let deliveries = receiver.wait_for(Duration::from_secs(20), "the game's first notice", |d| {
+        d.iter().any(|d| d.json["game"] == game)
+    });
+    let first = deliveries
+        .iter()
+        .find(|d| d.json["game"] == game)
+        .expect("a notice");
+    assert!(
+        verify(app_secret, &first.signature, &first.body).0,
+        "not signed with the app's secret: {first:?}"
+    );
+    assert!(
+        !verify(
+            "another-secret-entirely-of-32-bytes-or-more",
+            &first.signature,
+            &first.body
+        )
+        .0
+    );
+    assert!(!roadie.log_text().contains(app_secret));
+}

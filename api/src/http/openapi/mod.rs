@@ -42,7 +42,7 @@ mod links;
         model::RulesetList, model::RulesetDetail, model::Health,
         crate::wire::seats::SeatGrant, crate::wire::seats::JoinSeat, crate::wire::seats::ReplaceSeat, crate::wire::seats::SeatChanged,
         crate::table::seats::SeatEvent, crate::table::seats::SeatInfo, crate::wire::lobby::OpenGames, crate::wire::lobby::ListStatus,
-        crate::table::notices::WebhookNotice, crate::table::clock::ClockExpired,
+        crate::table::notices::WebhookNotice, crate::table::clock::ClockExpired, crate::table::abort::GameAborted,
         crate::wire::tickets::CreateTicket, crate::wire::tickets::CreatedTicket, crate::wire::tickets::TicketInfo,
         crate::wire::tickets::TicketStatus, crate::wire::hints::Hint, crate::wire::hints::ConsideredAction,
         ),
@@ -562,19 +562,22 @@ fn titles(schemas: &mut Schemas) {
 }
 
 /// Every ruleset's event union also lists the events the service itself writes into any game's
-/// log: the seat events ([`crate::table::seats::SeatEvent`], whose own union is then left out) and
-/// [`crate::table::clock::ClockExpired`].
+/// log: the seat events ([`crate::table::seats::SeatEvent`], whose own union is then left out),
+/// [`crate::table::clock::ClockExpired`] and [`crate::table::abort::GameAborted`].
 fn service_events_in_every_ruleset(schemas: &mut Schemas) {
     let Some(mut seat_events) = schemas.remove("SeatEvent") else {
         return;
     };
-    if schemas.contains_key("ClockExpired") {
-        let clock = "#/components/schemas/ClockExpired";
+    for (schema, kind) in [("ClockExpired", "clock_expired"), ("GameAborted", "game_aborted")] {
+        if !schemas.contains_key(schema) {
+            continue;
+        }
+        let target = format!("#/components/schemas/{schema}");
         if let Some(serde_json::Value::Array(refs)) = seat_events.get_mut("oneOf") {
-            refs.push(json!({ "$ref": clock }));
+            refs.push(json!({ "$ref": target }));
         }
         if let Some(serde_json::Value::Object(mapping)) = seat_events.pointer_mut("/discriminator/mapping") {
-            mapping.insert("clock_expired".into(), json!(clock));
+            mapping.insert(kind.into(), json!(target));
         }
     }
     for ruleset in RULESETS {

@@ -184,6 +184,36 @@ pub async fn delete_game(
     Ok(HttpResponse::NoContent().finish())
 }
 
+/// Abort the game (its host token, or its app's key): it ends where it stands, nobody wins,
+/// nothing more can be posted or joined, and a public `game_aborted` event says so. Its status
+/// is `aborted` from then on; what was hidden stays hidden.
+#[utoipa::path(
+    post, path = "/v1/games/{id}/abort", tag = "games",
+    params(("id" = String, Path, description = "The game's id")),
+    security(("host_token" = []), ("api_key" = [])),
+    responses(
+        (status = 200, description = "Aborted: the game as a spectator sees it", body = GameState,
+            headers(("ETag" = String, description = "The new revision"))),
+        (status = 401, response = crate::http::problem::Unauthorized),
+        (status = 403, response = crate::http::problem::Forbidden),
+        (status = 404, response = crate::http::problem::NotFound),
+        (status = 409, response = crate::http::problem::Conflict),
+        (status = 503, response = crate::http::problem::ServiceUnavailable),
+    )
+)]
+pub async fn abort_game(
+    games: web::Data<Games>,
+    id: GameId,
+    host: HostCaller,
+) -> Result<HttpResponse, Refusal> {
+    games.check_host(&id, host.app()).await?;
+    let by = if host.app().is_some() { "app" } else { "host" };
+    let state = games.abort(&id, by).await?;
+    Ok(HttpResponse::Ok()
+        .insert_header(etag(&state.revision))
+        .json(state))
+}
+
 /// The seat's legal actions now: each element is exactly an `action` to post.
 #[utoipa::path(
     get, path = "/v1/games/{id}/actions", tag = "games",

@@ -45,6 +45,19 @@ fn listing(query: &ListQuery) -> Result<Listing, Refusal> {
     })
 }
 
+/// The lobby's games as the app's filters would show them: it holds running games only, so
+/// `status=finished` shows none, and `player` only those where that player sits. It is one page.
+fn lobby_filtered(mut list: OpenGames, query: &ListQuery) -> OpenGames {
+    if query.status == Some(ListStatus::Finished) {
+        list.games.clear();
+    }
+    if let Some(player) = &query.player {
+        list.games
+            .retain(|game| game.seats.iter().any(|seat| seat.player.as_ref() == Some(player)));
+    }
+    list
+}
+
 /// Games with a seat anyone may join, the newest first: public metadata only (ids, rulesets,
 /// who sits where, versions), never a token or a view. Every process answers the same, from
 /// the store.
@@ -52,7 +65,8 @@ fn listing(query: &ListQuery) -> Result<Listing, Refusal> {
 /// Where apps are configured, a player's token lists its app's open games only, and an app's
 /// key lists the app's games, a page at a time: `status` (`open`, `active` or `finished`; every
 /// game without it), `ruleset`, `player` and `cursor` (the `next` of the page before) filter
-/// them. The lobby lists open games only and ignores the filters that are an app's.
+/// them. The lobby, which holds running games with open seats only, reads `status` and `player`
+/// the same way, and is a single page.
 #[utoipa::path(
     get, path = "/v1/games", tag = "seats",
     params(ListQuery),
@@ -91,9 +105,9 @@ pub async fn list_open_games(
         AppCaller::Player(app, _) => {
             let mut listing = listing(&query)?;
             listing.app = Some(app.id.clone());
-            games.open_games(listing).await?
+            lobby_filtered(games.open_games(listing).await?, &query)
         }
-        AppCaller::Open => games.open_games(listing(&query)?).await?,
+        AppCaller::Open => lobby_filtered(games.open_games(listing(&query)?).await?, &query),
     };
     Ok(HttpResponse::Ok()
         .insert_header((header::CACHE_CONTROL, "no-store"))

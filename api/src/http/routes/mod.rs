@@ -59,6 +59,7 @@ routes! {
     "/v1/rulesets/{ruleset}/components" => { GET => rulesets::get_components }
     "/v1/rulesets/{ruleset}/rules" => { GET => rulesets::get_rules }
     "/v1/games/{id}/hint" => { GET => games::get_hint }
+    "/v1/games/{id}/abort" => { POST => games::abort_game }
     "/v1/games/{id}/events" => { GET => games::list_events }
     "/v1/games/{id}/stream" => { GET => stream::stream_game }
     "/v1/games/{id}/seats" => { POST => seats::join_first_open }

@@ -260,6 +260,7 @@ mod tests {
                 secret: "s".into(),
             }),
             app: None,
+            aborted: false,
             notices: vec![notice("n0", "your_turn", &[0])],
         };
         assert!(store.create(&stored, &[]).await.expect("create"));
