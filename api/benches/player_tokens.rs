@@ -39,18 +39,14 @@ fn key(dir: &std::path::Path, algorithm: Algorithm) -> (EncodingKey, Value) {
             )
         }
         Algorithm::ES256 => {
+            // SEC1 from openssl, then PKCS#8, the form the signer reads.
+            let pem = dir.join("ec.pem");
+            let pem = pem.to_str().expect("path");
+            openssl(&["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", pem]);
             openssl(&[
-                "genpkey",
-                "-algorithm",
-                "EC",
-                "-pkeyopt",
-                "ec_paramgen_curve:P-256",
-                "-outform",
-                "DER",
-                "-out",
-                der,
+                "pkcs8", "-topk8", "-nocrypt", "-in", pem, "-outform", "DER", "-out", der,
             ]);
-            let public = openssl(&["pkey", "-inform", "DER", "-in", der, "-pubout", "-outform", "DER"]);
+            let public = openssl(&["ec", "-in", pem, "-pubout", "-outform", "DER"]);
             let point = &public[public.len() - 64..];
             (
                 EncodingKey::from_ec_der(&std::fs::read(der).expect("key")),

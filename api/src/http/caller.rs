@@ -78,13 +78,18 @@ fn app_required() -> Refusal {
 /// `?seat=N`: the seat a player token names, where its player holds several.
 #[derive(Deserialize)]
 struct NamedSeat {
-    seat: Option<Seat>,
+    seat: Option<u16>,
 }
 
+/// The seat the query names, checked whatever the credential (a seat token's own seat is the
+/// one it plays, whatever the query says): `400 malformed_query` for anything but a seat number.
 fn named_seat(req: &HttpRequest) -> Result<Option<Seat>, Refusal> {
+    if !req.query_string().contains("seat") {
+        return Ok(None);
+    }
     web::Query::<NamedSeat>::from_query(req.query_string())
-        .map(|q| q.into_inner().seat)
-        .map_err(|_| Refusal::new(Code::MalformedQuery, "seat is a seat number (0, 1, ...)"))
+        .map(|q| q.into_inner().seat.map(|n| Seat::new(usize::from(n))))
+        .map_err(|_| Refusal::new(Code::MalformedQuery, "seat is a seat number from 0 to 65535"))
 }
 
 /// `429` unless the calls of `key` are within the per-token rate (`ROADIE_TOKEN_RATE`).
@@ -101,6 +106,7 @@ fn admit(req: &HttpRequest, key: &str, seat: Option<usize>) -> Result<(), Refusa
 /// The pass of the call for the game in the path: `None` without a credential.
 fn pass_of(req: &HttpRequest) -> Result<Option<Pass>, Refusal> {
     let game = req.match_info().get("id").unwrap_or_default();
+    let named = named_seat(req)?;
     match presented(req)? {
         Presented::Nothing => {
             if registry(req)?.enabled() {
@@ -130,7 +136,7 @@ fn pass_of(req: &HttpRequest) -> Result<Option<Pass>, Refusal> {
             admit(req, &format!("{game}/{}", player.who.player), None)?;
             Ok(Some(Pass {
                 holder: Holder::Player(player.who),
-                seat: named_seat(req)?,
+                seat: named,
             }))
         }
     }

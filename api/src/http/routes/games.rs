@@ -127,6 +127,7 @@ pub(super) fn within(name: &str, value: u64, min: u64, max: u64) -> Result<u64, 
         ("If-None-Match" = Option<String>, Header, nullable = false, pattern = r#"^(\*|(,[ \t]*)*(W/)?"[\x21\x23-\x2B\x2D-\x7E]*"([ \t]*,([ \t]*(W/)?"[\x21\x23-\x2B\x2D-\x7E]*")?)*)[ \t]*$"#,
             description = "The `ETag` already held (or several, separated by commas): `304` while the game is still at that revision. `*` names every revision (RFC 9110): `304` while the game exists"),
         GameQuery,
+        ("seat" = Option<u16>, Query, minimum = 0, maximum = 65535, description = "With a player token: the seat to act or look as, where the player holds several of this game (`409 seat_ambiguous` without it)"),
     ),
     security((), ("seat_token" = []), ("player_token" = []), ("api_key" = [])),
     responses(
@@ -217,10 +218,11 @@ pub async fn abort_game(
 /// The seat's legal actions now: each element is exactly an `action` to post.
 #[utoipa::path(
     get, path = "/v1/games/{id}/actions", tag = "games",
-    params(("id" = String, Path, description = "The game's id")),
+    params(("id" = String, Path, description = "The game's id"), ("seat" = Option<u16>, Query, minimum = 0, maximum = 65535, description = "With a player token: the seat to act or look as, where the player holds several of this game (`409 seat_ambiguous` without it)")),
     security(("seat_token" = []), ("player_token" = [])),
     responses(
         (status = 200, description = "The legal actions", body = LegalActions),
+        (status = 400, response = crate::http::problem::BadRequest),
         (status = 401, response = crate::http::problem::Unauthorized),
         (status = 403, response = crate::http::problem::Forbidden),
         (status = 404, response = crate::http::problem::NotFound),
@@ -245,10 +247,11 @@ pub async fn list_actions(
 /// hints at a limited rate (`ROADIE_HINT_RATE`, `ROADIE_HINT_BURST`).
 #[utoipa::path(
     get, path = "/v1/games/{id}/hint", tag = "games",
-    params(("id" = String, Path, description = "The game's id")),
+    params(("id" = String, Path, description = "The game's id"), ("seat" = Option<u16>, Query, minimum = 0, maximum = 65535, description = "With a player token: the seat to act or look as, where the player holds several of this game (`409 seat_ambiguous` without it)")),
     security(("seat_token" = []), ("player_token" = [])),
     responses(
         (status = 200, description = "The hint", body = Hint),
+        (status = 400, response = crate::http::problem::BadRequest),
         (status = 401, response = crate::http::problem::Unauthorized),
         (status = 403, response = crate::http::problem::Forbidden),
         (status = 404, response = crate::http::problem::NotFound),
@@ -292,6 +295,7 @@ const PREFERENCE_APPLIED: HeaderName = HeaderName::from_static("preference-appli
         ("If-Match" = Option<String>, Header, nullable = false, pattern = r#"^(\*|(,[ \t]*)*(W/)?"[\x21\x23-\x2B\x2D-\x7E]*"([ \t]*,([ \t]*(W/)?"[\x21\x23-\x2B\x2D-\x7E]*")?)*)[ \t]*$"#,
             description = "Apply only at this revision (the `ETag`; or several, separated by commas; `*`: any)"),
         ("Idempotency-Key" = Option<String>, Header, nullable = false, pattern = r"^[\x21-\x7E]{1,200}$", description = "1 to 200 visible ASCII characters, scoped to the seat: a retry with the same key returns the first answer"),
+        ("seat" = Option<u16>, Query, minimum = 0, maximum = 65535, description = "With a player token: the seat to act or look as, where the player holds several of this game (`409 seat_ambiguous` without it)"),
     ),
     security(("seat_token" = []), ("player_token" = [])),
     request_body = PostAction,
@@ -361,7 +365,7 @@ pub struct EventsQuery {
 /// `last_seq` or earlier reads what the log holds.
 #[utoipa::path(
     get, path = "/v1/games/{id}/events", tag = "games",
-    params(("id" = String, Path, description = "The game's id"), EventsQuery),
+    params(("id" = String, Path, description = "The game's id"), EventsQuery, ("seat" = Option<u16>, Query, minimum = 0, maximum = 65535, description = "With a player token: the seat to act or look as, where the player holds several of this game (`409 seat_ambiguous` without it)")),
     security((), ("seat_token" = []), ("player_token" = []), ("api_key" = [])),
     responses(
         (status = 200, description = "The events", body = EventLog),

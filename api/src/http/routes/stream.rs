@@ -103,6 +103,7 @@ fn last_event_id(req: &HttpRequest) -> Result<Option<u64>, Refusal> {
         ("id" = String, Path, description = "The game's id"),
         ("Last-Event-ID" = Option<u64>, Header, nullable = false, maximum = 9_007_199_254_740_991_u64, description = "The last `id:` received: resume after it"),
         StreamQuery,
+        ("seat" = Option<u16>, Query, minimum = 0, maximum = 65535, description = "With a player token: the seat to act or look as, where the player holds several of this game (`409 seat_ambiguous` without it)"),
     ),
     security((), ("seat_token" = []), ("player_token" = []), ("api_key" = [])),
     responses(
