@@ -599,6 +599,43 @@ mod tests {
     }
 
     #[test]
+    fn any_garbage_as_a_player_token_is_a_401_never_a_panic() {
+        use rand::{Rng, SeedableRng};
+        let dir = std::env::temp_dir().join(format!("roadie-apps-fuzz-{}", rand::random::<u64>()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let path = dir.join("apps.toml");
+        std::fs::write(
+            &path,
+            "[[apps]]\nid = \"acme\"\nname = \"Acme\"\nalgorithms = [\"EdDSA\"]\n\
+             jwks = { keys = [{ kty = \"OKP\", crv = \"Ed25519\", x = \"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo\", kid = \"k\" }] }\n",
+        )
+        .expect("write");
+        let apps = Apps::load(&path).expect("loads");
+        let mut rng = rand::rngs::StdRng::seed_from_u64(42);
+        let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.=+/ {}\"";
+        let header = URL_SAFE_NO_PAD.encode(r#"{"alg":"EdDSA","kid":"k"}"#);
+        let claims = URL_SAFE_NO_PAD.encode(r#"{"iss":"acme","sub":"p","aud":"roadie","exp":99999999999}"#);
+        for round in 0..5_000 {
+            let len = rng.random_range(0..300);
+            let noise: String = (0..len)
+                .map(|_| alphabet[rng.random_range(0..alphabet.len())] as char)
+                .collect();
+            let token = match round % 4 {
+                0 => noise,
+                1 => format!("{header}.{noise}"),
+                2 => format!("{header}.{claims}.{noise}"),
+                _ => format!("{noise}.{claims}.{noise}"),
+            };
+            let refused = apps.verify_player(&token).expect_err("garbage is refused");
+            assert!(
+                matches!(refused.code(), Code::TokenInvalid | Code::TokenExpired),
+                "{token:?}: {refused:?}"
+            );
+        }
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[test]
     fn weak_and_symmetric_keys_are_refused_at_load() {
         let weak: Jwk = serde_json::from_value(serde_json::json!({
             "kty": "RSA", "kid": "k", "e": "AQAB",

@@ -351,6 +351,137 @@ fn two_apps_own_their_games_and_their_players_play_by_their_own_tokens() {
         None,
     )
     .assert_problem(404, "ticket_not_found");
+    // Two more of the app's players complete the batch: the game seats each by id, so each
+    // player's own token opens its seat, and the game is the app's.
+    let cy = acme_signing.sign(&claims("acme", "u-cy"));
+    let mut matched = Vec::new();
+    for (token, name) in [(&bea, "Bea"), (&cy, "Cy")] {
+        let body = json!({"ruleset": "shrewd-producer", "seats": 3, "name": name});
+        let reply = call(&roadie, "POST", "/v1/tickets", Some(token), Some(&body));
+        assert_eq!(reply.status, 201, "{}", reply.body);
+        matched.push(reply.json.clone());
+    }
+    let first_token = opened.json["token"].as_str().expect("ticket token");
+    let seen = call(
+        &roadie,
+        "GET",
+        &format!("/v1/tickets/{ticket_id}?wait=10"),
+        Some(first_token),
+        None,
+    );
+    assert_eq!(seen.json["status"], "matched", "{}", seen.body);
+    let matched_game = seen.json["game"].as_str().expect("game").to_owned();
+    let as_cy = call(
+        &roadie,
+        "GET",
+        &format!("/v1/games/{matched_game}"),
+        Some(&cy),
+        None,
+    );
+    assert_eq!(as_cy.status, 200, "{}", as_cy.body);
+    assert!(
+        as_cy.json["seat"].is_u64(),
+        "Cy's own token opens her seat: {}",
+        as_cy.body
+    );
+    let players = as_cy.json["occupants"].to_string();
+    for id in ["u-ann", "u-bea", "u-cy"] {
+        assert!(players.contains(id), "{id} is seated by id: {players}");
+    }
+    call(
+        &roadie,
+        "GET",
+        &format!("/v1/games/{matched_game}"),
+        Some(&bolt_player),
+        None,
+    )
+    .assert_problem(404, "game_not_found");
+    let acme_games = call(&roadie, "GET", "/v1/games?status=active", Some(&acme_key), None);
+    assert!(acme_games.body.contains(&matched_game), "{}", acme_games.body);
+
+    // The app's key hands Bea's seat to another of its players: Dee's own token opens it, and
+    // Bea's finds no seat of hers any more.
+    let dee = acme_signing.sign(&claims("acme", "u-dee"));
+    let bea_seat = call(
+        &roadie,
+        "GET",
+        &format!("/v1/games/{matched_game}"),
+        Some(&bea),
+        None,
+    );
+    let bea_seat = bea_seat.json["seat"].as_u64().expect("Bea's seat");
+    let handed = call(
+        &roadie,
+        "PUT",
+        &format!("/v1/games/{matched_game}/seats/{bea_seat}"),
+        Some(&acme_key),
+        Some(&json!({"player": "u-dee", "name": "Dee"})),
+    );
+    assert_eq!(handed.status, 200, "{}", handed.body);
+    let as_dee = call(
+        &roadie,
+        "GET",
+        &format!("/v1/games/{matched_game}"),
+        Some(&dee),
+        None,
+    );
+    assert_eq!(as_dee.json["seat"].as_u64(), Some(bea_seat), "{}", as_dee.body);
+    call(
+        &roadie,
+        "GET",
+        &format!("/v1/games/{matched_game}/actions"),
+        Some(&bea),
+        None,
+    )
+    .assert_problem(403, "seat_required");
+    let log = call(
+        &roadie,
+        "GET",
+        &format!("/v1/games/{matched_game}/events"),
+        Some(&dee),
+        None,
+    );
+    assert!(log.body.contains(r#""type":"seat_handed""#), "{}", log.body);
+    let dees = call(&roadie, "GET", "/v1/me/games", Some(&dee), None);
+    assert!(dees.body.contains(&matched_game), "{}", dees.body);
+
+    // The lobby of open seats is each app's own: its players see its open games, no others.
+    let open = call(
+        &roadie,
+        "POST",
+        "/v1/games",
+        Some(&acme_key),
+        Some(&json!({"ruleset": "shrewd-producer", "seats": 3, "open": true})),
+    );
+    assert_eq!(open.status, 201, "{}", open.body);
+    let open_id = open.json["id"].as_str().expect("id");
+    let lobby = call(&roadie, "GET", "/v1/games", Some(&ann), None);
+    assert!(lobby.body.contains(open_id), "{}", lobby.body);
+    let elsewhere = call(&roadie, "GET", "/v1/games", Some(&bolt_player), None);
+    assert!(!elsewhere.body.contains(open_id), "{}", elsewhere.body);
+    // Ann joins by her own token: she is seated by her id.
+    let joined = call(
+        &roadie,
+        "POST",
+        &format!("/v1/games/{open_id}/seats"),
+        Some(&ann),
+        Some(&json!({"name": "Ann"})),
+    );
+    assert_eq!(joined.status, 201, "{}", joined.body);
+    call(
+        &roadie,
+        "POST",
+        &format!("/v1/games/{open_id}/seats"),
+        Some(&bolt_player),
+        Some(&json!({"name": "X"})),
+    )
+    .assert_problem(404, "game_not_found");
+    let mine = call(&roadie, "GET", "/v1/me/games", Some(&ann), None);
+    assert!(
+        mine.body.contains(open_id) && mine.body.contains(&matched_game),
+        "{}",
+        mine.body
+    );
 
     // The host token keeps working as before.
     assert_eq!(call(&roadie, "GET", &g(""), Some(&host_token), None).status, 200);
