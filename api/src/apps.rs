@@ -35,7 +35,7 @@ use crate::table::{Code, PlayerRef, Refusal};
 pub const AUDIENCE: &str = "roadie";
 
 /// The longest player id, in bytes.
-pub use crate::table::seats::MAX_PLAYER_ID_BYTES;
+pub const MAX_PLAYER_ID_BYTES: usize = 128;
 
 /// The longest token read at all, in bytes: a larger one is refused before it is decoded.
 pub const MAX_TOKEN_BYTES: usize = 8192;

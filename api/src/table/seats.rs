@@ -25,9 +25,6 @@ use super::{Change, Refused, StoredEvent, Table, Transition};
 /// The longest a display name may be, in characters.
 pub const MAX_NAME_CHARS: usize = 32;
 
-/// The longest player id, in bytes.
-pub const MAX_PLAYER_ID_BYTES: usize = 128;
-
 /// What a seat token shows of the grant that issued it, checked against the seat table where
 /// the game is loaded.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -76,14 +73,6 @@ pub struct Pass {
 }
 
 impl Pass {
-    /// The seat a seat token plays, known without the game.
-    pub fn token_seat(&self) -> Option<Seat> {
-        match (&self.holder, self.seat) {
-            (Holder::Token(_), Some(seat)) => Some(seat),
-            _ => None,
-        }
-    }
-
     /// A seat token's pass.
     pub fn token(seat: Seat, credential: Credential) -> Self {
         Self {
@@ -379,7 +368,7 @@ impl<'de> Deserialize<'de> for SeatSpec {
                 name,
                 bot: None,
                 player: Some(player),
-            } => Ok(SeatSpec::Member { player, name }),
+            } if (1..=128).contains(&player.len()) => Ok(SeatSpec::Member { player, name }),
             Fields {
                 open: None,
                 name: None,
@@ -393,67 +382,36 @@ impl<'de> Deserialize<'de> for SeatSpec {
 
 impl utoipa::PartialSchema for SeatSpec {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        use utoipa::openapi::schema::{AdditionalProperties, ObjectBuilder, OneOfBuilder, Type};
-        let name = || {
-            ObjectBuilder::new()
-                .schema_type(Type::String)
-                .min_length(Some(1))
-                .max_length(Some(MAX_NAME_CHARS))
-                .pattern(Some(NAME_PATTERN))
-        };
-        let shape = |builder: ObjectBuilder, required: &[&str]| {
-            required
-                .iter()
-                .fold(builder, |b, field| b.required(*field))
-                .additional_properties(Some(AdditionalProperties::FreeForm(false)))
-        };
-        OneOfBuilder::new()
-            .item(shape(
-                ObjectBuilder::new().property(
-                    "open",
-                    ObjectBuilder::new()
-                        .schema_type(Type::Boolean)
-                        .enum_values(Some([true]))
-                        .description(Some("An open seat: anyone may join it.")),
-                ),
-                &["open"],
-            ))
-            .item(shape(
-                ObjectBuilder::new().property(
-                    "name",
-                    name().description(Some("A named player: the creation returns its token.")),
-                ),
-                &["name"],
-            ))
-            .item(shape(
+        use utoipa::openapi::schema::{AdditionalProperties, ObjectBuilder, Type};
+        ObjectBuilder::new()
+            .property(
+                "open",
                 ObjectBuilder::new()
-                    .property(
-                        "player",
-                        ObjectBuilder::new()
-                            .schema_type(Type::String)
-                            .min_length(Some(1))
-                            .max_length(Some(MAX_PLAYER_ID_BYTES))
-                            .description(Some(
-                                "An app's player, by the app's id of it (1 to 128 bytes; the game's \
-                                 app's credential only): that player's token opens the seat.",
-                            )),
-                    )
-                    .property("name", name().description(Some("The player's display name."))),
-                &["player"],
-            ))
-            .item(shape(
-                ObjectBuilder::new().property(
-                    "bot",
-                    ObjectBuilder::new()
-                        .schema_type(Type::String)
-                        .enum_values(Some(["random", "greedy"]))
-                        .description(Some("A bot of this level.")),
-                ),
-                &["bot"],
-            ))
+                    .schema_type(Type::Boolean)
+                    .enum_values(Some([true]))
+                    .description(Some("An open seat: anyone may join it.")),
+            )
+            .property(
+                "name",
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .min_length(Some(1))
+                    .max_length(Some(MAX_NAME_CHARS))
+                    .pattern(Some(NAME_PATTERN))
+                    .description(Some("A named player: the creation returns its token.")),
+            )
+            .property(
+                "bot",
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .enum_values(Some(["random", "greedy"]))
+                    .description(Some("A bot of this level.")),
+            )
+            .min_properties(Some(1))
+            .max_properties(Some(1))
+            .additional_properties(Some(AdditionalProperties::FreeForm(false)))
             .description(Some(
-                "One seat as the game is created with it: `open`, `name`, `player` (with an optional \
-                 `name`) or `bot`.",
+                "One seat as the game is created with it: exactly one of `open`, `name` or `bot`.",
             ))
             .into()
     }
@@ -517,12 +475,6 @@ pub fn table_of(
                         name: Some(display_name(name)?),
                         player: None,
                     },
-                    SeatSpec::Member { player, .. } if !(1..=MAX_PLAYER_ID_BYTES).contains(&player.len()) => {
-                        return Err(Refusal::new(
-                            Code::InvalidSeats,
-                            format!("a player id is 1 to {MAX_PLAYER_ID_BYTES} bytes"),
-                        ));
-                    }
                     SeatSpec::Member { player, name } => Occupant::Player {
                         name: name.as_deref().map(display_name).transpose()?,
                         player: Some(player.clone()),
