@@ -181,7 +181,10 @@ impl Games {
                     tracing::debug!(game = %id, ruleset, version = next.revision.number, "game finished");
                 }
                 let first_seq = next.events - events.len() as u64 + 1;
-                let seat = next.seat_of(&command.pass)?;
+                let seat = match command.pass.token_seat() {
+                    Some(seat) => seat,
+                    None => next.seat_of(&command.pass)?,
+                };
                 let body = render(&next, first_seq, events, seat, command.representation)?;
                 Ok(ActionReply {
                     revision: next.revision,
@@ -190,12 +193,9 @@ impl Games {
                 })
             }
             Written::Replayed { ruleset, record } => {
-                let seat = match command.pass {
-                    Pass {
-                        holder: Holder::Token(_),
-                        seat: Some(seat),
-                    } => seat,
-                    _ => self.read(id).await?.seat_of(&command.pass)?,
+                let seat = match command.pass.token_seat() {
+                    Some(seat) => seat,
+                    None => self.read(id).await?.seat_of(&command.pass)?,
                 };
                 self.replay(id, ruleset, seat, fingerprint, record).await
             }

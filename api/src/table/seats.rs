@@ -73,6 +73,14 @@ pub struct Pass {
 }
 
 impl Pass {
+    /// The seat a seat token plays, known without the game.
+    pub fn token_seat(&self) -> Option<Seat> {
+        match (&self.holder, self.seat) {
+            (Holder::Token(_), Some(seat)) => Some(seat),
+            _ => None,
+        }
+    }
+
     /// A seat token's pass.
     pub fn token(seat: Seat, credential: Credential) -> Self {
         Self {
