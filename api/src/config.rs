@@ -38,6 +38,19 @@ pub struct Config {
     pub bots: BotConfig,
     /// `ROADIE_APPS`: the apps file (TOML); unset, the server is open: anyone may create games.
     pub apps: Option<std::path::PathBuf>,
+    /// `ROADIE_RECORD_KEY` and `ROADIE_RECORD_LIMIT`.
+    pub records: RecordsConfig,
+}
+
+/// How game records are signed and read.
+#[derive(Clone, Debug)]
+pub struct RecordsConfig {
+    /// `ROADIE_RECORD_KEY`: a PEM file whose first Ed25519 `PRIVATE KEY` signs game records,
+    /// any further keys being retired ones still listed (default: a key made at start).
+    pub key: Option<std::path::PathBuf>,
+    /// `ROADIE_RECORD_LIMIT`: the largest record `POST /v1/records/verify` reads, in bytes
+    /// (default 8388608).
+    pub max_bytes: usize,
 }
 
 /// The listener, its workers and how long a request may take to arrive.
@@ -280,6 +293,10 @@ impl Config {
                 hints: quota("ROADIE_HINT_RATE", 0.5, "ROADIE_HINT_BURST", 5)?,
             },
             apps: get("ROADIE_APPS").map(|path| std::path::PathBuf::from(path.trim())),
+            records: RecordsConfig {
+                key: get("ROADIE_RECORD_KEY").map(|path| std::path::PathBuf::from(path.trim())),
+                max_bytes: number("ROADIE_RECORD_LIMIT", 8 << 20)? as usize,
+            },
             webhooks: WebhookConfig {
                 hosts: get("ROADIE_WEBHOOK_HOSTS")
                     .map(|list| {

@@ -14,6 +14,7 @@ pub mod apps;
 pub mod config;
 pub mod http;
 pub mod metrics;
+pub mod records;
 pub mod service;
 pub mod shutdown;
 pub mod startup;

@@ -18,6 +18,7 @@ use crate::http::body::BodyLimits;
 use crate::http::limits::Limits;
 use crate::http::{openapi, problem, routes};
 use crate::metrics::Metrics;
+use crate::records::RecordKeys;
 use crate::service::Games;
 use crate::service::headroom::Headroom;
 use crate::shutdown::Draining;
@@ -42,6 +43,9 @@ pub enum StartError {
     /// No HTTP client for webhooks could be made.
     #[error("cannot make the webhook client: {0}")]
     Webhooks(#[from] reqwest::Error),
+    /// The key that signs game records cannot be used.
+    #[error("ROADIE_RECORD_KEY: {0}")]
+    RecordKey(String),
 }
 
 /// A built, not yet running, service.
@@ -227,6 +231,14 @@ impl Application {
             None => Registry::open(),
         });
         Registry::reload_on_hangup(&apps)?;
+        let record_keys = Arc::new(match &config.records.key {
+            Some(path) => RecordKeys::load(&path.to_string_lossy()).map_err(StartError::RecordKey)?,
+            None => {
+                let made = RecordKeys::generate();
+                tracing::warn!(kid = %made.kid(), "ROADIE_RECORD_KEY is unset: game records are signed with a key made at start, which this process alone holds and forgets when it stops");
+                made
+            }
+        });
         let metrics = Arc::new(Metrics::default());
         Metrics::keep_up(&metrics);
         let headroom = Arc::new(Headroom::new(config.store.create_limit_percent));
@@ -263,7 +275,8 @@ impl Application {
                 ticket_ttl: config.store.ticket_ttl,
                 lease: config.store.ticket_lease,
             })
-            .with_bots(config.bots),
+            .with_bots(config.bots)
+            .with_record_keys(record_keys),
         );
         crate::service::webhooks::spawn(store.clone(), config.webhooks.clone(), metrics.clone())?;
         crate::service::sweeper::spawn_sweeper(games.clone().into_inner(), config.store.clock_sweep);
@@ -277,6 +290,7 @@ impl Application {
         let connection_limits = limits.clone();
         let body_limits = web::Data::new(BodyLimits {
             max_bytes: config.http.body_limit,
+            record_bytes: config.records.max_bytes,
             deadline: config.http.body_timeout,
         });
         let workers = config

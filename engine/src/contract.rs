@@ -652,6 +652,9 @@ pub trait Game:
     const TITLE: &'static str;
     /// How many seats the rules allow: the only place a game states it.
     const SEATS: RangeInclusive<usize>;
+    /// The version of the rules as played: bumped whenever a change to the game would play a
+    /// recorded game differently, so that a record names the rules it replays under.
+    const RULES_VERSION: u32 = 1;
     /// What a seat whose clock runs out does; [`Game::machine`] documents it.
     const ON_TIMEOUT: Timeout;
     /// Which of the game's event types announce which fields of its view: no game is registered

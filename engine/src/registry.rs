@@ -28,6 +28,8 @@ pub struct Ruleset {
     pub title: &'static str,
     /// How many seats it allows.
     pub seats: RangeInclusive<usize>,
+    /// The version of its rules ([`Game::RULES_VERSION`]).
+    pub version: u32,
     /// The phase machine.
     pub machine: fn() -> Machine,
     /// What a seat whose clock runs out does.
@@ -102,6 +104,7 @@ const fn ruleset_of<G: Game>() -> Ruleset {
         slug: G::SLUG,
         title: G::TITLE,
         seats: G::SEATS,
+        version: G::RULES_VERSION,
         machine: G::machine,
         on_timeout: G::ON_TIMEOUT,
         components: components_of::<G>,

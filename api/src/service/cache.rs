@@ -64,6 +64,7 @@ mod tests {
             seats: Default::default(),
             webhook: None,
             app: None,
+            options: None,
             aborted: false,
             notices: Vec::new(),
         })

@@ -13,7 +13,7 @@ use crate::table::clock::TimeControl;
 use crate::table::notices::notices;
 use crate::table::refusal::plain_types;
 use crate::table::seats::{SeatSpec, seats_taken, table_of};
-use crate::table::{Clock, Code, GameId, Refusal, Revision, Table, seed_commitment};
+use crate::table::{Clock, Code, GameId, Log, Refusal, Revision, Table, seed_commitment};
 use crate::wire::{CreatedGame, SeatToken};
 
 use super::{Games, now_ms};
@@ -130,19 +130,24 @@ impl Games {
         let table = table_of(request.seats, request.specs.as_deref(), request.open, now)?;
         let (mut game, events) = AnyGame::setup(ruleset.slug, request.options.as_ref(), request.seats, seed)
             .map_err(setup_refused)?;
-        let mut events: Vec<StoredEvent> = events.into_iter().map(StoredEvent::from).collect();
+        let mut log = Log::default();
+        for event in events {
+            log.note(StoredEvent::from(event));
+        }
         if request.announce_seats
             && let Some(specs) = &request.specs
         {
-            events.extend(seats_taken(specs)?);
+            for event in seats_taken(specs)? {
+                log.note(event);
+            }
         }
-        events.extend(play_bots(&mut game, |seat| table.bot(seat)));
+        log.append(play_bots(&mut game, |seat| table.bot(seat), now));
         let mut salt = [0u8; SALT_BYTES];
         rand::rng().fill_bytes(&mut salt);
         let mut stored = Table {
             id: String::new(),
             revision: Revision::first(),
-            events: events.len() as u64,
+            events: log.len() as u64,
             seed,
             salt: hex::encode(salt),
             clock: None,
@@ -154,6 +159,11 @@ impl Games {
                 .as_ref()
                 .map(|app| app.id.to_string())
                 .or_else(|| request.owner.clone()),
+            options: request
+                .options
+                .as_ref()
+                .filter(|options| !options.is_null())
+                .map(ToString::to_string),
             aborted: false,
             notices: Vec::new(),
         };
@@ -177,7 +187,7 @@ impl Games {
             if turn_due(&stored).is_some() {
                 self.counted(self.store.file_turn(&stored.id, now).await)?;
             }
-            match self.store.create(&stored, &events).await {
+            match self.store.create(&stored, &log.events, &log.actions).await {
                 Ok(true) => created = true,
                 Ok(false) if fixed => return self.created_before(&stored.id).await,
                 Ok(false) => continue,

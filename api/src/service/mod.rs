@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::metrics::Metrics;
+use crate::records::RecordKeys;
 use crate::store::{GameStore, Revision, StoreError, WriteOutcome};
 use crate::table::{Code, GameId, Refusal};
 use crate::tokens::Keys;
@@ -20,6 +21,7 @@ pub mod matching;
 mod owners;
 mod post;
 mod read;
+mod records;
 mod seats;
 pub mod sweeper;
 pub mod webhooks;
@@ -65,6 +67,8 @@ pub struct Games {
     /// before then is refused here, without asking the store (which could only say the same,
     /// as other processes only take tokens from the bucket).
     spent_apps: std::sync::Mutex<std::collections::HashMap<Arc<str>, u64>>,
+    /// The keys that sign game records.
+    record_keys: Arc<RecordKeys>,
 }
 
 impl From<StoreError> for Refusal {
@@ -110,7 +114,14 @@ impl Games {
             matching: MatchConfig::default(),
             bots: Arc::new(BotWorkers::new(BotConfig::default())),
             spent_apps: std::sync::Mutex::default(),
+            record_keys: Arc::new(RecordKeys::generate()),
         }
+    }
+
+    /// The same service, signing game records with `keys` (by default, a key made at start).
+    pub fn with_record_keys(mut self, keys: Arc<RecordKeys>) -> Self {
+        self.record_keys = keys;
+        self
     }
 
     /// The same service, with tickets living as `config` says.

@@ -139,7 +139,7 @@ impl Games {
             };
             match self.commit(&table, &transition, kept, change, now).await? {
                 Saved::Written => {
-                    let Transition { mut next, events } = transition;
+                    let Transition { mut next, events, .. } = transition;
                     next.notices.clear();
                     let next = Arc::new(next);
                     self.settled(&table, &next).await;
@@ -216,7 +216,13 @@ impl Games {
         }
         let saved = match self
             .store
-            .save(&table.revision, next, &transition.events, idempotency)
+            .save(
+                &table.revision,
+                next,
+                &transition.events,
+                &transition.actions,
+                idempotency,
+            )
             .await
         {
             Ok(saved) => saved,

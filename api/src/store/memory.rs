@@ -14,8 +14,8 @@ mod indexes;
 mod outbox;
 mod tickets;
 use super::{
-    Freshness, GameStore, IdempotentRecord, IdempotentWrite, MemoryUse, Quota, Retention, Revision, Saved,
-    StoreError, StoredEvent, Table, WriteOutcome,
+    Freshness, GameStore, IdempotentRecord, IdempotentWrite, LoggedAction, MemoryUse, Played, Quota,
+    Retention, Revision, Saved, StoreError, StoredEvent, Table, WriteOutcome,
 };
 
 struct Entry {
@@ -23,6 +23,8 @@ struct Entry {
     /// The revision, for those waiting for the game to change.
     updates: tokio::sync::watch::Sender<Revision>,
     events: Vec<StoredEvent>,
+    /// The log of actions.
+    actions: Vec<LoggedAction>,
     idempotent: HashMap<String, IdempotentRecord>,
     /// The last writes' revisions, newest first.
     recent: VecDeque<Revision>,
@@ -31,6 +33,12 @@ struct Entry {
     outbox: VecDeque<OutboxNotice>,
     /// Failed deliveries by notice id.
     outbox_tries: HashMap<String, u32>,
+}
+
+/// The log entries of `actions`, written with `events` more events to reach `game`.
+fn logged(game: &Table, events: usize, actions: &[Played]) -> Vec<LoggedAction> {
+    let first_seq = game.events + 1 - events as u64;
+    actions.iter().map(|played| played.logged(first_seq)).collect()
 }
 
 /// Now plus `ttl`, or a century from now when that overflows.
@@ -130,7 +138,12 @@ impl MemoryStore {
 
 #[async_trait]
 impl GameStore for MemoryStore {
-    async fn create(&self, game: &Table, events: &[StoredEvent]) -> Result<bool, StoreError> {
+    async fn create(
+        &self,
+        game: &Table,
+        events: &[StoredEvent],
+        actions: &[Played],
+    ) -> Result<bool, StoreError> {
         let mut games = self.lock()?;
         if Self::live(&mut games, &game.id).is_some() || self.is_fenced(&game.revision)? {
             return Ok(false);
@@ -143,6 +156,7 @@ impl GameStore for MemoryStore {
                 game: stored,
                 updates: tokio::sync::watch::channel(game.revision).0,
                 events: events.to_vec(),
+                actions: logged(game, events.len(), actions),
                 idempotent: HashMap::new(),
                 recent: VecDeque::from([game.revision]),
                 expires: deadline(self.retention.for_game(game)),
@@ -234,6 +248,7 @@ impl GameStore for MemoryStore {
         expected: &Revision,
         game: &Table,
         events: &[StoredEvent],
+        actions: &[Played],
         idempotency: Option<IdempotentWrite<'_>>,
     ) -> Result<Saved, StoreError> {
         let fenced = self.is_fenced(&game.revision)?;
@@ -260,6 +275,7 @@ impl GameStore for MemoryStore {
         entry.recent.push_front(game.revision);
         entry.recent.truncate(RECENT_WRITES);
         entry.events.extend_from_slice(events);
+        entry.actions.extend(logged(game, events.len(), actions));
         if !game.notices.is_empty() {
             entry.outbox.extend(game.notices.iter().cloned());
             for id in super::superseded(entry.outbox.iter()) {
@@ -288,6 +304,13 @@ impl GameStore for MemoryStore {
                 .cloned()
                 .collect(),
         })
+    }
+
+    async fn actions(&self, id: &str) -> Result<Vec<LoggedAction>, StoreError> {
+        let mut games = self.lock()?;
+        Ok(Self::live(&mut games, id)
+            .map(|entry| entry.actions.clone())
+            .unwrap_or_default())
     }
 
     async fn delete(&self, id: &str) -> Result<bool, StoreError> {

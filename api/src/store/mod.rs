@@ -19,7 +19,7 @@ pub mod redis;
 mod tickets;
 mod updates;
 
-pub use crate::table::{MalformedRevision, Revision, StoredEvent, Table};
+pub use crate::table::{LoggedAction, MalformedRevision, Played, Revision, StoredEvent, Table};
 pub use bot_turns::{BotTurns, TurnClaim, TurnEnd};
 pub use indexes::{Indexed, Indexes};
 pub use memory::MemoryStore;
@@ -162,7 +162,12 @@ pub trait GameStore: Outbox + Matchmaking + BotTurns + Indexes + Send + Sync + '
     /// Stores a new game with its setup events. `false` if the id is taken; [`StoreError::Full`]
     /// if the store is fuller than the share of its memory from which new games are refused,
     /// checked in the same atomic step as the write.
-    async fn create(&self, game: &Table, events: &[StoredEvent]) -> Result<bool, StoreError>;
+    async fn create(
+        &self,
+        game: &Table,
+        events: &[StoredEvent],
+        actions: &[Played],
+    ) -> Result<bool, StoreError>;
 
     /// The game, and the idempotency record under `idempotency_key` if one is asked for, in
     /// one read.
@@ -176,14 +181,15 @@ pub trait GameStore: Outbox + Matchmaking + BotTurns + Indexes + Send + Sync + '
     /// the answer "unchanged" when it is.
     async fn load_if_changed(&self, id: &str, known: &Revision) -> Result<Freshness, StoreError>;
 
-    /// Writes `game` (whose revision follows `expected`) and appends `events`, only if the
-    /// stored revision is still `expected`, the idempotency key (if any) is unused and the
-    /// write was not fenced off.
+    /// Writes `game` (whose revision follows `expected`) and appends `events` and `actions` to
+    /// its logs, only if the stored revision is still `expected`, the idempotency key (if any)
+    /// is unused and the write was not fenced off.
     async fn save(
         &self,
         expected: &Revision,
         game: &Table,
         events: &[StoredEvent],
+        actions: &[Played],
         idempotency: Option<IdempotentWrite<'_>>,
     ) -> Result<Saved, StoreError>;
 
@@ -204,6 +210,9 @@ pub trait GameStore: Outbox + Matchmaking + BotTurns + Indexes + Send + Sync + '
 
     /// Events with sequence numbers `after + 1 ..= after + limit`, in order.
     async fn events(&self, id: &str, after: u64, limit: u64) -> Result<Vec<StoredEvent>, StoreError>;
+
+    /// Every entry of game `id`'s log of actions, in order (empty for a game that is gone).
+    async fn actions(&self, id: &str) -> Result<Vec<LoggedAction>, StoreError>;
 
     /// Files game `id` in the index of clocks under `deadline_ms` (Unix ms): only if that is
     /// earlier than its entry when `earlier_only`, else whatever its entry was.

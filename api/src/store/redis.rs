@@ -9,11 +9,12 @@
 //! | `roadie:{<id>}:events` | a list of [`StoredEvent`]s, each an audience letter and the body's JSON (see `events.rs`); position + 1 is the sequence number |
 //! | `roadie:{<id>}:idem` | a hash of [`IdempotentRecord`]s as MessagePack arrays, by `<seat>:<key>` |
 //! | `roadie:{<id>}:writes` | the revisions of the last [`RECENT_WRITES`] writes or more, newest first (trimmed back to 64 once it holds 97, so that a write seldom pays for an `LTRIM`) |
+//! | `roadie:{<id>}:actions` | the game's log of actions: each a [`LoggedAction`] as JSON, in the order played |
 //! | `roadie:{<id>}:fenced` | revisions whose writes were given up on and may never be written |
 //! | `roadie:{<id>}:webhook`, `:outbox`, `:outbox_tries` | the game's [`Webhook`](super::Webhook), its undelivered notices (oldest first), failed deliveries by notice id |
 //!
 //! Each write publishes the new revision on the channel `roadie:{<id>}:updates`. The version and
-//! state get the game's lifetime again on each write; its logs (`events`, `writes`, `idem`) live
+//! state get the game's lifetime again on each write; its logs (`events`, `actions`, `writes`, `idem`) live
 //! up to [`RENEW_LOGS_EVERY_SECS`] longer, so that a write renews them only about once in that
 //! span; the webhook's keys are renewed on each write. They are deleted together. State,
 //! events and records are written by the same script, so a store that loses recent writes
@@ -42,8 +43,8 @@ mod outbox;
 mod per_thread;
 mod tickets;
 use super::{
-    Freshness, GameStore, IdempotentRecord, IdempotentWrite, MemoryUse, Quota, Retention, Revision, Saved,
-    StoreError, StoredEvent, Table, WriteOutcome,
+    Freshness, GameStore, IdempotentRecord, IdempotentWrite, LoggedAction, MemoryUse, Played, Quota,
+    Retention, Revision, Saved, StoreError, StoredEvent, Table, WriteOutcome,
 };
 use events::{EventEntry, decode_event, entry_len};
 pub use per_thread::PerThread;
@@ -72,8 +73,9 @@ fn renewing(body: &str) -> String {
 /// is read inside the script, so that every creation sees the ones before it. Its two figures
 /// are found with a plain `string.find`: a pattern that starts with a class is tried at every
 /// byte of the answer, and that was a third of a creation's instructions in Redis.
-/// KEYS: version, state, events, writes, fenced, outbox, webhook.
-/// ARGV: revision, state, ttl, webhook or '', limit (0: none), notice count, notices..., events...
+/// KEYS: version, state, events, writes, fenced, outbox, webhook, actions.
+/// ARGV: revision, state, ttl, webhook or '', limit (0: none), notice count, action count,
+/// notices..., actions..., events...
 /// Returns 1 created, 0 taken or fenced, 2 refused for room.
 const CREATE: &str = r"
 local function field(info, name)
@@ -100,11 +102,16 @@ if ARGV[4] ~= '' then
 end
 local notices = tonumber(ARGV[6])
 if notices > 0 then
-  redis.call('RPUSH', KEYS[6], unpack(ARGV, 7, 6 + notices))
+  redis.call('RPUSH', KEYS[6], unpack(ARGV, 8, 7 + notices))
   redis.call('EXPIRE', KEYS[6], ARGV[3])
 end
-if #ARGV > 6 + notices then
-  redis.call('RPUSH', KEYS[3], unpack(ARGV, 7 + notices))
+local acts = tonumber(ARGV[7])
+if acts > 0 then
+  redis.call('RPUSH', KEYS[8], unpack(ARGV, 8 + notices, 7 + notices + acts))
+  redis.call('EXPIRE', KEYS[8], logs)
+end
+if #ARGV > 7 + notices + acts then
+  redis.call('RPUSH', KEYS[3], unpack(ARGV, 8 + notices + acts))
   redis.call('EXPIRE', KEYS[3], logs)
 end
 return 1
@@ -119,10 +126,10 @@ return 1
 /// renewed only when `writes` has less than the lifetime left, or more than that span beyond it;
 /// a log key the write creates gets it at once. Each call is given the lifetime as the text it was
 /// sent: a Lua number passed to `redis.call` is formatted back into text on every call.
-/// KEYS: version, state, events, idem, writes, fenced, and for a game with a webhook outbox,
-/// webhook, outbox_tries.
+/// KEYS: version, state, events, idem, writes, fenced, for a game with a webhook outbox,
+/// webhook, outbox_tries, and last the log of actions.
 /// ARGV: expected revision, new revision, state, ttl, channel, record field or '', record or '',
-/// notice count (-1: the game has no webhook), notices..., events...
+/// notice count (-1: the game has no webhook), action count, notices..., actions..., events...
 /// Returns 0 written (a bare number, the quickest reply to read), {1, current or ''} conflict,
 /// {2, record} replayed, {3, ''} fenced.
 const SAVE: &str = r"
@@ -142,7 +149,7 @@ redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[4])
 redis.call('SET', KEYS[2], ARGV[3], 'EX', ARGV[4])
 local notices = tonumber(ARGV[8])
 if notices > 0 then
-  redis.call('RPUSH', KEYS[7], unpack(ARGV, 9, 8 + notices))
+  redis.call('RPUSH', KEYS[7], unpack(ARGV, 10, 9 + notices))
   local outbox = redis.call('LRANGE', KEYS[7], 0, -1)
   local named = {}
   local over = false
@@ -178,7 +185,15 @@ if notices >= 0 then
   redis.call('EXPIRE', KEYS[8], ARGV[4])
   redis.call('EXPIRE', KEYS[9], ARGV[4])
 end
-local first = 9 + math.max(notices, 0)
+local actions = KEYS[#KEYS]
+local first = 10 + math.max(notices, 0)
+local acts = tonumber(ARGV[9])
+if acts > 0 then
+  if redis.call('RPUSH', actions, unpack(ARGV, first, first + acts - 1)) == acts and not renew then
+    redis.call('EXPIRE', actions, logs)
+  end
+  first = first + acts
+end
 if #ARGV >= first then
   local pushed = #ARGV - first + 1
   if redis.call('RPUSH', KEYS[3], unpack(ARGV, first)) == pushed and not renew then
@@ -196,6 +211,7 @@ if renew then
   redis.call('EXPIRE', KEYS[3], logs)
   redis.call('EXPIRE', KEYS[4], logs)
   redis.call('EXPIRE', KEYS[5], logs)
+  redis.call('EXPIRE', actions, logs)
 end
 redis.call('PUBLISH', ARGV[5], ARGV[2])
 return 0
@@ -325,7 +341,7 @@ impl ToRedisArgs for GameKey<'_> {
 }
 
 /// Every key of game `id`.
-fn keys_of(id: &str) -> [GameKey<'_>; 9] {
+fn keys_of(id: &str) -> [GameKey<'_>; 10] {
     [
         "version",
         "state",
@@ -336,6 +352,7 @@ fn keys_of(id: &str) -> [GameKey<'_>; 9] {
         "outbox",
         "webhook",
         "outbox_tries",
+        "actions",
     ]
     .map(|what| key(id, what))
 }
@@ -405,6 +422,15 @@ where
 
 fn encode<T: serde::Serialize>(value: &T) -> Result<String, StoreError> {
     serde_json::to_string(value).map_err(|e| StoreError::Corrupt(e.to_string()))
+}
+
+/// The log entries of `actions`, as JSON, written with `events` more events to reach `game`.
+fn logged_actions(game: &Table, events: usize, actions: &[Played]) -> Result<Vec<String>, StoreError> {
+    let first_seq = game.events + 1 - events as u64;
+    actions
+        .iter()
+        .map(|played| encode(&played.logged(first_seq)))
+        .collect()
 }
 
 fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, StoreError> {
@@ -486,7 +512,12 @@ impl<C> GameStore for RedisStore<C>
 where
     C: ConnectionLike + Clone + Send + Sync + 'static,
 {
-    async fn create(&self, game: &Table, events: &[StoredEvent]) -> Result<bool, StoreError> {
+    async fn create(
+        &self,
+        game: &Table,
+        events: &[StoredEvent],
+        actions: &[Played],
+    ) -> Result<bool, StoreError> {
         let state = encode_state(game)?;
         let ttl = ttl_secs(self.retention.for_game(game));
         let [
@@ -499,24 +530,41 @@ where
             outbox,
             webhook,
             _,
+            actions_key,
         ] = keys_of(&game.id);
         // KEYS in the order CREATE names them.
-        let keys = [version, state_key, events_key, writes, fenced, outbox, webhook];
+        let keys = [
+            version,
+            state_key,
+            events_key,
+            writes,
+            fenced,
+            outbox,
+            webhook,
+            actions_key,
+        ];
         let target = game.webhook.as_ref().map(encode).transpose()?.unwrap_or_default();
+        let logged = logged_actions(game, events.len(), actions)?;
         let bytes = state.len()
             + target.len()
             + events.iter().map(entry_len).sum::<usize>()
+            + logged.iter().map(String::len).sum::<usize>()
             + game.notices.iter().map(|n| n.body.len()).sum::<usize>()
             + 96;
-        let mut cmd = evalsha(&self.create, &keys, 6 + game.notices.len() + events.len(), bytes);
+        let args = 7 + game.notices.len() + logged.len() + events.len();
+        let mut cmd = evalsha(&self.create, &keys, args, bytes);
         cmd.arg(game.revision.text().as_str())
             .arg(&state)
             .arg(ttl)
             .arg(&target)
             .arg(self.create_limit_percent)
-            .arg(game.notices.len());
+            .arg(game.notices.len())
+            .arg(logged.len());
         for notice in &game.notices {
             cmd.arg(&notice.body);
+        }
+        for entry in &logged {
+            cmd.arg(entry);
         }
         for event in events {
             cmd.arg(EventEntry(event));
@@ -593,6 +641,7 @@ where
         expected: &Revision,
         game: &Table,
         events: &[StoredEvent],
+        actions: &[Played],
         idempotency: Option<IdempotentWrite<'_>>,
     ) -> Result<Saved, StoreError> {
         let state = encode_state(game)?;
@@ -605,15 +654,42 @@ where
             Some(_) => game.notices.len() as i64,
             None => -1,
         };
-        // KEYS in the order SAVE names them: version, state, events, idem, writes, fenced, and
-        // for a game with a webhook outbox, webhook, outbox_tries (every key the script is
-        // passed is hashed into a Lua string, and a game without one never reads them).
-        let all = keys_of(&game.id);
-        let keys = if game.webhook.is_some() {
-            &all[..]
+        // KEYS in the order SAVE names them: version, state, events, idem, writes, fenced, for
+        // a game with a webhook outbox, webhook, outbox_tries (every key the script is passed
+        // is hashed into a Lua string, and a game without one never reads them), and actions.
+        let [
+            version,
+            state_key,
+            events_key,
+            idem,
+            writes,
+            fenced,
+            outbox,
+            webhook,
+            outbox_tries,
+            actions_key,
+        ] = keys_of(&game.id);
+        let all;
+        let short;
+        let keys: &[GameKey<'_>] = if game.webhook.is_some() {
+            all = [
+                version,
+                state_key,
+                events_key,
+                idem,
+                writes,
+                fenced,
+                outbox,
+                webhook,
+                outbox_tries,
+                actions_key,
+            ];
+            &all
         } else {
-            &all[..6]
+            short = [version, state_key, events_key, idem, writes, fenced, actions_key];
+            &short
         };
+        let logged = logged_actions(game, events.len(), actions)?;
         let notice_bodies: &[_] = if game.webhook.is_some() {
             &game.notices
         } else {
@@ -622,9 +698,11 @@ where
         let bytes = state.len()
             + record.len()
             + events.iter().map(entry_len).sum::<usize>()
+            + logged.iter().map(String::len).sum::<usize>()
             + notice_bodies.iter().map(|n| n.body.len()).sum::<usize>()
             + 160;
-        let mut cmd = evalsha(&self.save, keys, 8 + notice_bodies.len() + events.len(), bytes);
+        let args = 9 + notice_bodies.len() + logged.len() + events.len();
+        let mut cmd = evalsha(&self.save, keys, args, bytes);
         cmd.arg(expected.text().as_str())
             .arg(game.revision.text().as_str())
             .arg(&state)
@@ -632,9 +710,13 @@ where
             .arg(key(&game.id, "updates"))
             .arg(field)
             .arg(&record)
-            .arg(notices);
+            .arg(notices)
+            .arg(logged.len());
         for notice in notice_bodies {
             cmd.arg(&notice.body);
+        }
+        for entry in &logged {
+            cmd.arg(entry);
         }
         for event in events {
             cmd.arg(EventEntry(event));
@@ -714,6 +796,20 @@ where
             })
             .await?;
         raw.iter().map(|entry| decode_event(entry)).collect()
+    }
+
+    async fn actions(&self, id: &str) -> Result<Vec<LoggedAction>, StoreError> {
+        let raw: Vec<Vec<u8>> = self
+            .run(async |conn| {
+                redis::cmd("LRANGE")
+                    .arg(key(id, "actions"))
+                    .arg(0)
+                    .arg(-1)
+                    .query_async(conn)
+                    .await
+            })
+            .await?;
+        raw.iter().map(|entry| decode(entry)).collect()
     }
 
     async fn delete(&self, id: &str) -> Result<bool, StoreError> {
@@ -1009,6 +1105,7 @@ mod tests {
             seats: Default::default(),
             webhook: None,
             app: None,
+            options: None,
             aborted: false,
             notices: Vec::new(),
         }
@@ -1166,7 +1263,7 @@ mod commands {
         let cmd = evalsha(&Script::new(SAVE), &keys_of("g1"), 0, 0);
         let named = args(&cmd);
         assert_eq!(named[0], "EVALSHA");
-        assert_eq!(named[2], "9");
+        assert_eq!(named[2], "10");
         assert_eq!(
             named[3..],
             [
@@ -1178,7 +1275,8 @@ mod commands {
                 "fenced",
                 "outbox",
                 "webhook",
-                "outbox_tries"
+                "outbox_tries",
+                "actions"
             ]
             .map(|what| format!("roadie:{{g1}}:{what}"))
         );

@@ -52,6 +52,10 @@ impl Change for Abort {
         let mut next = table.succeeded_by(table.game.clone(), events.len() as u64, None, now);
         next.aborted = true;
         next.notices.clear();
-        Ok(Some(Transition { next, events }))
+        Ok(Some(Transition {
+            next,
+            events,
+            actions: Vec::new(),
+        }))
     }
 }

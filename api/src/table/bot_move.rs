@@ -10,7 +10,7 @@ use serde_json::value::RawValue;
 use super::bots::{Panicked, apply_guarded, turn_due};
 use super::post::acted;
 use super::refusal::{Code, Refusal};
-use super::{Change, Refused, Revision, StoredEvent, Table, Transition, clock};
+use super::{Change, Refused, Revision, Table, Transition, clock};
 
 /// The move `action` of the bot in `seat`, chosen at `revision`.
 #[derive(Debug)]
@@ -44,23 +44,23 @@ impl Change for BotMove {
         if table.revision != self.revision || turn_due(table).map(|(seat, _)| seat) != Some(self.seat) {
             return Ok(None);
         }
-        let (base, mut events) = clock::due_at(table, now);
+        let (base, mut log) = clock::due_at(table, now);
         if let Cow::Owned(next) = base {
             return Err(Refused {
                 refusal: self.stale(),
-                timeouts: Some(Box::new(Transition { next, events })),
+                timeouts: Some(Box::new(Transition::new(next, log))),
             });
         }
         let mut game = table.game.clone();
         match apply_guarded(&mut game, self.seat, self.action.get()) {
-            Ok(Ok(played)) => events.extend(played.into_iter().map(StoredEvent::from)),
+            Ok(Ok(played)) => log.play(self.seat, self.action.clone(), now, played),
             Ok(Err(rejection)) => {
                 tracing::error!(game = %table.id, seat = self.seat.index(), ?rejection, "the rules refused a bot's move chosen among its legal actions");
                 return Err(Refusal::internal().into());
             }
             Err(Panicked) => return Err(Refusal::internal().into()),
         }
-        Ok(Some(acted(table, table, self.seat, game, events, now)))
+        Ok(Some(acted(table, table, self.seat, game, log, now)))
     }
 
     /// The move was meant for its revision alone.

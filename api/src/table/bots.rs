@@ -10,7 +10,7 @@ use rand::SeedableRng;
 use roadie_engine::{AnyGame, BotLevel, Event, Rejection, Seat};
 use serde_json::value::RawValue;
 
-use super::{StoredEvent, Table};
+use super::{Log, Table};
 
 /// The most bot actions one write plays: far more than any of our games lasts, so a game of
 /// bots alone ends within the write that starts it, yet a ruleset that never ended could not
@@ -70,9 +70,9 @@ pub fn turn_due(table: &Table) -> Option<(Seat, BotLevel)> {
 }
 
 /// Plays every seat that `bot` names an inline bot of while it is one to act, until a person or
-/// a bot played apart is to act, or the game ends, and returns what they caused.
-pub fn play_bots(game: &mut AnyGame, bot: impl Fn(Seat) -> Option<BotLevel>) -> Vec<StoredEvent> {
-    let mut events = Vec::new();
+/// a bot played apart is to act, or the game ends, and returns what they played at `at`.
+pub fn play_bots(game: &mut AnyGame, bot: impl Fn(Seat) -> Option<BotLevel>, at: u64) -> Log {
+    let mut log = Log::default();
     // Drawn from the OS once a bot is to act: every post comes here, most with no bot to play,
     // and a `getrandom` call each was a quarter of the service's system calls.
     let mut rng = None;
@@ -97,7 +97,7 @@ pub fn play_bots(game: &mut AnyGame, bot: impl Fn(Seat) -> Option<BotLevel>) -> 
             break;
         };
         match apply_guarded(game, seat, action.get()) {
-            Ok(Ok(more)) => events.extend(more.into_iter().map(StoredEvent::from)),
+            Ok(Ok(more)) => log.play(seat, action, at, more),
             Ok(Err(rejection)) => {
                 tracing::error!(
                     ruleset = game.ruleset().slug,
@@ -110,5 +110,5 @@ pub fn play_bots(game: &mut AnyGame, bot: impl Fn(Seat) -> Option<BotLevel>) -> 
             Err(Panicked) => break,
         }
     }
-    events
+    log
 }

@@ -23,7 +23,7 @@ use utoipa::ToSchema;
 
 use super::bots::{guarded, play_bots};
 use super::refusal::{Code, Refusal};
-use super::{Change, Refused, StoredEvent, Table, Transition, whole_number};
+use super::{Change, Log, Refused, StoredEvent, Table, Transition, whole_number};
 
 /// The longest decision a clock allows: a day.
 pub const MAX_DECISION_SECS: u64 = 86_400;
@@ -249,14 +249,15 @@ pub struct ClockExpired {
     pub level: Option<BotLevel>,
 }
 
-/// `seat`'s decision played by the timeout `declared`: the events it caused, announced by
-/// `clock_expired`. `None` if the seat has nothing to play.
-fn play_for(game: &mut AnyGame, seat: Seat, deadline_ms: u64, declared: Timeout) -> Option<Vec<StoredEvent>> {
+/// `seat`'s decision played at `now` by the timeout `declared`: the action and the events it
+/// caused, announced by `clock_expired`. `None` if the seat has nothing to play.
+fn play_for(game: &mut AnyGame, seat: Seat, deadline_ms: u64, declared: Timeout, now: u64) -> Option<Log> {
     let mut played = None;
     if let Timeout::Action { action } = declared
         && let Ok(events) = game.apply(seat, action)
     {
-        played = Some(("action", None, events));
+        let action = RawValue::from_string(action.to_owned()).ok()?;
+        played = Some(("action", None, action, events));
     }
     if played.is_none() {
         let level = match declared {
@@ -265,9 +266,9 @@ fn play_for(game: &mut AnyGame, seat: Seat, deadline_ms: u64, declared: Timeout)
         };
         let action = game.bot_action(seat, level, &mut rand::rng())?;
         let events = game.apply(seat, action.get()).ok()?;
-        played = Some(("bot", Some(level), events));
+        played = Some(("bot", Some(level), action, events));
     }
-    let (by, level, events) = played?;
+    let (by, level, action, events) = played?;
     let announcement = ClockExpired {
         kind: ClockExpiredType::ClockExpired,
         seat,
@@ -276,23 +277,22 @@ fn play_for(game: &mut AnyGame, seat: Seat, deadline_ms: u64, declared: Timeout)
         level,
     };
     let body = serde_json::value::to_raw_value(&announcement).ok()?;
-    Some(
-        std::iter::once(StoredEvent::from(Event::<Box<RawValue>>::public(body)))
-            .chain(events.into_iter().map(StoredEvent::from))
-            .collect(),
-    )
+    let mut log = Log::default();
+    log.note(StoredEvent::from(Event::<Box<RawValue>>::public(body)));
+    log.play(seat, action, now, events);
+    Some(log)
 }
 
 /// The game after every seat whose deadline passed by `now` had its timeout played, in seat
 /// order, with the events; `None` when no deadline has passed.
-pub fn apply_timeouts(stored: &Table, now: u64) -> Option<(Table, Vec<StoredEvent>)> {
+pub fn apply_timeouts(stored: &Table, now: u64) -> Option<(Table, Log)> {
     let expired = stored.clock.as_ref()?.expired(now);
     if expired.is_empty() {
         return None;
     }
     let mut clock = stored.clock.clone()?;
     let mut game = stored.game.clone();
-    let mut events = Vec::new();
+    let mut log = Log::default();
     for seat in expired {
         if game.is_over() || !game.to_act().contains(&seat) {
             continue;
@@ -305,7 +305,7 @@ pub fn apply_timeouts(stored: &Table, now: u64) -> Option<(Table, Vec<StoredEven
         let played = guarded(|| {
             let mut next = game.clone();
             let declared = next.ruleset().on_timeout;
-            play_for(&mut next, seat, deadline, declared).map(|events| (next, events))
+            play_for(&mut next, seat, deadline, declared, now).map(|played| (next, played))
         })
         .ok()
         .flatten();
@@ -314,28 +314,28 @@ pub fn apply_timeouts(stored: &Table, now: u64) -> Option<(Table, Vec<StoredEven
             continue;
         };
         game = next;
-        events.extend(played);
+        log.append(played);
         clock = clock.after(Some(seat), &game.to_act(), now);
     }
-    if events.is_empty() {
+    if log.is_empty() {
         return None;
     }
-    let bots_played = play_bots(&mut game, |seat| stored.seats.bot(seat));
+    let bots_played = play_bots(&mut game, |seat| stored.seats.bot(seat), now);
     if !bots_played.is_empty() {
-        events.extend(bots_played);
+        log.append(bots_played);
         clock = clock.after(None, &game.to_act(), now);
     }
-    let next = stored.succeeded_by(game, events.len() as u64, Some(clock), now);
-    Some((next, events))
+    let next = stored.succeeded_by(game, log.len() as u64, Some(clock), now);
+    Some((next, log))
 }
 
 /// `stored` as the deadline rule leaves it at `now`: with every timeout that came due played
 /// first, and their events; as it is (borrowed, no events) when none has. A write judged against
 /// it and built with `stored.succeeded_by` carries those timeouts in its own compare-and-set.
-pub fn due_at(stored: &Table, now: u64) -> (Cow<'_, Table>, Vec<StoredEvent>) {
+pub fn due_at(stored: &Table, now: u64) -> (Cow<'_, Table>, Log) {
     match apply_timeouts(stored, now) {
-        Some((timed, events)) => (Cow::Owned(timed), events),
-        None => (Cow::Borrowed(stored), Vec::new()),
+        Some((timed, log)) => (Cow::Owned(timed), log),
+        None => (Cow::Borrowed(stored), Log::default()),
     }
 }
 
@@ -348,7 +348,7 @@ impl Change for Expire {
         if table.is_over() {
             return Ok(None);
         }
-        Ok(apply_timeouts(table, now).map(|(next, events)| Transition { next, events }))
+        Ok(apply_timeouts(table, now).map(|(next, log)| Transition::new(next, log)))
     }
 
     /// The sweep moves the entry on, to where the game must be looked at again.
@@ -457,6 +457,7 @@ mod tests {
             seats: Default::default(),
             webhook: None,
             app: None,
+            options: None,
             aborted: false,
             notices: Vec::new(),
         }
@@ -474,8 +475,14 @@ mod tests {
         let roll = Timeout::Action {
             action: r#"{"type":"roll"}"#,
         };
-        let events = play_for(&mut game, seat, 5, roll).expect("played");
-        assert_eq!(announcement(&events)["by"], "action");
+        let log = play_for(&mut game, seat, 5, roll, 9).expect("played");
+        assert_eq!(announcement(&log.events)["by"], "action");
+        assert_eq!(log.actions.len(), 1, "the action is logged");
+        assert_eq!(
+            (log.actions[0].seat, log.actions[0].action.get(), log.actions[0].at, log.actions[0].first),
+            (seat, r#"{"type":"roll"}"#, 9, 1),
+            "after its announcement"
+        );
         let mut rolled = stored.game.clone();
         rolled
             .apply(seat, r#"{"type":"roll"}"#)
@@ -487,8 +494,8 @@ mod tests {
         let illegal = Timeout::Action {
             action: r#"{"type":"end_turn"}"#,
         };
-        let events = play_for(&mut game, seat, 5, illegal).expect("played");
-        let first = announcement(&events);
+        let log = play_for(&mut game, seat, 5, illegal, 9).expect("played");
+        let first = announcement(&log.events);
         assert_eq!(
             (first["by"].as_str(), first["level"].as_str()),
             (Some("bot"), Some("random"))
@@ -506,7 +513,8 @@ mod tests {
     fn a_passed_deadline_is_announced_then_played_once() {
         let stored = clocked_game(0);
         let seat = stored.game.to_act()[0];
-        let (next, events) = apply_timeouts(&stored, 1_000).expect("due");
+        let (next, log) = apply_timeouts(&stored, 1_000).expect("due");
+        let events = &log.events;
         let first: serde_json::Value = serde_json::from_str(events[0].body.get()).expect("json");
         assert_eq!(first["type"], "clock_expired");
         assert_eq!(first["seat"], seat.index());

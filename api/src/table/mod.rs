@@ -80,6 +80,10 @@ pub struct Table {
     /// game's own tokens) reach it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub app: Option<String>,
+    /// The options it was set up with (JSON), when they were not the defaults: a record replays
+    /// its setup from them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub options: Option<String>,
     /// Whether its host or its app aborted it: it ended where it stood, and nobody won.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub aborted: bool,
@@ -212,6 +216,7 @@ impl Table {
             seats: self.seats.clone(),
             webhook: self.webhook.clone(),
             app: self.app.clone(),
+            options: self.options.clone(),
             aborted: self.aborted,
             notices: Vec::new(),
         };
@@ -238,6 +243,101 @@ impl From<Event<Box<RawValue>>> for StoredEvent {
     }
 }
 
+/// An action a seat played (posted, by its bot, or by its timeout): kept in the game's log of
+/// actions, so that the game's record can replay it.
+#[derive(Clone, Debug)]
+pub struct Played {
+    /// The seat that played it.
+    pub seat: Seat,
+    /// The action's JSON, as the rules accepted it.
+    pub action: Box<RawValue>,
+    /// When it was played (Unix ms): the write's `now`.
+    pub at: u64,
+    /// Where its events start among the events of its write (0-based).
+    pub first: usize,
+    /// How many events it caused.
+    pub events: usize,
+}
+
+impl Played {
+    /// Its entry in the game's log of actions, for a write whose first event has sequence
+    /// number `first_seq`.
+    pub fn logged(&self, first_seq: u64) -> LoggedAction {
+        LoggedAction {
+            seat: self.seat,
+            at: self.at,
+            seq: first_seq + self.first as u64,
+            events: self.events as u64,
+            action: self.action.clone(),
+        }
+    }
+}
+
+/// An entry of a game's log of actions, as stored.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct LoggedAction {
+    /// The seat that played it.
+    pub seat: Seat,
+    /// When (Unix ms).
+    pub at: u64,
+    /// The sequence number of the first event it caused.
+    pub seq: u64,
+    /// How many events it caused.
+    pub events: u64,
+    /// The action's JSON.
+    pub action: Box<RawValue>,
+}
+
+/// What a change adds to a game's logs, in order: its events, and the actions that caused some
+/// of them (the others are the service's own: seat changes, timeouts, an abort).
+#[derive(Debug, Default)]
+pub struct Log {
+    /// Every event, in order.
+    pub events: Vec<StoredEvent>,
+    /// The actions among their causes, in order.
+    pub actions: Vec<Played>,
+}
+
+impl Log {
+    /// An event with no action behind it.
+    pub fn note(&mut self, event: StoredEvent) {
+        self.events.push(event);
+    }
+
+    /// `action` played by `seat` at `at`, and the events it caused.
+    pub fn play(&mut self, seat: Seat, action: Box<RawValue>, at: u64, caused: Vec<Event<Box<RawValue>>>) {
+        self.actions.push(Played {
+            seat,
+            action,
+            at,
+            first: self.events.len(),
+            events: caused.len(),
+        });
+        self.events.extend(caused.into_iter().map(StoredEvent::from));
+    }
+
+    /// `later` after this log.
+    pub fn append(&mut self, later: Log) {
+        let offset = self.events.len();
+        self.events.extend(later.events);
+        self.actions
+            .extend(later.actions.into_iter().map(|played| Played {
+                first: played.first + offset,
+                ..played
+            }));
+    }
+
+    /// How many events it holds.
+    pub fn len(&self) -> usize {
+        self.events.len()
+    }
+
+    /// Whether it holds no event.
+    pub fn is_empty(&self) -> bool {
+        self.events.is_empty()
+    }
+}
+
 /// A change applied to a table, not yet written: the table afterwards and what the change
 /// caused, in order.
 #[derive(Debug)]
@@ -246,9 +346,20 @@ pub struct Transition {
     pub next: Table,
     /// What the change caused.
     pub events: Vec<StoredEvent>,
+    /// The actions among the causes.
+    pub actions: Vec<Played>,
 }
 
 impl Transition {
+    /// `next`, with what `log` holds.
+    pub fn new(next: Table, log: Log) -> Self {
+        Self {
+            next,
+            events: log.events,
+            actions: log.actions,
+        }
+    }
+
     /// The sequence number of the first of its events.
     pub fn first_seq(&self) -> u64 {
         self.next.events - self.events.len() as u64 + 1

@@ -3,10 +3,11 @@
 use std::borrow::Cow;
 
 use roadie_engine::{AnyGame, Seat};
+use serde_json::value::RawValue;
 
 use super::bots::{Panicked, apply_guarded, play_bots};
 use super::refusal::{Code, Refusal};
-use super::{Change, Pass, Precondition, Refused, StoredEvent, Table, Transition, clock};
+use super::{Change, Log, Pass, Precondition, Refused, Table, Transition, clock};
 
 /// One action posted by the seat a caller's `pass` plays.
 #[derive(Clone, Copy, Debug)]
@@ -38,7 +39,7 @@ impl Change for Post<'_> {
                 Refusal::new(Code::GameOver, "the game was aborted: nothing more can be posted").into(),
             );
         }
-        let (base, mut events) = clock::due_at(table, now);
+        let (base, mut log) = clock::due_at(table, now);
         let mut game = base.game.clone();
         let played = match apply_guarded(&mut game, seat, self.action) {
             Err(Panicked) => return Err(Refusal::internal().into()),
@@ -46,15 +47,16 @@ impl Change for Post<'_> {
                 let legal = game.legal_actions(seat);
                 let refusal = Refusal::from_rejection(rejection, legal, game.to_act());
                 let timeouts = match base {
-                    Cow::Owned(next) => Some(Box::new(Transition { next, events })),
+                    Cow::Owned(next) => Some(Box::new(Transition::new(next, log))),
                     Cow::Borrowed(_) => None,
                 };
                 return Err(Refused { refusal, timeouts });
             }
             Ok(Ok(played)) => played,
         };
-        events.extend(played.into_iter().map(StoredEvent::from));
-        Ok(Some(acted(table, &base, seat, game, events, now)))
+        let action = RawValue::from_string(self.action.to_owned()).map_err(|_| Refusal::internal())?;
+        log.play(seat, action, now, played);
+        Ok(Some(acted(table, &base, seat, game, log, now)))
     }
 
     fn pinned(&self) -> bool {
@@ -63,21 +65,21 @@ impl Change for Post<'_> {
 }
 
 /// The write after `seat` acted: `game` is `base` (`table` with the deadlines due by `now`
-/// played) after the action, and `events` what both caused. The inline bots then play, and the
+/// played) after the action, and `log` what both caused. The inline bots then play, and the
 /// actor's clock stops while the clocks of the seats to act start.
 pub(super) fn acted(
     table: &Table,
     base: &Table,
     seat: Seat,
     mut game: AnyGame,
-    mut events: Vec<StoredEvent>,
+    mut log: Log,
     now: u64,
 ) -> Transition {
-    events.extend(play_bots(&mut game, |seat| base.seats.bot(seat)));
+    log.append(play_bots(&mut game, |seat| base.seats.bot(seat), now));
     let clock = base
         .clock
         .as_ref()
         .map(|clock| clock.after(Some(seat), &game.to_act(), now));
-    let next = table.succeeded_by(game, events.len() as u64, clock, now);
-    Transition { next, events }
+    let next = table.succeeded_by(game, log.len() as u64, clock, now);
+    Transition::new(next, log)
 }

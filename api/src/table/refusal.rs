@@ -131,6 +131,8 @@ codes! {
         "The seat may not act now; `to_act` lists who may. Wait for the game to change.";
     GameOver = "game_over", Conflict,
         "The game is over: nothing more can be posted.";
+    GameNotFinished = "game_not_finished", Conflict,
+        "The game is still being played: its record is written when it ends. Follow its events, or ask again once `status` is `finished`.";
     Contention = "contention", Conflict,
         "The game kept changing while the action was applied. Retry.";
     SeatTaken = "seat_taken", Conflict,

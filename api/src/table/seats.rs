@@ -746,7 +746,7 @@ impl SeatChange {
     /// bumped when its tokens are revoked), its announcement, and the bots' moves it lets
     /// happen.
     pub fn apply(&self, table: &Table, now: u64) -> Result<(Transition, Seat), Refusal> {
-        let (base, mut events) = clock::due_at(table, now);
+        let (base, mut log) = clock::due_at(table, now);
         let (seat, occupant, event, bump) = self.judge(&base)?;
         let mut seats = base.seats.clone();
         let entry = seats.entry_mut(seat, base.game.seat_count());
@@ -755,10 +755,10 @@ impl SeatChange {
             entry.generation = entry.generation.wrapping_add(1);
         }
         entry.grant = Some(rand::random());
-        events.push(event.stored()?);
+        log.note(event.stored()?);
         let mut game = base.game.clone();
         if !game.is_over() {
-            events.extend(play_bots(&mut game, |seat| seats.bot(seat)));
+            log.append(play_bots(&mut game, |seat| seats.bot(seat), now));
         }
         let clock = base
             .clock
@@ -766,9 +766,9 @@ impl SeatChange {
             .map(|clock| clock.after(None, &game.to_act(), now));
         let next = Table {
             seats,
-            ..table.succeeded_by(game, events.len() as u64, clock, now)
+            ..table.succeeded_by(game, log.len() as u64, clock, now)
         };
-        Ok((Transition { next, events }, seat))
+        Ok((Transition::new(next, log), seat))
     }
 }
 
@@ -915,7 +915,7 @@ mod tests {
             0,
         )
         .expect("bots");
-        let events = play_bots(&mut game, |seat| table.bot(seat));
+        let events = play_bots(&mut game, |seat| table.bot(seat), 0);
         assert!(game.is_over(), "three bots play a game to its end");
         assert!(!events.is_empty());
         let (mut game, _) = AnyGame::setup("shrewd-producer", None, 3, 5).expect("setup");
@@ -930,7 +930,7 @@ mod tests {
             0,
         )
         .expect("table");
-        play_bots(&mut game, |seat| one_person.bot(seat));
+        play_bots(&mut game, |seat| one_person.bot(seat), 0);
         assert!(!game.is_over());
         assert!(
             game.to_act().iter().all(|&seat| one_person.bot(seat).is_none()),
@@ -953,6 +953,7 @@ mod tests {
             seats: SeatTable::default(),
             webhook: None,
             app: None,
+            options: None,
             aborted: false,
             notices: Vec::new(),
         };

@@ -32,6 +32,7 @@ fn table(specs: &[SeatSpec], clocked: bool) -> Table {
         seats: table_of(specs.len(), Some(specs), false, T0).expect("seats"),
         webhook: None,
         app: None,
+        options: None,
         aborted: false,
         notices: Vec::new(),
     }
@@ -284,7 +285,7 @@ fn an_expert_to_act_is_due_work_and_never_played_inside_a_write() {
     assert!(table.game.to_act().contains(&Seat::new(1)));
     let mut game = table.game.clone();
     assert!(
-        super::bots::play_bots(&mut game, |s| table.seats.bot(s)).is_empty(),
+        super::bots::play_bots(&mut game, |s| table.seats.bot(s), 0).is_empty(),
         "the inline bots played the expert's turn"
     );
 }

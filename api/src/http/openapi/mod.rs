@@ -57,6 +57,7 @@ mod links;
         (name = "seats", description = "Join open seats by name, resign, give seats to bots, reissue tokens"),
         (name = "matchmaking", description = "Tickets that seat strangers who want the same game together"),
         (name = "rulesets", description = "The games Roadie hosts, their options and phase machines"),
+        (name = "records", description = "Finished games' signed records, played again and checked"),
         (name = "operations", description = "Health, readiness and metrics"),
     ),
     modifiers(&RulesetDocs),

@@ -6,6 +6,7 @@
 pub mod games;
 pub mod health;
 pub mod lobby;
+pub mod records;
 pub mod rulesets;
 pub mod seats;
 pub mod stream;
@@ -61,6 +62,9 @@ routes! {
     "/v1/games/{id}/hint" => { GET => games::get_hint }
     "/v1/games/{id}/abort" => { POST => games::abort_game }
     "/v1/games/{id}/events" => { GET => games::list_events }
+    "/v1/games/{id}/record" => { GET => records::get_record }
+    "/v1/records/verify" => { POST => records::verify_record }
+    "/.well-known/jwks.json" => { GET => records::jwks }
     "/v1/games/{id}/stream" => { GET => stream::stream_game }
     "/v1/games/{id}/seats" => { POST => seats::join_first_open }
     "/v1/games/{id}/seats/{seat}" => { POST => seats::join_seat, PUT => seats::replace_seat }

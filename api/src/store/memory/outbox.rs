@@ -228,7 +228,10 @@ mod tests {
         let mut next = prior.clone();
         next.revision = prior.revision.next();
         next.notices = notices;
-        let saved = store.save(&prior.revision, &next, &[], None).await.expect("save");
+        let saved = store
+            .save(&prior.revision, &next, &[], &[], None)
+            .await
+            .expect("save");
         assert!(matches!(saved, crate::store::Saved::Written));
         next
     }
@@ -260,10 +263,11 @@ mod tests {
                 secret: "s".into(),
             }),
             app: None,
+            options: None,
             aborted: false,
             notices: vec![notice("n0", "your_turn", &[0])],
         };
-        assert!(store.create(&stored, &[]).await.expect("create"));
+        assert!(store.create(&stored, &[], &[]).await.expect("create"));
         stored.notices.clear();
         for i in 1..200 {
             let seat = i % 3;

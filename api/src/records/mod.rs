@@ -1,0 +1,209 @@
+//! A finished game's record (`roadie.record/1`): everything needed to play it again with a copy
+//! of the rules, and check it. It holds the setup (ruleset, rules version, options, seats, the
+//! seed with its salt and commitment), every step in order (an action a seat played, or an
+//! event the service wrote of its own: a seat change, a timeout's announcement, an abort), the
+//! outcome, and a digest of the whole event log; the server signs it.
+//!
+//! [`build`] writes a record from what the store holds; [`verify`] plays one again.
+
+pub mod canonical;
+pub mod signing;
+mod verify;
+
+use roadie_engine::{AnyGame, Audience, Outcome, Seat};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use utoipa::ToSchema;
+
+use crate::table::seats::SeatInfo;
+use crate::table::{Code, LoggedAction, Refusal, StoredEvent, Table, seed_commitment};
+pub use signing::{KnownKeys, RecordKeys};
+pub use verify::{Verdict, verify};
+
+/// The format every record names.
+pub const FORMAT: &str = "roadie.record/1";
+
+/// A finished game, whole: `GET /v1/games/{id}/record`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Record {
+    /// Always `roadie.record/1`.
+    pub format: String,
+    /// The game's id.
+    pub game: String,
+    /// The ruleset's slug.
+    pub ruleset: String,
+    /// The version of the ruleset's rules the game was played under (`GET /v1/rulesets/{ruleset}`
+    /// gives the version served).
+    pub rules_version: u32,
+    /// The app that owned the game, where apps are configured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub app: Option<String>,
+    /// The options the game was set up with; `null` for the ruleset's defaults.
+    #[schema(value_type = Object, nullable)]
+    pub options: Option<Value>,
+    /// Who sat in each seat when the game ended; their number is the game's seat count.
+    pub seats: Vec<SeatInfo>,
+    /// The seed the game was set up with.
+    #[schema(minimum = 0, maximum = 9007199254740991_u64)]
+    pub seed: u64,
+    /// The salt of the seed's commitment (hex).
+    pub seed_salt: String,
+    /// Hex of SHA-256 of `<seed_salt>:<seed>`, as the game published it at creation.
+    pub seed_commitment: String,
+    /// Every step after the setup, in order.
+    pub steps: Vec<Step>,
+    /// Whether the game was aborted (it then has no outcome).
+    pub aborted: bool,
+    /// The scores and winners; `null` for an aborted game.
+    pub outcome: Option<Outcome>,
+    /// The game's whole event log, as a count and a digest.
+    pub events: EventDigest,
+    /// The server's signature: a JWS with a detached payload, the canonical JSON of the record
+    /// without this member (see `GET /.well-known/jwks.json`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+}
+
+/// One step of a game: an action a seat played (`seat`, `action`, `at`), or an event the
+/// service wrote of its own (`event`, `audience`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    /// The seat that played the action.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<Seat>,
+    /// The action, as the seat posted it (or its bot or timeout played it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Object)]
+    pub action: Option<Value>,
+    /// When the action was played (Unix ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<u64>,
+    /// The service's own event.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Object)]
+    pub event: Option<Value>,
+    /// Who could see the service's event while the game ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub audience: Option<Audience>,
+}
+
+/// A game's event log, summed up.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EventDigest {
+    /// How many events the log holds.
+    pub count: u64,
+    /// `sha256:` and the hex of SHA-256 over the log: for each event in order, the canonical
+    /// JSON of `{"audience": ..., "body": ...}` and a newline.
+    pub digest: String,
+}
+
+/// The digest of an event log (see [`EventDigest::digest`]).
+pub fn digest<'a>(events: impl IntoIterator<Item = (&'a Audience, Value)>) -> EventDigest {
+    let mut hasher = Sha256::new();
+    let mut count = 0;
+    for (audience, body) in events {
+        let line = serde_json::json!({"audience": audience, "body": body});
+        hasher.update(canonical::canonical(&line).as_bytes());
+        hasher.update(b"\n");
+        count += 1;
+    }
+    EventDigest {
+        count,
+        digest: format!("sha256:{}", hex::encode(hasher.finalize())),
+    }
+}
+
+fn body_of(event: &StoredEvent) -> Value {
+    serde_json::from_str(event.body.get()).unwrap_or(Value::Null)
+}
+
+/// The record of `table`, a finished game, from its whole event log and log of actions. `409
+/// game_not_finished` while it runs.
+pub fn build(table: &Table, events: &[StoredEvent], actions: &[LoggedAction]) -> Result<Record, Refusal> {
+    if !table.is_over() {
+        return Err(Refusal::new(
+            Code::GameNotFinished,
+            "the game is still being played: its record is written when it ends",
+        ));
+    }
+    let ruleset = table.game.ruleset();
+    let seats = table.game.seat_count();
+    let options: Option<Value> = table
+        .options
+        .as_deref()
+        .map(serde_json::from_str)
+        .transpose()
+        .map_err(|_| Refusal::internal())?;
+    let (_, setup) = AnyGame::setup(ruleset.slug, options.as_ref(), seats, table.seed).map_err(|e| {
+        tracing::error!(game = %table.id, error = %e, "a stored game's setup does not replay");
+        Refusal::internal()
+    })?;
+    let mut steps = Vec::with_capacity(actions.len());
+    let mut next = setup.len();
+    let note = |event: &StoredEvent| Step {
+        seat: None,
+        action: None,
+        at: None,
+        event: Some(body_of(event)),
+        audience: Some(event.audience.clone()),
+    };
+    for logged in actions {
+        let start = usize::try_from(logged.seq.saturating_sub(1)).unwrap_or(usize::MAX);
+        if start < next || start > events.len() {
+            tracing::error!(game = %table.id, seq = logged.seq, "the log of actions does not fit the event log");
+            return Err(Refusal::internal());
+        }
+        steps.extend(events[next..start].iter().map(note));
+        steps.push(Step {
+            seat: Some(logged.seat),
+            action: Some(serde_json::from_str(logged.action.get()).map_err(|_| Refusal::internal())?),
+            at: Some(logged.at),
+            event: None,
+            audience: None,
+        });
+        next = start.saturating_add(usize::try_from(logged.events).unwrap_or(usize::MAX));
+    }
+    steps.extend(events.get(next..).unwrap_or_default().iter().map(note));
+    Ok(Record {
+        format: FORMAT.to_owned(),
+        game: table.id.clone(),
+        ruleset: ruleset.slug.to_owned(),
+        rules_version: ruleset.version,
+        app: table.app.clone(),
+        options,
+        seats: table.seats.describe(seats),
+        seed: table.seed,
+        seed_salt: table.salt.clone(),
+        seed_commitment: seed_commitment(table.seed, &table.salt),
+        steps,
+        aborted: table.aborted,
+        outcome: if table.aborted { None } else { table.game.outcome() },
+        events: digest(events.iter().map(|e| (&e.audience, body_of(e)))),
+        signature: None,
+    })
+}
+
+/// The text a record's signature is over: the canonical JSON of the record without its
+/// `signature`.
+pub fn signed_text(record: &Record) -> Result<String, Refusal> {
+    let mut value = serde_json::to_value(record).map_err(|_| Refusal::internal())?;
+    if let Value::Object(map) = &mut value {
+        map.remove("signature");
+    }
+    Ok(canonical::canonical(&value))
+}
+
+/// `record`, signed with `keys`.
+pub fn sign(mut record: Record, keys: &RecordKeys) -> Result<Record, Refusal> {
+    record.signature = None;
+    let text = signed_text(&record)?;
+    record.signature = Some(keys.sign(text.as_bytes()));
+    Ok(record)
+}
+
+#[cfg(test)]
+mod tests;
