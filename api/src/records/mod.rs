@@ -19,7 +19,7 @@ use utoipa::ToSchema;
 use crate::table::seats::SeatInfo;
 use crate::table::{Code, LoggedAction, Refusal, StoredEvent, Table, seed_commitment};
 pub use signing::{KnownKeys, RecordKeys};
-pub use verify::{Verdict, verify};
+pub use verify::{Frame, FrameEvent, Verdict, replay, verify};
 
 /// The format every record names.
 pub const FORMAT: &str = "roadie.record/1";

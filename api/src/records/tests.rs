@@ -45,9 +45,9 @@ fn signed_record(slug: &str, seats: usize, seed: u64, keys: &RecordKeys) -> Reco
 }
 
 /// How many random-bot games per ruleset and seat count the whole-suite check plays
-/// (`ROADIE_RECORD_GAMES`, default 12).
+/// (`RECORDS_PER_CELL`, default 12).
 fn games_per_cell() -> u64 {
-    std::env::var("ROADIE_RECORD_GAMES")
+    std::env::var("RECORDS_PER_CELL")
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(12)

@@ -1,6 +1,6 @@
 //! Playing a record again: the checks of `roadie verify` and `POST /v1/records/verify`.
 
-use roadie_engine::{AnyGame, Ruleset};
+use roadie_engine::{AnyGame, Audience, Ruleset, Seat, Viewer};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -44,6 +44,124 @@ impl Verdict {
     }
 }
 
+/// An event of a replayed log: its audience and body.
+type Logged = (Audience, Value);
+
+fn logged(events: Vec<roadie_engine::Event<Box<serde_json::value::RawValue>>>) -> impl Iterator<Item = Logged> {
+    events
+        .into_iter()
+        .map(|e| (e.audience, serde_json::from_str(e.body.get()).unwrap_or(Value::Null)))
+}
+
+/// The game `record` sets up, and the setup's events.
+fn set_up(record: &Record) -> Result<(AnyGame, Vec<Logged>), Box<Verdict>> {
+    let setup = guarded(|| AnyGame::setup(&record.ruleset, record.options.as_ref(), record.seats.len(), record.seed));
+    match setup {
+        Ok(Ok((game, events))) => Ok((game, logged(events).collect())),
+        Ok(Err(e)) => Err(Box::new(Verdict::failed("setup", None, e.to_string(), 0))),
+        Err(_) => Err(Box::new(Verdict::failed("setup", None, "the rules could not set the game up", 0))),
+    }
+}
+
+/// Plays steps `from..upto` of `record` on `game`, adding what they write to `log`.
+fn play(record: &Record, game: &mut AnyGame, from: usize, upto: usize, log: &mut Vec<Logged>) -> Result<(), Box<Verdict>> {
+    for (i, step) in record.steps.iter().enumerate().take(upto).skip(from) {
+        match (step.seat, &step.action, &step.event, &step.audience) {
+            (Some(seat), Some(action), None, None) => match guarded(|| game.apply(seat, &action.to_string())) {
+                Ok(Ok(events)) => log.extend(logged(events)),
+                Ok(Err(rejection)) => {
+                    return Err(Box::new(Verdict::failed(
+                        "step",
+                        Some(i),
+                        format!("seat {seat}'s action is refused by the rules: {rejection}"),
+                        i,
+                    )));
+                }
+                Err(_) => return Err(Box::new(Verdict::failed("step", Some(i), "the rules failed on this action", i))),
+            },
+            (None, None, Some(event), Some(audience)) => log.push((audience.clone(), event.clone())),
+            _ => {
+                return Err(Box::new(Verdict::failed(
+                    "step",
+                    Some(i),
+                    "a step is either an action (`seat`, `action`, `at`) or an event (`event`, `audience`)",
+                    i,
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The game after the first `at` steps of `record`: every seat's view and the spectator's, and
+/// the events the last of those steps wrote. Only the seed's commitment is checked first: a
+/// record that is not the server's replays just as well, and shows nothing of any game but
+/// itself.
+pub fn replay(record: &Record, at: usize) -> Result<Frame, Box<Verdict>> {
+    if seed_commitment(record.seed, &record.seed_salt) != record.seed_commitment {
+        return Err(Box::new(Verdict::failed(
+            "commitment",
+            None,
+            "SHA-256 of `<seed_salt>:<seed>` is not the seed commitment",
+            0,
+        )));
+    }
+    let at = at.min(record.steps.len());
+    let (mut game, mut log) = set_up(record)?;
+    play(record, &mut game, 0, at.saturating_sub(1), &mut log)?;
+    let before = log.len();
+    play(record, &mut game, at.saturating_sub(1), at, &mut log)?;
+    let json = |raw: Box<serde_json::value::RawValue>| serde_json::from_str(raw.get()).unwrap_or(Value::Null);
+    Ok(Frame {
+        at,
+        steps: record.steps.len(),
+        phase: game.phase().to_owned(),
+        to_act: game.to_act(),
+        view: json(game.view(Viewer::Spectator)),
+        seats: Seat::all(game.seat_count()).map(|seat| json(game.view(Viewer::Seat(seat)))).collect(),
+        events: log
+            .split_off(before)
+            .into_iter()
+            .map(|(audience, body)| FrameEvent { audience, body })
+            .collect(),
+        outcome: if at == record.steps.len() { record.outcome.clone() } else { None },
+    })
+}
+
+/// A replayed game after some of its steps (`POST /v1/records/replay`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct Frame {
+    /// How many steps were played.
+    pub at: usize,
+    /// How many steps the record has.
+    pub steps: usize,
+    /// The phase reached.
+    pub phase: String,
+    /// The seats to act then.
+    pub to_act: Vec<Seat>,
+    /// What a spectator saw then.
+    #[schema(value_type = Object)]
+    pub view: Value,
+    /// What each seat saw then, in seat order: every hand, as all is public once a game ends.
+    #[schema(value_type = Vec<Object>)]
+    pub seats: Vec<Value>,
+    /// The events the last step played wrote (none at step 0, where the setup's are not
+    /// repeated).
+    pub events: Vec<FrameEvent>,
+    /// The record's outcome, at its last step.
+    pub outcome: Option<roadie_engine::Outcome>,
+}
+
+/// An event of a replayed step.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct FrameEvent {
+    /// Who could see it while the game ran.
+    pub audience: Audience,
+    /// The event.
+    #[schema(value_type = Object)]
+    pub body: Value,
+}
+
 /// Plays `record` again with this server's rules and checks, in order: its format and rules
 /// version, the seed against its commitment, every step's legality, the outcome, the event
 /// log's digest, and, when `keys` holds any key, the signature.
@@ -83,60 +201,12 @@ pub fn verify(record: &Record, keys: &KnownKeys) -> Verdict {
             0,
         );
     }
-    let setup = guarded(|| {
-        AnyGame::setup(
-            ruleset.slug,
-            record.options.as_ref(),
-            record.seats.len(),
-            record.seed,
-        )
-    });
-    let (mut game, setup_events) = match setup {
-        Ok(Ok(set)) => set,
-        Ok(Err(e)) => return Verdict::failed("setup", None, e.to_string(), 0),
-        Err(_) => return Verdict::failed("setup", None, "the rules could not set the game up", 0),
+    let (mut game, mut log) = match set_up(record) {
+        Ok(set) => set,
+        Err(verdict) => return *verdict,
     };
-    let mut log: Vec<(roadie_engine::Audience, Value)> = setup_events
-        .into_iter()
-        .map(|e| {
-            (
-                e.audience,
-                serde_json::from_str(e.body.get()).unwrap_or(Value::Null),
-            )
-        })
-        .collect();
-    for (i, step) in record.steps.iter().enumerate() {
-        match (step.seat, &step.action, &step.event, &step.audience) {
-            (Some(seat), Some(action), None, None) => {
-                let applied = guarded(|| game.apply(seat, &action.to_string()));
-                match applied {
-                    Ok(Ok(events)) => log.extend(events.into_iter().map(|e| {
-                        (
-                            e.audience,
-                            serde_json::from_str(e.body.get()).unwrap_or(Value::Null),
-                        )
-                    })),
-                    Ok(Err(rejection)) => {
-                        return Verdict::failed(
-                            "step",
-                            Some(i),
-                            format!("seat {seat}'s action is refused by the rules: {rejection}"),
-                            i,
-                        );
-                    }
-                    Err(_) => return Verdict::failed("step", Some(i), "the rules failed on this action", i),
-                }
-            }
-            (None, None, Some(event), Some(audience)) => log.push((audience.clone(), event.clone())),
-            _ => {
-                return Verdict::failed(
-                    "step",
-                    Some(i),
-                    "a step is either an action (`seat`, `action`, `at`) or an event (`event`, `audience`)",
-                    i,
-                );
-            }
-        }
+    if let Err(verdict) = play(record, &mut game, 0, record.steps.len(), &mut log) {
+        return *verdict;
     }
     let steps = record.steps.len();
     let outcome = if record.aborted { None } else { game.outcome() };

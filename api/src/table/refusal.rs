@@ -157,6 +157,8 @@ codes! {
         "The body is larger than the server accepts.";
     IllegalAction = "illegal_action", Invalid,
         "The rules refuse the action now; `legal_actions` lists what the seat may post.";
+    InvalidRecord = "invalid_record", Invalid,
+        "The record does not replay to the step asked for (`detail` says where and why); `POST /v1/records/verify` checks it whole.";
     InvalidSeats = "invalid_seats", Invalid,
         "The ruleset does not allow this many seats; `GET /v1/rulesets` says how many it does.";
     InvalidOptions = "invalid_options", Invalid,

@@ -112,6 +112,23 @@ async fn every_problem_code_is_provoked() {
         app.get(&format!("{path}/events?after=soon"), None).await,
         "malformed_query",
     );
+    saw(
+        &mut seen,
+        app.get(&format!("{path}/record"), None).await,
+        "game_not_finished",
+    );
+    let forged = json!({
+        "format": "roadie.record/1", "game": game.id, "ruleset": "shrewd-producer",
+        "rules_version": 1, "options": null, "seats": [], "seed": 1, "seed_salt": "00",
+        "seed_commitment": "00", "steps": [], "aborted": false, "outcome": null,
+        "events": {"count": 0, "digest": "sha256:"},
+    });
+    saw(
+        &mut seen,
+        app.post("/v1/records/replay", None, &json!({"record": forged, "at": 0}))
+            .await,
+        "invalid_record",
+    );
     let latin1 = reqwest::header::HeaderValue::from_bytes(b"\xe9t\xe9").expect("a header value");
     saw(
         &mut seen,

@@ -29,6 +29,7 @@ mod play;
 mod processes;
 mod readiness;
 mod readme;
+mod records;
 mod restart;
 mod rollback;
 mod schemathesis;

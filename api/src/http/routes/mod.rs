@@ -64,6 +64,7 @@ routes! {
     "/v1/games/{id}/events" => { GET => games::list_events }
     "/v1/games/{id}/record" => { GET => records::get_record }
     "/v1/records/verify" => { POST => records::verify_record }
+    "/v1/records/replay" => { POST => records::replay_record }
     "/.well-known/jwks.json" => { GET => records::jwks }
     "/v1/games/{id}/stream" => { GET => stream::stream_game }
     "/v1/games/{id}/seats" => { POST => seats::join_first_open }

@@ -5,9 +5,12 @@ use actix_web::{HttpResponse, web};
 
 use crate::http::body::RecordBody;
 use crate::http::caller::ViewerCaller;
-use crate::records::{Record, Verdict};
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+use crate::records::{Frame, Record, Verdict};
 use crate::service::Games;
-use crate::table::{GameId, Refusal};
+use crate::table::{Code, GameId, Refusal};
 
 /// A finished game's record (`roadie.record/1`): its setup, every step in order, the outcome and
 /// a digest of its event log, signed by the server.
@@ -64,6 +67,51 @@ pub async fn verify_record(
         .await
         .map_err(|_| Refusal::internal())?;
     Ok(HttpResponse::Ok().json(verdict))
+}
+
+/// A record and the step to replay it to.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReplayRequest {
+    /// The record (as `GET /v1/games/{id}/record` gives it, or from a file).
+    pub record: Record,
+    /// How many of its steps to play (0: the setup alone; beyond the last, the end).
+    #[schema(minimum = 0)]
+    pub at: usize,
+}
+
+/// A record played to one of its steps: what the spectator and every seat saw then, and the
+/// events that step wrote. The replay viewer (`/play/replay/{id}`) steps through a finished
+/// game with it.
+///
+/// Only the seed's commitment is checked before the replay: any record replays, and shows
+/// nothing of any game but itself. `422 invalid_record` when it does not replay to the step.
+#[utoipa::path(
+    post, path = "/v1/records/replay", tag = "records",
+    request_body = ReplayRequest,
+    responses(
+        (status = 200, description = "The game at that step", body = Frame),
+        (status = 400, response = crate::http::problem::BadRequest),
+        (status = 413, response = crate::http::problem::PayloadTooLarge),
+        (status = 422, response = crate::http::problem::Unprocessable),
+    )
+)]
+pub async fn replay_record(body: RecordBody<ReplayRequest>) -> Result<HttpResponse, Refusal> {
+    let request = body.0;
+    let frame = actix_web::rt::task::spawn_blocking(move || crate::records::replay(&request.record, request.at))
+        .await
+        .map_err(|_| Refusal::internal())?;
+    match frame {
+        Ok(frame) => Ok(HttpResponse::Ok().json(frame)),
+        Err(verdict) => Err(Refusal::new(
+            Code::InvalidRecord,
+            format!(
+                "the record does not replay: {}{}",
+                verdict.step.map(|s| format!("step {s}: ")).unwrap_or_default(),
+                verdict.reason.unwrap_or_default()
+            ),
+        )),
+    }
 }
 
 /// The public keys that check game records' signatures (a JWK Set of Ed25519 keys): the key
