@@ -17,9 +17,9 @@ use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
 use crate::table::seats::SeatInfo;
-use crate::table::{Code, LoggedAction, Refusal, StoredEvent, Table, seed_commitment};
+use crate::table::{Code, ForkedFrom, LoggedAction, Refusal, StoredEvent, Table, seed_commitment};
 pub use signing::{KnownKeys, RecordKeys};
-pub use verify::{Frame, FrameEvent, Verdict, replay, verify};
+pub use verify::{Frame, FrameEvent, Verdict, prefix, replay, verify};
 
 /// The format every record names.
 pub const FORMAT: &str = "roadie.record/1";
@@ -54,6 +54,10 @@ pub struct Record {
     pub seed_commitment: String,
     /// Every step after the setup, in order.
     pub steps: Vec<Step>,
+    /// The game or record it was forked from: its steps then start with the actions it was
+    /// forked after.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forked_from: Option<ForkedFrom>,
     /// Whether the game was aborted (it then has no outcome).
     pub aborted: bool,
     /// The scores and winners; `null` for an aborted game.
@@ -180,6 +184,7 @@ pub fn build(table: &Table, events: &[StoredEvent], actions: &[LoggedAction]) ->
         seed_salt: table.salt.clone(),
         seed_commitment: seed_commitment(table.seed, &table.salt),
         steps,
+        forked_from: table.forked_from.clone(),
         aborted: table.aborted,
         outcome: if table.aborted { None } else { table.game.outcome() },
         events: digest(events.iter().map(|e| (&e.audience, body_of(e)))),

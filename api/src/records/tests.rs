@@ -32,6 +32,7 @@ fn bot_game(slug: &str, seats: usize, seed: u64) -> (Table, Vec<StoredEvent>, Ve
         webhook: None,
         app: None,
         options: None,
+        forked_from: None,
         aborted: false,
         notices: Vec::new(),
     };

@@ -93,6 +93,68 @@ fn play(record: &Record, game: &mut AnyGame, from: usize, upto: usize, log: &mut
     Ok(())
 }
 
+/// The game after the first `actions` actions of `record` (its service events left out), and
+/// what they wrote: the log a fork of it starts with. `None` in the verdict's place when the
+/// record has fewer actions, or its game is over after them.
+pub fn prefix(record: &Record, actions: usize) -> Result<(AnyGame, crate::table::Log), Box<Verdict>> {
+    if seed_commitment(record.seed, &record.seed_salt) != record.seed_commitment {
+        return Err(Box::new(Verdict::failed(
+            "commitment",
+            None,
+            "SHA-256 of `<seed_salt>:<seed>` is not the seed commitment",
+            0,
+        )));
+    }
+    let (mut game, setup) = set_up(record)?;
+    let mut log = crate::table::Log::default();
+    for (audience, body) in setup {
+        let body = serde_json::value::to_raw_value(&body).map_err(|e| Box::new(Verdict::failed("setup", None, e.to_string(), 0)))?;
+        log.note(crate::table::StoredEvent { audience, body });
+    }
+    let mut played = 0;
+    for (i, step) in record.steps.iter().enumerate() {
+        if played == actions {
+            break;
+        }
+        let (Some(seat), Some(action)) = (step.seat, &step.action) else {
+            continue;
+        };
+        let text = action.to_string();
+        let raw = serde_json::value::RawValue::from_string(text.clone())
+            .map_err(|e| Box::new(Verdict::failed("step", Some(i), e.to_string(), i)))?;
+        match guarded(|| game.apply(seat, &text)) {
+            Ok(Ok(events)) => log.play(seat, raw, step.at.unwrap_or_default(), events),
+            Ok(Err(rejection)) => {
+                return Err(Box::new(Verdict::failed(
+                    "step",
+                    Some(i),
+                    format!("seat {seat}'s action is refused by the rules: {rejection}"),
+                    i,
+                )));
+            }
+            Err(_) => return Err(Box::new(Verdict::failed("step", Some(i), "the rules failed on this action", i))),
+        }
+        played += 1;
+    }
+    if played < actions {
+        return Err(Box::new(Verdict::failed(
+            "step",
+            None,
+            format!("the record has {played} actions, fewer than {actions}"),
+            record.steps.len(),
+        )));
+    }
+    if game.is_over() {
+        return Err(Box::new(Verdict::failed(
+            "outcome",
+            None,
+            format!("the game is over after {actions} actions: there is nothing left to play"),
+            record.steps.len(),
+        )));
+    }
+    Ok((game, log))
+}
+
 /// The game after the first `at` steps of `record`: every seat's view and the spectator's, and
 /// the events the last of those steps wrote. Only the seed's commitment is checked first: a
 /// record that is not the server's replays just as well, and shows nothing of any game but

@@ -13,7 +13,8 @@ use crate::table::clock::TimeControl;
 use crate::table::notices::notices;
 use crate::table::refusal::plain_types;
 use crate::table::seats::{SeatSpec, seats_taken, table_of};
-use crate::table::{Clock, Code, GameId, Log, Refusal, Revision, Table, seed_commitment};
+use crate::records::{self, Record};
+use crate::table::{Clock, Code, ForkedFrom, GameId, Log, Refusal, Revision, Table, seed_commitment};
 use crate::wire::{CreatedGame, SeatToken};
 
 use super::{Games, now_ms};
@@ -54,6 +55,31 @@ pub struct NewGame {
     pub app: Option<Arc<App>>,
     /// The app that owns it without creating it (a matchmaking claim's app): no limit applies.
     pub owner: Option<String>,
+    /// Where it starts, when it is a fork of another game's position.
+    pub fork: Option<Fork>,
+}
+
+/// A fork: a new game at the position after `at` actions of a finished game or a record.
+#[derive(Clone, Debug)]
+pub struct Fork {
+    /// What it is forked from.
+    pub source: ForkSource,
+    /// How many of its actions the fork starts after.
+    pub at: u64,
+}
+
+/// What a fork starts from.
+#[derive(Clone, Debug)]
+pub enum ForkSource {
+    /// A finished game of this server, which the creator may look at.
+    Game(GameId),
+    /// A record, sent whole.
+    Record(Box<Record>),
+}
+
+/// `422 invalid_record` for a record a fork cannot start from.
+fn unforkable(reason: impl std::fmt::Display) -> Refusal {
+    Refusal::new(Code::InvalidRecord, format!("the game cannot be forked: {reason}"))
 }
 
 /// Why a ruleset refused to set a game up, as a refusal with its code.
@@ -119,21 +145,36 @@ impl Games {
         if let Some(control) = &request.clock {
             control.check()?;
         }
+        let fork = match &request.fork {
+            None => None,
+            Some(fork) => Some(self.fork_source(&request, ruleset.slug, fork).await?),
+        };
         // The last reading refuses early; the store's create decides.
         if !self.headroom.creation_allowed() {
             return Err(Refusal::store_full());
         }
-        let seed = request
-            .seed
-            .unwrap_or_else(|| rand::rng().random_range(0..=MAX_SEED));
         let now = now_ms();
         let table = table_of(request.seats, request.specs.as_deref(), request.open, now)?;
-        let (mut game, events) = AnyGame::setup(ruleset.slug, request.options.as_ref(), request.seats, seed)
-            .map_err(setup_refused)?;
-        let mut log = Log::default();
-        for event in events {
-            log.note(StoredEvent::from(event));
-        }
+        let (seed, options, mut game, mut log, forked_from) = match fork {
+            None => {
+                let seed = request
+                    .seed
+                    .unwrap_or_else(|| rand::rng().random_range(0..=MAX_SEED));
+                let (game, events) = AnyGame::setup(ruleset.slug, request.options.as_ref(), request.seats, seed)
+                    .map_err(setup_refused)?;
+                let mut log = Log::default();
+                for event in events {
+                    log.note(StoredEvent::from(event));
+                }
+                (seed, request.options.clone(), game, log, None)
+            }
+            Some((record, forked_from)) => {
+                let at = usize::try_from(forked_from.at).unwrap_or(usize::MAX);
+                let (game, log) = records::prefix(&record, at)
+                    .map_err(|verdict| unforkable(verdict.reason.unwrap_or_default()))?;
+                (record.seed, record.options.clone(), game, log, Some(forked_from))
+            }
+        };
         if request.announce_seats
             && let Some(specs) = &request.specs
         {
@@ -159,11 +200,11 @@ impl Games {
                 .as_ref()
                 .map(|app| app.id.to_string())
                 .or_else(|| request.owner.clone()),
-            options: request
-                .options
+            options: options
                 .as_ref()
                 .filter(|options| !options.is_null())
                 .map(ToString::to_string),
+            forked_from,
             aborted: false,
             notices: Vec::new(),
         };
@@ -222,6 +263,63 @@ impl Games {
             created.webhook = None;
         }
         Ok(created)
+    }
+
+    /// The record a fork starts from, checked against the creation: the same ruleset and seat
+    /// count, no options or seed of its own; a game named must be finished (`409
+    /// game_not_finished`: a running game's position is secret) and one the creator's app owns
+    /// (`404` otherwise, as for any game it may not see).
+    async fn fork_source(
+        &self,
+        request: &NewGame,
+        slug: &str,
+        fork: &Fork,
+    ) -> Result<(Box<Record>, ForkedFrom), Refusal> {
+        if request.options.is_some() || request.seed.is_some() {
+            return Err(unforkable(
+                "a fork plays on with its record's options and seed: leave out `options` and `seed`",
+            ));
+        }
+        let (record, game) = match &fork.source {
+            ForkSource::Record(record) => (record.clone(), None),
+            ForkSource::Game(id) => {
+                let stored = self.read(id).await?;
+                let creator = request
+                    .app
+                    .as_ref()
+                    .map(|app| app.id.to_string())
+                    .or_else(|| request.owner.clone());
+                if stored.app != creator {
+                    return Err(Refusal::game_not_found(id.as_str()));
+                }
+                if !stored.is_over() {
+                    return Err(Refusal::new(
+                        Code::GameNotFinished,
+                        "a running game's position is secret: only a finished game can be forked",
+                    ));
+                }
+                let events = self.counted(self.store.events(id.as_str(), 0, u64::MAX).await)?;
+                let actions = self.counted(self.store.actions(id.as_str()).await)?;
+                (Box::new(records::build(&stored, &events, &actions)?), Some(id.to_string()))
+            }
+        };
+        if record.ruleset != slug {
+            return Err(unforkable(format!(
+                "the record is a game of {}, not {slug}",
+                record.ruleset
+            )));
+        }
+        if record.seats.len() != request.seats {
+            return Err(Refusal::new(
+                Code::InvalidSeats,
+                format!(
+                    "a fork has the seats of its record: {}, not {}",
+                    record.seats.len(),
+                    request.seats
+                ),
+            ));
+        }
+        Ok((record, ForkedFrom { game, at: fork.at }))
     }
 
     /// The answer to a creation under an id that holds a game already: that game's tokens, as

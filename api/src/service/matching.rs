@@ -245,6 +245,7 @@ impl Games {
                 id: Some(game),
                 app: None,
                 owner: spec.app.clone(),
+                fork: None,
             })
             .await?;
         let seated: Vec<Seated> = claim

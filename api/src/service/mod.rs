@@ -27,7 +27,7 @@ pub mod sweeper;
 pub mod webhooks;
 mod write;
 
-pub use create::{MAX_SEED, NewGame};
+pub use create::{Fork, ForkSource, MAX_SEED, NewGame};
 pub use lobby::Listing;
 pub use matching::{MatchConfig, NewTicket, OpenedTicket, TicketView};
 pub use owners::{Cursor, GamesPage, Shown};

@@ -56,6 +56,7 @@ pub(crate) fn state_of(stored: &Table, viewer: Viewer) -> Result<GameState, Refu
         seed: finished.then_some(stored.seed),
         seed_salt: finished.then(|| stored.salt.clone()),
         clock: stored.clock.as_ref().map(|clock| clock.view()),
+        forked_from: stored.forked_from.clone(),
     })
 }
 

@@ -84,6 +84,9 @@ pub struct Table {
     /// its setup from them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub options: Option<String>,
+    /// The game or record it was forked from, and after how many of its actions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forked_from: Option<ForkedFrom>,
     /// Whether its host or its app aborted it: it ended where it stood, and nobody won.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub aborted: bool,
@@ -217,12 +220,24 @@ impl Table {
             webhook: self.webhook.clone(),
             app: self.app.clone(),
             options: self.options.clone(),
+            forked_from: self.forked_from.clone(),
             aborted: self.aborted,
             notices: Vec::new(),
         };
         next.notices = notices::notices(Some(&self.game), &next, now_ms);
         next
     }
+}
+
+/// Where a forked game started: the position after `at` actions of another game (its `game`
+/// id, when it was one of this server's; none for a record sent whole).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct ForkedFrom {
+    /// The game it was forked from, when it named one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<String>,
+    /// How many of that game's actions it starts after.
+    pub at: u64,
 }
 
 /// One entry of a game's event log.

@@ -125,6 +125,26 @@ pub struct CreateGame {
     /// plays for it (see its machine's `on_timeout`). No clock when omitted.
     #[serde(default)]
     pub clock: Option<crate::table::clock::TimeControl>,
+    /// Fork another game: start at the position after `at` of its actions (see the operation's
+    /// description).
+    #[serde(default)]
+    pub from: Option<ForkFrom>,
+    /// With `from`: how many of its actions the fork starts after (default 0, its setup).
+    #[serde(default)]
+    #[schema(minimum = 0, maximum = 9007199254740991_u64)]
+    pub at: Option<u64>,
+}
+
+/// What a fork starts from: a finished game of this server, or a record.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ForkFrom {
+    /// A finished game's id.
+    #[serde(default)]
+    pub game: Option<String>,
+    /// A record, as `GET /v1/games/{id}/record` gives it.
+    #[serde(default)]
+    pub record: Option<Box<crate::records::Record>>,
 }
 
 /// How many seats, or one spec per seat.
@@ -256,6 +276,9 @@ pub struct GameState {
     /// The seats' deadlines and banks, for a game created with a `clock`; absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<crate::table::clock::ClockView>,
+    /// Where a forked game started; absent for a game set up afresh.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forked_from: Option<crate::table::ForkedFrom>,
 }
 
 /// What a seat may do now.

@@ -168,6 +168,53 @@ fn a_finished_games_record_is_signed_and_plays_again_to_its_outcome_in_every_rul
     let not_a_record = roadie.post("/v1/records/verify", None, &json!({"format": "roadie.record/1"}));
     not_a_record.assert_problem(400, "malformed_json");
 
+    // A fork of a finished game, and of a record sent whole, starts after its first actions.
+    for (slug, record) in records.iter().step_by(2) {
+        let seats = record["seats"].as_array().map(Vec::len).expect("seats");
+        let bots: Vec<Value> = (0..seats).map(|_| json!({"bot": "random"})).collect();
+        let from_game = json!({"ruleset": slug, "seats": bots, "from": {"game": record["game"]}, "at": 3});
+        let fork = roadie.post("/v1/games", None, &from_game);
+        assert_eq!(fork.status, 201, "{slug}: {}", fork.body);
+        let id = fork.json["id"].as_str().expect("id");
+        let state = roadie.get(&format!("/v1/games/{id}"), None).json;
+        assert_eq!(state["forked_from"], json!({"game": record["game"], "at": 3}), "{state}");
+        assert_eq!(state["status"], "finished", "{slug}: its bots play it to the end");
+        let forked = roadie.get(&format!("/v1/games/{id}/record"), None).json;
+        let actions = |r: &Value| -> Vec<Value> {
+            r["steps"]
+                .as_array()
+                .expect("steps")
+                .iter()
+                .filter(|s| s["action"].is_object())
+                .map(|s| json!([s["seat"], s["action"]]))
+                .collect()
+        };
+        assert_eq!(actions(&forked)[..3], actions(record)[..3], "{slug}: the fork starts with them");
+        assert_eq!(forked["seed"], record["seed"]);
+        let verdict = verify(&roadie, &forked);
+        assert_eq!(verdict["ok"], true, "{slug}: {verdict}");
+
+        let mut unsigned = record.clone();
+        unsigned.as_object_mut().expect("object").remove("signature");
+        let people = json!({"ruleset": slug, "seats": seats, "from": {"record": unsigned}, "at": 0});
+        let fork = roadie.post("/v1/games", None, &people);
+        assert_eq!(fork.status, 201, "{slug}: {}", fork.body);
+        let id = fork.json["id"].as_str().expect("id");
+        let fresh = roadie.get(&format!("/v1/games/{id}"), None).json;
+        assert_eq!(fresh["status"], "active");
+        assert_eq!(fresh["forked_from"], json!({"at": 0}));
+
+        let beyond = json!({"ruleset": slug, "seats": bots, "from": {"game": record["game"]}, "at": 1_000_000});
+        roadie.post("/v1/games", None, &beyond).assert_problem(422, "invalid_record");
+        let with_seed = json!({"ruleset": slug, "seats": bots, "from": {"game": record["game"]}, "at": 1, "seed": 5});
+        roadie.post("/v1/games", None, &with_seed).assert_problem(422, "invalid_record");
+        let running = json!({"ruleset": slug, "seats": seats, "from": {"game": id}, "at": 0});
+        roadie.post("/v1/games", None, &running).assert_problem(409, "game_not_finished");
+        let wrong_seats = json!({"ruleset": slug, "seats": seats + 1, "from": {"game": record["game"]}, "at": 0});
+        let refused = roadie.post("/v1/games", None, &wrong_seats);
+        assert!(refused.status == 422, "{}", refused.body);
+    }
+
     // A restart keeps the key; a rotation keeps the old key listed and its records valid.
     roadie.restart();
     assert_eq!(verify(&roadie, record)["signature"], "valid");

@@ -13,7 +13,7 @@ use crate::http::etag::etag;
 use crate::http::extract::{IdempotencyKey, IfMatch, IfNoneMatch};
 use crate::http::limits::Limits;
 use crate::metrics::Metrics;
-use crate::service::{ActionCommand, Games, MAX_WAIT, NewGame, Representation, Seen};
+use crate::service::{ActionCommand, Fork, ForkSource, Games, MAX_WAIT, NewGame, Representation, Seen};
 use crate::table::GameId;
 use crate::table::Refusal;
 use crate::wire::hints::Hint;
@@ -38,6 +38,15 @@ use crate::wire::{ActionResult, CreateGame, CreatedGame, EventLog, GameState, Le
 /// status or no answer within the server's timeout is retried with exponential back-off, and a
 /// notice is dropped after the server's last attempt. Delivery is at least once: a notice may
 /// come again after a lost answer, with the same `id`.
+///
+/// **Fork** (optional): with `"from": {"game": id}` (a finished game the caller may look at;
+/// `409 game_not_finished` for one still played) or `"from": {"record": {...}}` (a record, as
+/// `GET /v1/games/{id}/record` gives it) and `"at": N`, the game starts at the position after N
+/// of its actions (0: its setup), with the record's options and seed (leave out `options` and
+/// `seed`) and its seat count, new seats and tokens, and `forked_from` naming where it came
+/// from; `422 invalid_record` for a record that does not replay that far, or whose game is over
+/// there. The seed of a fork is its record's: anyone holding the record knows its hidden cards,
+/// so a fork is for analysis, "what if" and puzzles, not for play among strangers.
 #[utoipa::path(
     post, path = "/v1/games", tag = "games",
     request_body = CreateGame,
@@ -49,6 +58,7 @@ use crate::wire::{ActionResult, CreateGame, CreatedGame, EventLog, GameState, Le
         (status = 401, response = crate::http::problem::Unauthorized),
         (status = 403, response = crate::http::problem::Forbidden),
         (status = 404, response = crate::http::problem::NotFound),
+        (status = 409, response = crate::http::problem::Conflict),
         (status = 413, response = crate::http::problem::PayloadTooLarge),
         (status = 408, response = crate::http::problem::RequestTimeout),
         (status = 422, response = crate::http::problem::Unprocessable),
@@ -69,7 +79,7 @@ pub async fn create_game(
         // An app's creations are counted by its own limits, not by its address.
         limits.admit_creation(&req, games.store(), &metrics).await?;
     }
-    let created = games.create(new_game(body.0, app)).await?;
+    let created = games.create(new_game(body.0, app)?).await?;
     Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, format!("/v1/games/{}", created.id)))
         .insert_header(etag(&created.revision))
@@ -77,9 +87,31 @@ pub async fn create_game(
 }
 
 /// The creation's body as the service's command.
-fn new_game(body: CreateGame, app: Option<std::sync::Arc<crate::apps::App>>) -> NewGame {
+fn new_game(body: CreateGame, app: Option<std::sync::Arc<crate::apps::App>>) -> Result<NewGame, Refusal> {
     let (seats, specs) = body.seats.into_parts();
-    NewGame {
+    let fork = match (body.from, body.at) {
+        (None, None) => None,
+        (None, Some(_)) => {
+            return Err(Refusal::new(
+                crate::table::Code::InvalidRecord,
+                "`at` names a position of the game or record that `from` names: send both",
+            ));
+        }
+        (Some(from), at) => Some(Fork {
+            source: match (from.game, from.record) {
+                (Some(game), None) => ForkSource::Game(GameId::parse(&game)?),
+                (None, Some(record)) => ForkSource::Record(record),
+                _ => {
+                    return Err(Refusal::new(
+                        crate::table::Code::InvalidRecord,
+                        "`from` names a `game` or holds a `record`: one of the two",
+                    ));
+                }
+            },
+            at: at.unwrap_or(0),
+        }),
+    };
+    Ok(NewGame {
         ruleset: body.ruleset,
         seats,
         specs,
@@ -92,7 +124,8 @@ fn new_game(body: CreateGame, app: Option<std::sync::Arc<crate::apps::App>>) -> 
         id: None,
         app,
         owner: None,
-    }
+        fork,
+    })
 }
 
 /// How long to wait for a change. Other query parameters (a cache buster, say) are ignored.
