@@ -11,6 +11,7 @@
 #![deny(missing_docs)]
 
 pub mod apps;
+pub mod archive;
 pub mod config;
 pub mod http;
 pub mod metrics;

@@ -6,6 +6,7 @@
 //! against it, and against the engine's list of what each viewer must not see.
 
 mod apps;
+mod archive;
 mod bots;
 mod browser;
 mod clients;
