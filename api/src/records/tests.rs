@@ -3,7 +3,7 @@
 use roadie_engine::{AnyGame, BotLevel, RULESETS};
 use serde_json::{Value, json};
 
-use super::{FORMAT, RecordKeys, Record, build, sign, verify};
+use super::{FORMAT, Record, RecordKeys, build, sign, verify};
 use crate::table::bots::play_bots;
 use crate::table::seats::{SeatSpec, table_of};
 use crate::table::{Log, LoggedAction, Revision, StoredEvent, Table};
@@ -42,7 +42,11 @@ fn bot_game(slug: &str, seats: usize, seed: u64) -> (Table, Vec<StoredEvent>, Ve
 
 fn signed_record(slug: &str, seats: usize, seed: u64, keys: &RecordKeys) -> Record {
     let (table, events, actions) = bot_game(slug, seats, seed);
-    sign(build(&table, &events, &actions).expect("a finished game's record"), keys).expect("signed")
+    sign(
+        build(&table, &events, &actions).expect("a finished game's record"),
+        keys,
+    )
+    .expect("signed")
 }
 
 /// How many random-bot games per ruleset and seat count the whole-suite check plays
@@ -65,7 +69,11 @@ fn every_record_of_random_bot_games_verifies_with_its_signature() {
                 assert_eq!(record.format, FORMAT);
                 assert!(record.steps.iter().any(|s| s.action.is_some()));
                 let verdict = verify(&record, keys.known());
-                assert!(verdict.ok, "{} at {seats}, seed {seed}: {verdict:?}", ruleset.slug);
+                assert!(
+                    verdict.ok,
+                    "{} at {seats}, seed {seed}: {verdict:?}",
+                    ruleset.slug
+                );
                 assert_eq!(verdict.signature, "valid");
                 checked += 1;
             }
@@ -118,7 +126,9 @@ fn a_tampered_record_is_refused_at_the_check_it_breaks() {
         if record.steps[i].action == record.steps[j].action {
             continue;
         }
-        let swapped = edited(&record, |r| r["steps"][i]["action"] = r["steps"][j]["action"].clone());
+        let swapped = edited(&record, |r| {
+            r["steps"][i]["action"] = r["steps"][j]["action"].clone()
+        });
         let verdict = verify(&swapped, &none);
         assert!(!verdict.ok, "step {i} changed: {verdict:?}");
         assert!(
@@ -143,9 +153,15 @@ fn a_tampered_record_is_refused_at_the_check_it_breaks() {
         signature: None,
         ..record.clone()
     };
-    assert_eq!(verify(&unsigned, keys.known()).failed.as_deref(), Some("signature"));
+    assert_eq!(
+        verify(&unsigned, keys.known()).failed.as_deref(),
+        Some("signature")
+    );
     let retitled = edited(&record, |r| r["seats"][0]["name"] = json!("Mallory"));
-    assert_eq!(verify(&retitled, keys.known()).failed.as_deref(), Some("signature"));
+    assert_eq!(
+        verify(&retitled, keys.known()).failed.as_deref(),
+        Some("signature")
+    );
 }
 
 #[test]

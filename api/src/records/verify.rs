@@ -47,27 +47,51 @@ impl Verdict {
 /// An event of a replayed log: its audience and body.
 type Logged = (Audience, Value);
 
-fn logged(events: Vec<roadie_engine::Event<Box<serde_json::value::RawValue>>>) -> impl Iterator<Item = Logged> {
-    events
-        .into_iter()
-        .map(|e| (e.audience, serde_json::from_str(e.body.get()).unwrap_or(Value::Null)))
+fn logged(
+    events: Vec<roadie_engine::Event<Box<serde_json::value::RawValue>>>,
+) -> impl Iterator<Item = Logged> {
+    events.into_iter().map(|e| {
+        (
+            e.audience,
+            serde_json::from_str(e.body.get()).unwrap_or(Value::Null),
+        )
+    })
 }
 
 /// The game `record` sets up, and the setup's events.
 fn set_up(record: &Record) -> Result<(AnyGame, Vec<Logged>), Box<Verdict>> {
-    let setup = guarded(|| AnyGame::setup(&record.ruleset, record.options.as_ref(), record.seats.len(), record.seed));
+    let setup = guarded(|| {
+        AnyGame::setup(
+            &record.ruleset,
+            record.options.as_ref(),
+            record.seats.len(),
+            record.seed,
+        )
+    });
     match setup {
         Ok(Ok((game, events))) => Ok((game, logged(events).collect())),
         Ok(Err(e)) => Err(Box::new(Verdict::failed("setup", None, e.to_string(), 0))),
-        Err(_) => Err(Box::new(Verdict::failed("setup", None, "the rules could not set the game up", 0))),
+        Err(_) => Err(Box::new(Verdict::failed(
+            "setup",
+            None,
+            "the rules could not set the game up",
+            0,
+        ))),
     }
 }
 
 /// Plays steps `from..upto` of `record` on `game`, adding what they write to `log`.
-fn play(record: &Record, game: &mut AnyGame, from: usize, upto: usize, log: &mut Vec<Logged>) -> Result<(), Box<Verdict>> {
+fn play(
+    record: &Record,
+    game: &mut AnyGame,
+    from: usize,
+    upto: usize,
+    log: &mut Vec<Logged>,
+) -> Result<(), Box<Verdict>> {
     for (i, step) in record.steps.iter().enumerate().take(upto).skip(from) {
         match (step.seat, &step.action, &step.event, &step.audience) {
-            (Some(seat), Some(action), None, None) => match guarded(|| game.apply(seat, &action.to_string())) {
+            (Some(seat), Some(action), None, None) => match guarded(|| game.apply(seat, &action.to_string()))
+            {
                 Ok(Ok(events)) => log.extend(logged(events)),
                 Ok(Err(rejection)) => {
                     return Err(Box::new(Verdict::failed(
@@ -77,7 +101,14 @@ fn play(record: &Record, game: &mut AnyGame, from: usize, upto: usize, log: &mut
                         i,
                     )));
                 }
-                Err(_) => return Err(Box::new(Verdict::failed("step", Some(i), "the rules failed on this action", i))),
+                Err(_) => {
+                    return Err(Box::new(Verdict::failed(
+                        "step",
+                        Some(i),
+                        "the rules failed on this action",
+                        i,
+                    )));
+                }
             },
             (None, None, Some(event), Some(audience)) => log.push((audience.clone(), event.clone())),
             _ => {
@@ -108,7 +139,8 @@ pub fn prefix(record: &Record, actions: usize) -> Result<(AnyGame, crate::table:
     let (mut game, setup) = set_up(record)?;
     let mut log = crate::table::Log::default();
     for (audience, body) in setup {
-        let body = serde_json::value::to_raw_value(&body).map_err(|e| Box::new(Verdict::failed("setup", None, e.to_string(), 0)))?;
+        let body = serde_json::value::to_raw_value(&body)
+            .map_err(|e| Box::new(Verdict::failed("setup", None, e.to_string(), 0)))?;
         log.note(crate::table::StoredEvent { audience, body });
     }
     let mut played = 0;
@@ -132,7 +164,14 @@ pub fn prefix(record: &Record, actions: usize) -> Result<(AnyGame, crate::table:
                     i,
                 )));
             }
-            Err(_) => return Err(Box::new(Verdict::failed("step", Some(i), "the rules failed on this action", i))),
+            Err(_) => {
+                return Err(Box::new(Verdict::failed(
+                    "step",
+                    Some(i),
+                    "the rules failed on this action",
+                    i,
+                )));
+            }
         }
         played += 1;
     }
@@ -180,13 +219,19 @@ pub fn replay(record: &Record, at: usize) -> Result<Frame, Box<Verdict>> {
         phase: game.phase().to_owned(),
         to_act: game.to_act(),
         view: json(game.view(Viewer::Spectator)),
-        seats: Seat::all(game.seat_count()).map(|seat| json(game.view(Viewer::Seat(seat)))).collect(),
+        seats: Seat::all(game.seat_count())
+            .map(|seat| json(game.view(Viewer::Seat(seat))))
+            .collect(),
         events: log
             .split_off(before)
             .into_iter()
             .map(|(audience, body)| FrameEvent { audience, body })
             .collect(),
-        outcome: if at == record.steps.len() { record.outcome.clone() } else { None },
+        outcome: if at == record.steps.len() {
+            record.outcome.clone()
+        } else {
+            None
+        },
     })
 }
 

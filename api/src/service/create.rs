@@ -7,13 +7,13 @@ use rand::{Rng, RngCore};
 use roadie_engine::{AnyGame, Ruleset, SetupError};
 
 use crate::apps::App;
+use crate::records::{self, Record};
 use crate::store::{StoreError, StoredEvent};
 use crate::table::bots::{play_bots, turn_due};
 use crate::table::clock::TimeControl;
 use crate::table::notices::notices;
 use crate::table::refusal::plain_types;
 use crate::table::seats::{SeatSpec, seats_taken, table_of};
-use crate::records::{self, Record};
 use crate::table::{Clock, Code, ForkedFrom, GameId, Log, Refusal, Revision, Table, seed_commitment};
 use crate::wire::{CreatedGame, SeatToken};
 
@@ -79,7 +79,10 @@ pub enum ForkSource {
 
 /// `422 invalid_record` for a record a fork cannot start from.
 fn unforkable(reason: impl std::fmt::Display) -> Refusal {
-    Refusal::new(Code::InvalidRecord, format!("the game cannot be forked: {reason}"))
+    Refusal::new(
+        Code::InvalidRecord,
+        format!("the game cannot be forked: {reason}"),
+    )
 }
 
 /// Why a ruleset refused to set a game up, as a refusal with its code.
@@ -160,8 +163,9 @@ impl Games {
                 let seed = request
                     .seed
                     .unwrap_or_else(|| rand::rng().random_range(0..=MAX_SEED));
-                let (game, events) = AnyGame::setup(ruleset.slug, request.options.as_ref(), request.seats, seed)
-                    .map_err(setup_refused)?;
+                let (game, events) =
+                    AnyGame::setup(ruleset.slug, request.options.as_ref(), request.seats, seed)
+                        .map_err(setup_refused)?;
                 let mut log = Log::default();
                 for event in events {
                     log.note(StoredEvent::from(event));
@@ -300,7 +304,10 @@ impl Games {
                 }
                 let events = self.counted(self.store.events(id.as_str(), 0, u64::MAX).await)?;
                 let actions = self.counted(self.store.actions(id.as_str()).await)?;
-                (Box::new(records::build(&stored, &events, &actions)?), Some(id.to_string()))
+                (
+                    Box::new(records::build(&stored, &events, &actions)?),
+                    Some(id.to_string()),
+                )
             }
         };
         if record.ruleset != slug {

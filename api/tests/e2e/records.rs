@@ -46,7 +46,10 @@ fn play_to_the_end(roadie: &Roadie, slug: &str, seats: usize, resign: bool) -> C
             );
             assert!(reply.status < 300, "{}", reply.body);
             let ended = roadie.get(&format!("/v1/games/{}", game.id), None);
-            assert_eq!(ended.json["status"], "finished", "the bot plays the seat to the end");
+            assert_eq!(
+                ended.json["status"], "finished",
+                "the bot plays the seat to the end"
+            );
             break;
         }
         let actions = roadie.actions(&game, 0);
@@ -68,7 +71,11 @@ fn a_finished_games_record_is_signed_and_plays_again_to_its_outcome_in_every_rul
     let redis = Redis::start();
     let keys = scratch("records_keys");
     let key = new_key(&keys, "record-key.pem");
-    let roadie = Roadie::start("records", Some(&redis), &[("ROADIE_RECORD_KEY", key.to_str().expect("path"))]);
+    let roadie = Roadie::start(
+        "records",
+        Some(&redis),
+        &[("ROADIE_RECORD_KEY", key.to_str().expect("path"))],
+    );
     let jwks = roadie.get("/.well-known/jwks.json", None);
     assert_eq!(jwks.status, 200);
     assert_eq!(jwks.header("content-type"), Some("application/jwk-set+json"));
@@ -98,10 +105,19 @@ fn a_finished_games_record_is_signed_and_plays_again_to_its_outcome_in_every_rul
             let events = roadie.events(&game, None);
             assert_eq!(record["events"]["count"], events.len(), "{slug}");
             let steps = record["steps"].as_array().expect("steps");
-            assert!(steps.iter().any(|s| s["seat"] == 0 && s["action"].is_object()), "{slug}: the posts");
-            assert!(steps.iter().any(|s| s["seat"] == 1 && s["action"].is_object()), "{slug}: the bot's moves");
+            assert!(
+                steps.iter().any(|s| s["seat"] == 0 && s["action"].is_object()),
+                "{slug}: the posts"
+            );
+            assert!(
+                steps.iter().any(|s| s["seat"] == 1 && s["action"].is_object()),
+                "{slug}: the bot's moves"
+            );
             if resign {
-                assert!(steps.iter().any(|s| s["event"].is_object()), "{slug}: the resignation is a step");
+                assert!(
+                    steps.iter().any(|s| s["event"].is_object()),
+                    "{slug}: the resignation is a step"
+                );
             }
             let kid = signature_kid(&record);
             assert_eq!(kid, kids[0]);
@@ -117,7 +133,10 @@ fn a_finished_games_record_is_signed_and_plays_again_to_its_outcome_in_every_rul
             );
             assert_eq!(end.status, 200, "{}", end.body);
             assert_eq!(end.json["outcome"], seen["outcome"]);
-            assert_eq!(end.json["view"], seen["view"], "{slug}: the last frame is the finished game");
+            assert_eq!(
+                end.json["view"], seen["view"],
+                "{slug}: the last frame is the finished game"
+            );
             let start = roadie.post("/v1/records/replay", None, &json!({"record": record, "at": 0}));
             assert_eq!(start.status, 200, "{}", start.body);
             assert_eq!(start.json["events"], json!([]));
@@ -177,7 +196,11 @@ fn a_finished_games_record_is_signed_and_plays_again_to_its_outcome_in_every_rul
         assert_eq!(fork.status, 201, "{slug}: {}", fork.body);
         let id = fork.json["id"].as_str().expect("id");
         let state = roadie.get(&format!("/v1/games/{id}"), None).json;
-        assert_eq!(state["forked_from"], json!({"game": record["game"], "at": 3}), "{state}");
+        assert_eq!(
+            state["forked_from"],
+            json!({"game": record["game"], "at": 3}),
+            "{state}"
+        );
         assert_eq!(state["status"], "finished", "{slug}: its bots play it to the end");
         let forked = roadie.get(&format!("/v1/games/{id}/record"), None).json;
         let actions = |r: &Value| -> Vec<Value> {
@@ -189,7 +212,11 @@ fn a_finished_games_record_is_signed_and_plays_again_to_its_outcome_in_every_rul
                 .map(|s| json!([s["seat"], s["action"]]))
                 .collect()
         };
-        assert_eq!(actions(&forked)[..3], actions(record)[..3], "{slug}: the fork starts with them");
+        assert_eq!(
+            actions(&forked)[..3],
+            actions(record)[..3],
+            "{slug}: the fork starts with them"
+        );
         assert_eq!(forked["seed"], record["seed"]);
         let verdict = verify(&roadie, &forked);
         assert_eq!(verdict["ok"], true, "{slug}: {verdict}");
@@ -204,13 +231,22 @@ fn a_finished_games_record_is_signed_and_plays_again_to_its_outcome_in_every_rul
         assert_eq!(fresh["status"], "active");
         assert_eq!(fresh["forked_from"], json!({"at": 0}));
 
-        let beyond = json!({"ruleset": slug, "seats": bots, "from": {"game": record["game"]}, "at": 1_000_000});
-        roadie.post("/v1/games", None, &beyond).assert_problem(422, "invalid_record");
-        let with_seed = json!({"ruleset": slug, "seats": bots, "from": {"game": record["game"]}, "at": 1, "seed": 5});
-        roadie.post("/v1/games", None, &with_seed).assert_problem(422, "invalid_record");
+        let beyond =
+            json!({"ruleset": slug, "seats": bots, "from": {"game": record["game"]}, "at": 1_000_000});
+        roadie
+            .post("/v1/games", None, &beyond)
+            .assert_problem(422, "invalid_record");
+        let with_seed =
+            json!({"ruleset": slug, "seats": bots, "from": {"game": record["game"]}, "at": 1, "seed": 5});
+        roadie
+            .post("/v1/games", None, &with_seed)
+            .assert_problem(422, "invalid_record");
         let running = json!({"ruleset": slug, "seats": seats, "from": {"game": id}, "at": 0});
-        roadie.post("/v1/games", None, &running).assert_problem(409, "game_not_finished");
-        let wrong_seats = json!({"ruleset": slug, "seats": seats + 1, "from": {"game": record["game"]}, "at": 0});
+        roadie
+            .post("/v1/games", None, &running)
+            .assert_problem(409, "game_not_finished");
+        let wrong_seats =
+            json!({"ruleset": slug, "seats": seats + 1, "from": {"game": record["game"]}, "at": 0});
         let refused = roadie.post("/v1/games", None, &wrong_seats);
         assert!(refused.status == 422, "{}", refused.body);
     }
@@ -233,9 +269,16 @@ fn a_finished_games_record_is_signed_and_plays_again_to_its_outcome_in_every_rul
     let listed = after.get("/.well-known/jwks.json", None).json;
     assert_eq!(listed["keys"].as_array().map(Vec::len), Some(2), "{listed}");
     assert_eq!(verify(&after, record)["signature"], "valid");
-    let resigned = after.get(&format!("/v1/games/{}/record", record["game"].as_str().expect("id")), None);
+    let resigned = after.get(
+        &format!("/v1/games/{}/record", record["game"].as_str().expect("id")),
+        None,
+    );
     assert_eq!(resigned.status, 200);
-    assert_ne!(signature_kid(&resigned.json), kids[0], "new records are signed with the new key");
+    assert_ne!(
+        signature_kid(&resigned.json),
+        kids[0],
+        "new records are signed with the new key"
+    );
     let stranger = Roadie::start("records_stranger", Some(&redis), &[]);
     let verdict = verify(&stranger, record);
     assert_eq!(verdict["failed"], "signature", "{verdict}");

@@ -98,9 +98,10 @@ pub struct ReplayRequest {
 )]
 pub async fn replay_record(body: RecordBody<ReplayRequest>) -> Result<HttpResponse, Refusal> {
     let request = body.0;
-    let frame = actix_web::rt::task::spawn_blocking(move || crate::records::replay(&request.record, request.at))
-        .await
-        .map_err(|_| Refusal::internal())?;
+    let frame =
+        actix_web::rt::task::spawn_blocking(move || crate::records::replay(&request.record, request.at))
+            .await
+            .map_err(|_| Refusal::internal())?;
     match frame {
         Ok(frame) => Ok(HttpResponse::Ok().json(frame)),
         Err(verdict) => Err(Refusal::new(
