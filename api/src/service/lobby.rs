@@ -76,6 +76,7 @@ impl Games {
                     created: game.seats.created,
                     status: None,
                     seats: game.seats.describe(game.game.seat_count()),
+                    finished: None,
                 });
             }
         }

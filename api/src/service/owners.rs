@@ -12,7 +12,7 @@ use crate::apps::App;
 use crate::store::Indexed;
 use crate::table::{Code, GameId, Refusal, Table};
 use crate::wire::Status;
-use crate::wire::lobby::{OpenGame, OpenGames};
+use crate::wire::lobby::{FinishedLinks, OpenGame, OpenGames};
 
 use super::Games;
 
@@ -362,6 +362,7 @@ fn summary(game: &Table) -> OpenGame {
         created: game.seats.created,
         status: Some(Status::of_table(game)),
         seats: game.seats.describe(game.game.seat_count()),
+        finished: game.is_over().then(|| FinishedLinks::of(&game.id)),
     }
 }
 

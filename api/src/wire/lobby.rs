@@ -69,6 +69,28 @@ pub struct OpenGame {
     pub status: Option<crate::wire::Status>,
     /// Who sits in each seat; join an `open` one with `POST /v1/games/{id}/seats/{seat}`.
     pub seats: Vec<SeatInfo>,
+    /// For a game that is over: where its record is and where to watch it again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finished: Option<FinishedLinks>,
+}
+
+/// Where a finished game's record and replay are.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct FinishedLinks {
+    /// Its signed record: `GET /v1/games/{id}/record`.
+    pub record: String,
+    /// The web table's replay viewer for it.
+    pub replay: String,
+}
+
+impl FinishedLinks {
+    /// The links of game `id`.
+    pub fn of(id: &str) -> Self {
+        Self {
+            record: format!("/v1/games/{id}/record"),
+            replay: format!("/play/replay/{id}"),
+        }
+    }
 }
 
 /// Games, the latest first: the lobby's open games, or a page of an app's or a player's games.

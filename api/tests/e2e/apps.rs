@@ -526,6 +526,28 @@ fn two_apps_own_their_games_and_their_players_play_by_their_own_tokens() {
         "an aborted game is over: {}",
         finished.body
     );
+    // An aborted game's record: for its app and its players, nobody else; linked from their lists.
+    let record = call(&roadie, "GET", &g("/record"), Some(&ann), None);
+    assert_eq!(record.status, 200, "{}", record.body);
+    assert_eq!(record.json["aborted"], true);
+    assert_eq!(record.json["outcome"], Value::Null);
+    assert_eq!(record.json["app"], "acme");
+    let verdict = call(&roadie, "POST", "/v1/records/verify", None, Some(&record.json));
+    assert_eq!(verdict.json["ok"], true, "{}", verdict.body);
+    call(&roadie, "GET", &g("/record"), Some(&bolt_key), None).assert_problem(404, "game_not_found");
+    call(&roadie, "GET", &g("/record"), Some(&bolt_player), None).assert_problem(404, "game_not_found");
+    let mine = call(&roadie, "GET", "/v1/me/games", Some(&ann), None);
+    let listed = mine.json["games"]
+        .as_array()
+        .and_then(|games| games.iter().find(|entry| entry["id"] == game.as_str()))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        listed["finished"],
+        json!({"record": format!("/v1/games/{game}/record"), "replay": format!("/play/replay/{game}")}),
+        "{}",
+        mine.body
+    );
     let other_id = other.json["id"].as_str().expect("id");
     let other_host = other.json["host_token"].as_str().expect("host");
     let by_host = call(
