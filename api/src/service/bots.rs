@@ -1,4 +1,4 @@
-//! The bot workers: every process claims the bot turns due in the store ([`crate::store::BotTurns`])
+//! The bot workers: every process claims the bot turns due in the store ([`crate::store::DueWork`])
 //! and plays them apart from any request, through the one write path, so that a person's post
 //! never waits for a bot that searches, and each move is written exactly once whichever process
 //! chose it or died choosing it. The same workers answer hints.
@@ -14,7 +14,7 @@ use roadie_engine::{AnyGame, BotLevel, Budget, Seat};
 use serde_json::value::RawValue;
 use tokio::sync::{Notify, Semaphore};
 
-use crate::store::{Quota, TurnClaim, TurnEnd};
+use crate::store::{DueClaim, DueEnd, Quota, Work};
 use crate::table::bots::{guarded, turn_due};
 use crate::table::{BotMove, Code, GameId, Pass, Refusal};
 use crate::wire::hints::{ConsideredAction, Hint};
@@ -222,10 +222,10 @@ impl Games {
     }
 
     /// Plays a claimed turn and ends the claim.
-    async fn work_claim(&self, claim: TurnClaim) {
+    async fn work_claim(&self, claim: DueClaim) {
         let end = match self.play_turn(&claim.id).await {
-            Ok(true) => TurnEnd::Moved,
-            Ok(false) => TurnEnd::Idle {
+            Ok(true) => DueEnd::Done,
+            Ok(false) => DueEnd::Idle {
                 grace: self.bots.config.write_grace,
             },
             Err(refusal) => {
@@ -233,7 +233,7 @@ impl Games {
                 return;
             }
         };
-        if let Err(e) = self.store.release_turn(&claim, end).await {
+        if let Err(e) = self.store.release_work(&claim, end).await {
             self.metrics.store_error();
             tracing::warn!(game = %claim.id, error = %e, "a bot turn's claim could not be ended; it runs out");
         }
@@ -310,7 +310,11 @@ pub fn spawn_bot_workers(games: Arc<Games>) {
             if free == 0 {
                 continue;
             }
-            let claims = match games.store.claim_turns(now_ms(), config.lease, free).await {
+            let claims = match games
+                .store
+                .claim_work(Work::BotTurn, now_ms(), config.lease, free)
+                .await
+            {
                 Ok(claims) => claims,
                 Err(e) => {
                     games.metrics.store_error();

@@ -8,7 +8,7 @@ use roadie_engine::{AnyGame, Ruleset, SetupError};
 
 use crate::apps::App;
 use crate::records::{self, Record};
-use crate::store::{StoreError, StoredEvent};
+use crate::store::{StoreError, StoredEvent, Work};
 use crate::table::bots::{play_bots, turn_due};
 use crate::table::clock::TimeControl;
 use crate::table::notices::notices;
@@ -230,7 +230,7 @@ impl Games {
                 self.counted(self.store.schedule_clock(&stored.id, deadline, true).await)?;
             }
             if turn_due(&stored).is_some() {
-                self.counted(self.store.file_turn(&stored.id, now).await)?;
+                self.counted(self.store.file_work(Work::BotTurn, &stored.id, now).await)?;
             }
             match self.store.create(&stored, &log.events, &log.actions).await {
                 Ok(true) => created = true,

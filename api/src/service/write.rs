@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use crate::metrics::CacheRead;
-use crate::store::{IdempotentRecord, IdempotentWrite, Saved};
+use crate::store::{IdempotentRecord, IdempotentWrite, Saved, Work};
 use crate::table::bots::turn_due;
 use crate::table::{Change, Code, GameId, Refusal, Refused, StoredEvent, Table, Transition};
 
@@ -212,7 +212,7 @@ impl Games {
         }
         let bot_due = turn_due(next).is_some();
         if bot_due {
-            self.counted(self.store.file_turn(&table.id, now).await)?;
+            self.counted(self.store.file_work(Work::BotTurn, &table.id, now).await)?;
         }
         let saved = match self
             .store

@@ -9,7 +9,7 @@ use async_trait::async_trait;
 use super::OutboxNotice;
 use super::redis::RECENT_WRITES;
 
-mod bot_turns;
+mod due;
 mod indexes;
 mod outbox;
 mod tickets;
@@ -68,8 +68,8 @@ pub struct MemoryStore {
     clocks: Mutex<HashMap<String, u64>>,
     /// Matchmaking queues and tickets.
     matching: Mutex<tickets::Matching>,
-    /// Bot turns due, by game.
-    turns: Mutex<HashMap<String, bot_turns::Turn>>,
+    /// Work due, by kind and game.
+    due_work: Mutex<due::Indexes>,
     /// Indexes of games by owner.
     indexes: Mutex<indexes::Sets>,
 }
@@ -87,7 +87,7 @@ impl MemoryStore {
             due: Mutex::default(),
             clocks: Mutex::default(),
             matching: Mutex::default(),
-            turns: Mutex::default(),
+            due_work: Mutex::default(),
             indexes: Mutex::default(),
         }
     }

@@ -11,7 +11,7 @@ use async_trait::async_trait;
 use roadie_engine::Seat;
 use serde::{Deserialize, Serialize};
 
-mod bot_turns;
+mod due;
 mod indexes;
 mod memory;
 mod outbox;
@@ -20,7 +20,7 @@ mod tickets;
 mod updates;
 
 pub use crate::table::{LoggedAction, MalformedRevision, Played, Revision, StoredEvent, Table};
-pub use bot_turns::{BotTurns, TurnClaim, TurnEnd};
+pub use due::{DueClaim, DueEnd, DueWork, Work};
 pub use indexes::{Indexed, Indexes};
 pub use memory::MemoryStore;
 pub use outbox::{CLAIM_SCAN, Claim, Failure, Outbox, OutboxNotice, Pending, Room, Webhook, superseded};
@@ -158,7 +158,7 @@ impl Retention {
 
 /// Games, by id. Implementations are shared by every worker.
 #[async_trait]
-pub trait GameStore: Outbox + Matchmaking + BotTurns + Indexes + Send + Sync + 'static {
+pub trait GameStore: Outbox + Matchmaking + DueWork + Indexes + Send + Sync + 'static {
     /// Stores a new game with its setup events. `false` if the id is taken; [`StoreError::Full`]
     /// if the store is fuller than the share of its memory from which new games are refused,
     /// checked in the same atomic step as the write.

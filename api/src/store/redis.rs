@@ -35,7 +35,7 @@ use redis::{RedisWrite, Script, ToRedisArgs, Value};
 
 use super::updates::Updates;
 
-mod bot_turns;
+mod due;
 mod events;
 mod indexes;
 mod msgpack;

@@ -1,6 +1,7 @@
-//! Bot turns due, in Redis: the sorted set `roadie:{bots}:due` (game ids scored by the time from
-//! which each may be claimed, Unix ms) and the hash `roadie:{bots}:filed` (when each was last
-//! filed). Both share a hash tag, so each script below runs on one Cluster slot.
+//! Work due, in Redis: for each kind of work, the sorted set `roadie:{<work>}:due` (game ids
+//! scored by the time from which each may be claimed, Unix ms) and the hash
+//! `roadie:{<work>}:filed` (when each was last filed); `<work>` is `bots` or `archive`. Both keys
+//! of a kind share a hash tag, so each script below runs on one Cluster slot.
 
 use std::sync::LazyLock;
 use std::time::Duration;
@@ -10,14 +11,18 @@ use redis::Script;
 use redis::aio::ConnectionLike;
 
 use super::RedisStore;
-use crate::store::bot_turns::millis;
-use crate::store::{BotTurns, StoreError, TurnClaim, TurnEnd};
+use crate::store::due::millis;
+use crate::store::{DueClaim, DueEnd, DueWork, StoreError, Work};
 
-/// The index of bot turns due.
-pub const DUE: &str = "roadie:{bots}:due";
+/// The index of `work` due.
+fn due(work: Work) -> String {
+    format!("roadie:{{{}}}:due", work.name())
+}
 
-/// When each game of the index was last filed.
-const FILED: &str = "roadie:{bots}:filed";
+/// When each game of `work`'s index was last filed.
+fn filed(work: Work) -> String {
+    format!("roadie:{{{}}}:filed", work.name())
+}
 
 /// Files a game as due now. KEYS: due, filed. ARGV: id, now ms.
 static FILE: LazyLock<Script> = LazyLock::new(|| {
@@ -69,15 +74,15 @@ return 1
 });
 
 #[async_trait]
-impl<C> BotTurns for RedisStore<C>
+impl<C> DueWork for RedisStore<C>
 where
     C: ConnectionLike + Clone + Send + Sync + 'static,
 {
-    async fn file_turn(&self, id: &str, now_ms: u64) -> Result<(), StoreError> {
+    async fn file_work(&self, work: Work, id: &str, now_ms: u64) -> Result<(), StoreError> {
         let _: i64 = self
             .run(async |conn| {
-                FILE.key(DUE)
-                    .key(FILED)
+                FILE.key(due(work))
+                    .key(filed(work))
                     .arg(id)
                     .arg(now_ms)
                     .invoke_async(conn)
@@ -87,17 +92,18 @@ where
         Ok(())
     }
 
-    async fn claim_turns(
+    async fn claim_work(
         &self,
+        work: Work,
         now_ms: u64,
         lease: Duration,
         limit: usize,
-    ) -> Result<Vec<TurnClaim>, StoreError> {
+    ) -> Result<Vec<DueClaim>, StoreError> {
         let until_ms = now_ms.saturating_add(millis(lease));
         let ids: Vec<String> = self
             .run(async |conn| {
                 CLAIM
-                    .key(DUE)
+                    .key(due(work))
                     .arg(now_ms)
                     .arg(until_ms)
                     .arg(limit)
@@ -107,7 +113,8 @@ where
             .await?;
         Ok(ids
             .into_iter()
-            .map(|id| TurnClaim {
+            .map(|id| DueClaim {
+                work,
                 id,
                 at_ms: now_ms,
                 until_ms,
@@ -115,16 +122,16 @@ where
             .collect())
     }
 
-    async fn release_turn(&self, claim: &TurnClaim, end: TurnEnd) -> Result<(), StoreError> {
+    async fn release_work(&self, claim: &DueClaim, end: DueEnd) -> Result<(), StoreError> {
         let grace = match end {
-            TurnEnd::Moved => String::new(),
-            TurnEnd::Idle { grace } => millis(grace).to_string(),
+            DueEnd::Done => String::new(),
+            DueEnd::Idle { grace } => millis(grace).to_string(),
         };
         let _: i64 = self
             .run(async |conn| {
                 RELEASE
-                    .key(DUE)
-                    .key(FILED)
+                    .key(due(claim.work))
+                    .key(filed(claim.work))
                     .arg(&claim.id)
                     .arg(claim.until_ms)
                     .arg(claim.at_ms)
@@ -134,5 +141,10 @@ where
             })
             .await?;
         Ok(())
+    }
+
+    async fn work_backlog(&self, work: Work) -> Result<u64, StoreError> {
+        self.run(async |conn| redis::cmd("ZCARD").arg(due(work)).query_async(conn).await)
+            .await
     }
 }
