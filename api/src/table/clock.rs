@@ -480,7 +480,12 @@ mod tests {
         assert_eq!(announcement(&log.events)["by"], "action");
         assert_eq!(log.actions.len(), 1, "the action is logged");
         assert_eq!(
-            (log.actions[0].seat, log.actions[0].action.get(), log.actions[0].at, log.actions[0].first),
+            (
+                log.actions[0].seat,
+                log.actions[0].action.get(),
+                log.actions[0].at,
+                log.actions[0].first
+            ),
             (seat, r#"{"type":"roll"}"#, 9, 1),
             "after its announcement"
         );
