@@ -182,12 +182,25 @@ function showCreated(game, specs) {
       location.assign(base);
     },
   }, tokens.length === count ? "Play every seat in this tab" : "Play every player's seat in this tab");
+  const list = h("ul", { class: "links" }, links, h("li", {}, h("a", { class: "spectator-link", href: base }, "Spectator")));
   created.hidden = false;
   fill(created, 
     h("h2", {}, `Game ${game.id} created`),
-    h("ul", { class: "links" }, links, h("li", {}, h("a", { class: "spectator-link", href: base }, "Spectator"))),
+    list,
     tokens.length ? all : null,
   );
+  if (!tokens.length) offerReplay(game.id, list);
+}
+
+/** A game of bots alone may be over as soon as it is created: then its replay is linked too. */
+async function offerReplay(id, list) {
+  try {
+    const { json } = await api(`/v1/games/${encodeURIComponent(id)}`);
+    if (json?.status === "active" || !list.isConnected) return;
+    list.append(h("li", {}, h("a", { class: "replay-link", href: `/play/replay/${encodeURIComponent(id)}` }, "Replay"), ` (the game is ${json?.status ?? "over"})`));
+  } catch {
+    // No replay link: the spectator link still opens the game.
+  }
 }
 
 function joinForm(id, seat) {

@@ -109,6 +109,7 @@ function renderTurn(game) {
     h("h2", {}, heading),
     h("p", {}, `Phase: ${String(game.phase ?? "?").replace(/_/g, " ")} · version ${game.version} · you are ${state.viewer === null ? "a spectator" : who(state.viewer)} of ${game.seats ?? "?"} seats`),
     cited.length ? h("p", { class: "phase-rules" }, "Rules of this phase: ", cited.map((id, i) => [i ? " " : "", ruleLink(id)])) : null,
+    game.status !== "active" ? h("p", {}, h("a", { id: "replay-link", href: `/play/replay/${encodeURIComponent(id)}` }, "Watch the replay")) : null,
   );
   document.getElementById("status").textContent = game.status ?? "";
 }

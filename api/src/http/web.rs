@@ -1,5 +1,6 @@
-//! The web table: a lobby at `/play/` and a table per game at `/play/{id}`, plain HTML, CSS and
-//! ES modules from `api/web/`, compiled into the binary. The pages call the public API only, and
+//! The web table: a lobby at `/play/`, a table per game at `/play/{id}` and a replay viewer at
+//! `/play/replay/{id}` (or `/play/replay/` for a record file), plain HTML, CSS and ES modules from
+//! `api/web/`, compiled into the binary. The pages call the public API only, and
 //! hold seat tokens in the URL fragment and `sessionStorage`, so no token reaches a server log.
 
 use actix_web::http::header;
@@ -15,6 +16,7 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'
 
 const LOBBY: &str = include_str!("../../web/lobby.html");
 const TABLE: &str = include_str!("../../web/table.html");
+const REPLAY: &str = include_str!("../../web/replay.html");
 
 /// Every asset under `/play/assets/`, by file name.
 const ASSETS: &[(&str, &str, &str)] = &[
@@ -26,6 +28,7 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ("api.js", JS, include_str!("../../web/api.js")),
     ("lobby.js", JS, include_str!("../../web/lobby.js")),
     ("table.js", JS, include_str!("../../web/table.js")),
+    ("replay.js", JS, include_str!("../../web/replay.js")),
     ("tree.js", JS, include_str!("../../web/tree.js")),
     ("texts.js", JS, include_str!("../../web/texts.js")),
     ("schema-form.js", JS, include_str!("../../web/schema-form.js")),
@@ -58,6 +61,20 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     )
     .route("/play/", web::get().to(|| async { page(HTML, LOBBY) }))
     .route("/play/assets/{file}", web::get().to(asset))
+    .route(
+        "/play/replay",
+        web::get().to(|| async {
+            HttpResponse::PermanentRedirect()
+                .insert_header((header::LOCATION, "/play/replay/"))
+                .finish()
+        }),
+    )
+    // Before `/play/{id}`: the replay viewer, of a record file or of game `{id}`'s record.
+    .route("/play/replay/", web::get().to(|| async { page(HTML, REPLAY) }))
+    .route(
+        "/play/replay/{id}",
+        web::get().to(|| async { page(HTML, REPLAY) }),
+    )
     .route("/play/{id}", web::get().to(|| async { page(HTML, TABLE) }));
 }
 

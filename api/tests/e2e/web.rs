@@ -1250,3 +1250,257 @@ fn the_hint_button_marks_what_an_expert_would_play() {
     });
     assert!(browser.error_line().is_none());
 }
+
+/// WebDriver's codes of the keys the replay viewer steps with.
+const KEY_RIGHT: &str = "\u{E014}";
+const KEY_END: &str = "\u{E010}";
+const KEY_HOME: &str = "\u{E011}";
+
+/// Presses `key` on the replay's slider (which keeps its step through WebDriver's clear, its
+/// default value following it) and waits for the step `expect` to be drawn.
+fn press_on_slider(browser: &Browser, key: &str, expect: usize) {
+    browser.type_into("#step", key);
+    browser.wait_settled(&format!("step {expect}"), |b| {
+        b.body_data("step") == expect.to_string()
+    });
+}
+
+/// The replay's score rows: `[seat, total shown, data-total, rank, highlighted]` each.
+fn replay_scores(browser: &Browser) -> Vec<Value> {
+    browser
+        .read(
+            "[...document.querySelectorAll('#outcome tr.score')].map((tr) => [Number(tr.dataset.seat), tr.querySelector('td.total').textContent, tr.dataset.total, Number(tr.dataset.rank), tr.classList.contains('winner')])",
+        )
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// The replay of `record` (a finished game's, at `/play/replay/{id}` already open) is stepped with
+/// the arrow key, the Previous button and End: the counter and the acting seat follow each step,
+/// step 0 shows no scores, the last shows the record's outcome, and every event line is a sentence.
+fn step_through_replay(browser: &Browser, roadie: &Roadie, record: &Value) {
+    let slug = record["ruleset"].as_str().expect("ruleset");
+    let steps = record["steps"].as_array().expect("steps");
+    assert!(steps.len() > 5, "{slug}: a game of {} steps", steps.len());
+    browser.wait_settled(&format!("{slug}'s replay at step 0"), |b| {
+        b.body_data("step") == "0"
+    });
+    let title = roadie.get(&format!("/v1/rulesets/{slug}"), None).json["title"].clone();
+    let title = title.as_str().expect("a title");
+    assert!(
+        browser.text("#title").contains(title),
+        "{slug}: the replay names its game: {}",
+        browser.text("#title")
+    );
+    let seats = browser.read(
+        "[...document.querySelectorAll('#seat-list li')].map((li) => [Number(li.dataset.seat), li.dataset.occupant, li.dataset.level, li.querySelector('.occupant').textContent])",
+    );
+    let expected: Vec<Value> = record["seats"]
+        .as_array()
+        .expect("seats")
+        .iter()
+        .map(|s| {
+            let level = s["level"].as_str().unwrap_or_default();
+            json!([s["seat"], s["occupant"], level, format!("{level} bot")])
+        })
+        .collect();
+    assert_eq!(seats, json!(expected), "{slug}: the seats and their bots' levels");
+    let of = |n: usize| format!("step {n} of {}", steps.len());
+    assert_eq!(browser.text("#step-counter"), of(0));
+    assert_eq!(
+        browser.read("document.getElementById('outcome').hidden"),
+        json!(true),
+        "{slug}: step 0 shows no final scores"
+    );
+    assert!(
+        replay_scores(browser).is_empty(),
+        "{slug}: step 0 shows no score row"
+    );
+    assert_eq!(
+        browser.read("document.querySelectorAll('#hand-list .seat-view').length"),
+        json!(expected.len()),
+        "{slug}: one view per seat"
+    );
+
+    for at in 1..=3 {
+        press_on_slider(browser, KEY_RIGHT, at);
+        assert_eq!(
+            browser.text("#step-counter"),
+            of(at),
+            "{slug}: the arrow key steps on"
+        );
+        let seat = &steps[at - 1]["seat"];
+        let shown = browser.read("document.getElementById('step-title').dataset.seat");
+        let want = seat.as_u64().map(|s| s.to_string()).unwrap_or_default();
+        assert_eq!(shown, json!(want), "{slug}: whose action step {at} was");
+        if seat.is_u64() {
+            let who = browser.text("#step-who");
+            assert!(
+                who.starts_with(&format!("Seat {want} · ")),
+                "{slug}: step {at} names its seat: {who}"
+            );
+        }
+        let lines = browser.read(
+            "[...document.querySelectorAll('#events li[data-rendered]')].map((li) => [li.dataset.rendered, li.textContent])",
+        );
+        for line in lines.as_array().expect("event lines") {
+            assert_eq!(
+                line[0], "template",
+                "{slug}: step {at}'s event {} has no sentence",
+                line[1]
+            );
+            assert!(
+                !line[1].as_str().unwrap_or_default().contains('{'),
+                "{slug}: {}",
+                line[1]
+            );
+        }
+    }
+    browser.click("#prev");
+    browser.wait_settled("the step before", |b| b.body_data("step") == "2");
+    assert_eq!(
+        browser.text("#step-counter"),
+        of(2),
+        "{slug}: Previous steps back"
+    );
+
+    press_on_slider(browser, KEY_END, steps.len());
+    assert_eq!(browser.text("#step-counter"), of(steps.len()));
+    assert_eq!(browser.body_data("final"), "true");
+    let outcome = &record["outcome"];
+    let winners = outcome["winners"].as_array().expect("winners");
+    let mut shown = replay_scores(browser);
+    shown.sort_by_key(|row| row[0].as_u64());
+    let mut wanted: Vec<Value> = outcome["scores"]
+        .as_array()
+        .expect("scores")
+        .iter()
+        .map(|s| {
+            let total = s["total"].to_string();
+            json!([s["seat"], total, total, s["rank"], winners.contains(&s["seat"])])
+        })
+        .collect();
+    wanted.sort_by_key(|row| row[0].as_u64());
+    assert_eq!(shown, wanted, "{slug}: the final scores are the record's outcome");
+
+    press_on_slider(browser, KEY_HOME, 0);
+    assert!(
+        replay_scores(browser).is_empty(),
+        "{slug}: back at step 0, no scores"
+    );
+}
+
+/// The replay viewer at `/play/replay/{id}`: a game of bots alone of every ruleset, finished
+/// inside its creation (one created from the lobby, whose Replay link opens it), is stepped
+/// through to the record's final scores; a record file opens at `/play/replay/`; the finished
+/// table links its replay; a running game's replay says it is not over. A Show Business replay is
+/// photographed at mid-game.
+#[test]
+fn the_replay_viewer_steps_through_each_rulesets_bot_game_to_its_scores() {
+    let redis = Redis::start();
+    let roadie = Roadie::start("web_replay", Some(&redis), &[]);
+    let driver = Driver::start();
+    let browser = driver.browser("web_replay", WINDOW);
+    let mut show_business = None;
+    for (slug, min, _) in crate::support::rulesets(&roadie) {
+        let levels: Vec<&str> = (0..min)
+            .map(|i| if i % 2 == 0 { "random" } else { "greedy" })
+            .collect();
+        let id = if slug == "rock-the-world" {
+            let choices: Vec<SeatChoice> = levels.iter().map(|l| SeatChoice::Bot(l)).collect();
+            let id = create_seated_in_lobby(&browser, &roadie, &slug, &choices, None);
+            browser.click("#created a.replay-link");
+            id
+        } else {
+            let seats: Vec<Value> = levels.iter().map(|l| json!({ "bot": l })).collect();
+            let created = roadie.post("/v1/games", None, &json!({"ruleset": slug, "seats": seats}));
+            assert_eq!(created.status, 201, "{}", created.body);
+            let id = created.json["id"].as_str().expect("id").to_owned();
+            browser.open(&roadie.url(&format!("/play/replay/{id}")));
+            id
+        };
+        let record = roadie.get(&format!("/v1/games/{id}/record"), None);
+        assert_eq!(record.status, 200, "{slug}: {}", record.body);
+        step_through_replay(&browser, &roadie, &record.json);
+        assert_eq!(
+            browser.read("location.pathname"),
+            json!(format!("/play/replay/{id}")),
+            "{slug}"
+        );
+        assert_eq!(
+            browser.console_errors(),
+            Vec::<String>::new(),
+            "{slug}: console errors"
+        );
+        if slug == "show-business" {
+            show_business = Some((id, record.json));
+        }
+    }
+    let (id, record) = show_business.expect("a Show Business game");
+    let steps = record["steps"].as_array().expect("steps").len();
+
+    // Mid-game, every seat's hand is shown beside the spectator's table.
+    let middle = steps / 2;
+    browser.open(&roadie.url(&format!("/play/replay/{id}#step={middle}")));
+    browser.wait_settled("the replay at mid-game", |b| {
+        b.body_data("step") == middle.to_string()
+    });
+    assert_eq!(
+        browser.read("document.querySelectorAll('#board .sb').length"),
+        json!(1),
+        "the spectator's view is drawn as the table draws it"
+    );
+    save_screenshot(&browser.screenshot(), "replay", true);
+
+    // The finished game's table links its replay.
+    browser.open(&roadie.url(&format!("/play/{id}")));
+    browser.wait_settled("the finished table", |b| b.body_data("status") == "finished");
+    let link = browser.read("document.getElementById('replay-link')?.getAttribute('href') ?? null");
+    assert_eq!(
+        link,
+        json!(format!("/play/replay/{id}")),
+        "the table links its replay"
+    );
+
+    // A record file opens at /play/replay/.
+    let file = crate::support::scratch("web_replay_file").join("record.json");
+    std::fs::write(&file, serde_json::to_vec(&record).expect("JSON")).expect("write the record");
+    browser.open(&roadie.url("/play/replay/"));
+    browser.wait_settled("the file page", |b| b.body_data("ready") == "true");
+    assert_eq!(
+        browser.read("document.getElementById('viewer').hidden"),
+        json!(true)
+    );
+    browser.type_into("#record-file", file.to_str().expect("a path"));
+    browser.wait_settled("the file's replay at step 0", |b| {
+        b.body_data("file") == "record.json" && b.body_data("step") == "0"
+    });
+    assert_eq!(browser.text("#step-counter"), format!("step 0 of {steps}"));
+    assert!(browser.text("#title").contains("Show Business"));
+    press_on_slider(&browser, KEY_RIGHT, 1);
+    assert_eq!(browser.console_errors(), Vec::<String>::new(), "console errors");
+
+    // A game still being played has no replay yet: the page says so and links its table.
+    let running = roadie.post(
+        "/v1/games",
+        None,
+        &json!({"ruleset": "show-business", "seats": [{"name": "Ann"}, {"bot": "random"}]}),
+    );
+    assert_eq!(running.status, 201, "{}", running.body);
+    let running = running.json["id"].as_str().expect("id");
+    browser.open(&roadie.url(&format!("/play/replay/{running}")));
+    wait_for("the refusal", Duration::from_secs(20), || {
+        browser.error_line().is_some()
+    });
+    let detail = roadie.get(&format!("/v1/games/{running}/record"), None).json["detail"].clone();
+    let shown = browser.error_line().unwrap_or_default();
+    assert!(
+        shown.contains(detail.as_str().expect("a detail")),
+        "the page shows {shown:?}"
+    );
+    assert_eq!(
+        browser.read("document.getElementById('table-link')?.getAttribute('href') ?? null"),
+        json!(format!("/play/{running}"))
+    );
+}
