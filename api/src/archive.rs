@@ -2,8 +2,9 @@
 //! store that outlives Redis (an S3 bucket, or a directory), written once a game is over and read
 //! back by id.
 //!
-//! A game `<id>` is two objects under the archive's prefix:
+//! A game `<id>` is three objects under the archive's prefix:
 //!
+//! - `games/<id>/game.json`: the game's final state, as a spectator saw it;
 //! - `games/<id>/events.ndjson.gz`: the event log, one JSON value a line, gzipped;
 //! - `games/<id>/record.json`: the record (`roadie.record/1`), written last, so a game whose
 //!   record is there was archived whole.
@@ -264,6 +265,17 @@ impl Archive {
         self.put(&record, record_json.to_vec()).await
     }
 
+    /// Writes game `id`'s final state as a spectator saw it (JSON), before [`Archive::put_game`]:
+    /// what a read of the archived game answers.
+    pub async fn put_state(&self, id: &str, state_json: &[u8]) -> Result<(), ArchiveError> {
+        self.put(&state_path(id)?, state_json.to_vec()).await
+    }
+
+    /// Game `id`'s final state, as it was archived; `None` when it is not archived.
+    pub async fn state(&self, id: &str) -> Result<Option<Vec<u8>>, ArchiveError> {
+        self.get(&state_path(id)?).await
+    }
+
     /// Game `id`'s record, as it was archived; `None` when the game is not archived.
     pub async fn record(&self, id: &str) -> Result<Option<Vec<u8>>, ArchiveError> {
         self.get(&record_path(id)?).await
@@ -324,6 +336,10 @@ fn game_dir(id: &str) -> Result<String, ArchiveError> {
 
 fn record_path(id: &str) -> Result<Path, ArchiveError> {
     Ok(Path::from(format!("{}/record.json", game_dir(id)?)))
+}
+
+fn state_path(id: &str) -> Result<Path, ArchiveError> {
+    Ok(Path::from(format!("{}/game.json", game_dir(id)?)))
 }
 
 fn events_path(id: &str) -> Result<Path, ArchiveError> {

@@ -38,7 +38,8 @@ pub struct Config {
     pub bots: BotConfig,
     /// `ROADIE_APPS`: the apps file (TOML); unset, the server is open: anyone may create games.
     pub apps: Option<std::path::PathBuf>,
-    /// `ROADIE_RECORD_KEY` and `ROADIE_RECORD_LIMIT`.
+    /// `ROADIE_RECORD_KEY`, `ROADIE_RECORD_LIMIT`, `ROADIE_ARCHIVE_URL`,
+    /// `ROADIE_ARCHIVE_SWEEP_MS` and `ROADIE_ARCHIVE_LEASE_MS`.
     pub records: RecordsConfig,
 }
 
@@ -51,6 +52,16 @@ pub struct RecordsConfig {
     /// `ROADIE_RECORD_LIMIT`: the largest record `POST /v1/records/verify` reads, in bytes
     /// (default 8388608).
     pub max_bytes: usize,
+    /// `ROADIE_ARCHIVE_URL`: where finished games are archived, `file:///dir` or
+    /// `s3://bucket/prefix` (the S3 endpoint, region and keys from the `AWS_*` variables);
+    /// unset, none are.
+    pub archive_url: Option<String>,
+    /// `ROADIE_ARCHIVE_SWEEP_MS`: how often each process looks for finished games to archive
+    /// (default 500).
+    pub archive_sweep: Duration,
+    /// `ROADIE_ARCHIVE_LEASE_MS`: how long a process's claim on a game to archive holds before
+    /// another may take it (default 30000).
+    pub archive_lease: Duration,
 }
 
 /// The listener, its workers and how long a request may take to arrive.
@@ -296,6 +307,11 @@ impl Config {
             records: RecordsConfig {
                 key: get("ROADIE_RECORD_KEY").map(|path| std::path::PathBuf::from(path.trim())),
                 max_bytes: number("ROADIE_RECORD_LIMIT", 8 << 20)? as usize,
+                archive_url: get("ROADIE_ARCHIVE_URL")
+                    .map(|url| url.trim().to_owned())
+                    .filter(|url| !url.is_empty()),
+                archive_sweep: Duration::from_millis(number("ROADIE_ARCHIVE_SWEEP_MS", 500)?.max(10)),
+                archive_lease: Duration::from_millis(number("ROADIE_ARCHIVE_LEASE_MS", 30_000)?.max(100)),
             },
             webhooks: WebhookConfig {
                 hosts: get("ROADIE_WEBHOOK_HOSTS")

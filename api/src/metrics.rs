@@ -43,8 +43,14 @@ const WEBHOOK_NOTICES: &str = "roadie_webhook_notices_total";
 const STORE_USED_MEMORY: &str = "roadie_store_used_memory_bytes";
 const STORE_MAX_MEMORY: &str = "roadie_store_max_memory_bytes";
 const TICKETS_MATCHED: &str = "roadie_tickets_matched_total";
+const GAMES_ARCHIVED: &str = "roadie_games_archived_total";
+const ARCHIVE_BACKLOG: &str = "roadie_archive_backlog";
 
-const COUNTERS: [(&str, &str); 12] = [
+const COUNTERS: [(&str, &str); 13] = [
+    (
+        GAMES_ARCHIVED,
+        "Finished games this process wrote to the archive, by result: archived, or failed (tried again after the lease).",
+    ),
     (
         TICKETS_MATCHED,
         "Matchmaking tickets seated in a game by this process.",
@@ -204,6 +210,11 @@ pub struct Metrics {
     /// The store's used and maximum memory, registered at the first reading so that a store
     /// that never reports one exports neither.
     memory: OnceLock<[Gauge; 2]>,
+    /// Archive writes, by result: archived, failed.
+    archived: [Counter; 2],
+    /// The games waiting for the archive, registered at the first reading (a server with no
+    /// archive exports none).
+    archive_backlog: OnceLock<Gauge>,
 }
 
 impl Default for Metrics {
@@ -220,6 +231,13 @@ impl Default for Metrics {
         for (name, help) in GAUGES {
             recorder.describe_gauge(KeyName::from_const_str(name), None, SharedString::const_str(help));
         }
+        recorder.describe_gauge(
+            KeyName::from_const_str(ARCHIVE_BACKLOG),
+            None,
+            SharedString::const_str(
+                "Finished games waiting to be written to the archive, in the store (every process's).",
+            ),
+        );
         let counter = |name: &'static str| recorder.register_counter(&Key::from_static_name(name), &METADATA);
         let labelled = |name: &'static str, label: &'static str, value: &'static str| {
             recorder.register_counter(
@@ -242,6 +260,8 @@ impl Default for Metrics {
             bodies_timed_out: counter(BODY_TIMEOUTS),
             webhook_notices: NOTICE_RESULTS.map(|result| labelled(WEBHOOK_NOTICES, "result", result)),
             memory: OnceLock::new(),
+            archived: ["archived", "failed"].map(|result| labelled(GAMES_ARCHIVED, "result", result)),
+            archive_backlog: OnceLock::new(),
             recorder,
         }
     }
@@ -376,6 +396,21 @@ impl Metrics {
     /// Counts a webhook delivery by its result.
     pub fn webhook_notice(&self, result: NoticeResult) {
         self.webhook_notices[result as usize].increment(1);
+    }
+
+    /// Counts a finished game written to the archive (`true`), or a write that failed.
+    pub fn game_archived(&self, archived: bool) {
+        self.archived[usize::from(!archived)].increment(1);
+    }
+
+    /// How many finished games wait for the archive, as the store counts them now.
+    pub fn archive_backlog(&self, games: u64) {
+        self.archive_backlog
+            .get_or_init(|| {
+                self.recorder
+                    .register_gauge(&Key::from_static_name(ARCHIVE_BACKLOG), &METADATA)
+            })
+            .set(games as f64);
     }
 
     /// Counts a request whose body did not arrive in time.

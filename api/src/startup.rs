@@ -13,6 +13,7 @@ use secrecy::ExposeSecret;
 use utoipa_swagger_ui::SwaggerUi;
 
 use crate::apps::Registry;
+use crate::archive::Archive;
 use crate::config::Config;
 use crate::http::body::BodyLimits;
 use crate::http::limits::Limits;
@@ -46,7 +47,14 @@ pub enum StartError {
     /// The key that signs game records cannot be used.
     #[error("ROADIE_RECORD_KEY: {0}")]
     RecordKey(String),
+    /// The archive cannot be opened.
+    #[error("ROADIE_ARCHIVE_URL: {0}")]
+    Archive(#[from] crate::archive::ArchiveError),
 }
+
+/// How long one request to the archive may take, and its connection.
+const ARCHIVE_TIMEOUT: Duration = Duration::from_secs(10);
+const ARCHIVE_CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// A built, not yet running, service.
 pub struct Application {
@@ -189,9 +197,27 @@ impl Application {
                  tokens will not survive a restart or work on other instances"
             );
         }
+        let archive = config
+            .records
+            .archive_url
+            .as_deref()
+            .map(|url| {
+                Archive::builder(url)
+                    .timeout(ARCHIVE_TIMEOUT)
+                    .connect_timeout(ARCHIVE_CONNECT_TIMEOUT)
+                    .retries(2, ARCHIVE_TIMEOUT)
+                    .build()
+            })
+            .transpose()?;
+        // With an archive, a finished game keeps a running game's lifetime until the archive
+        // holds it; the archiver then gives it the finished games' one.
         let retention = Retention {
             idle: config.store.game_ttl,
-            finished: config.store.finished_ttl,
+            finished: if archive.is_some() {
+                config.store.game_ttl
+            } else {
+                config.store.finished_ttl
+            },
         };
         let store: Arc<dyn GameStore> = match &config.store.redis_url {
             Some(url) => {
@@ -261,27 +287,35 @@ impl Application {
         } else {
             0
         };
-        let games = web::Data::new(
-            Games::new(
-                store.clone(),
-                keys.clone(),
-                metrics.clone(),
-                headroom.clone(),
-                config.store.cas_retries,
-                cached_games,
-            )
-            .with_webhooks(Arc::new(config.webhooks.clone()))
-            .with_matching(crate::service::MatchConfig {
-                ticket_ttl: config.store.ticket_ttl,
-                lease: config.store.ticket_lease,
-            })
-            .with_bots(config.bots)
-            .with_record_keys(record_keys),
-        );
+        let mut service = Games::new(
+            store.clone(),
+            keys.clone(),
+            metrics.clone(),
+            headroom.clone(),
+            config.store.cas_retries,
+            cached_games,
+        )
+        .with_webhooks(Arc::new(config.webhooks.clone()))
+        .with_matching(crate::service::MatchConfig {
+            ticket_ttl: config.store.ticket_ttl,
+            lease: config.store.ticket_lease,
+        })
+        .with_bots(config.bots)
+        .with_record_keys(record_keys);
+        if let Some(archive) = archive {
+            service = service.with_archiving(crate::service::archiving::Archiving {
+                archive,
+                finished_ttl: config.store.finished_ttl,
+                lease: config.records.archive_lease,
+                sweep: config.records.archive_sweep,
+            });
+        }
+        let games = web::Data::new(service);
         crate::service::webhooks::spawn(store.clone(), config.webhooks.clone(), metrics.clone())?;
         crate::service::sweeper::spawn_sweeper(games.clone().into_inner(), config.store.clock_sweep);
         crate::service::matching::spawn_ticket_sweeper(games.clone().into_inner(), config.store.ticket_sweep);
         crate::service::bots::spawn_bot_workers(games.clone().into_inner());
+        crate::service::archiving::spawn_archiver(games.clone().into_inner());
         let keys = web::Data::from(keys);
         let apps = web::Data::from(apps);
         let metrics = web::Data::from(metrics);

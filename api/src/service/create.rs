@@ -232,6 +232,9 @@ impl Games {
             if turn_due(&stored).is_some() {
                 self.counted(self.store.file_work(Work::BotTurn, &stored.id, now).await)?;
             }
+            if self.archiving.is_some() && stored.is_over() {
+                self.counted(self.store.file_work(Work::Archive, &stored.id, now).await)?;
+            }
             match self.store.create(&stored, &log.events, &log.actions).await {
                 Ok(true) => created = true,
                 Ok(false) if fixed => return self.created_before(&stored.id).await,

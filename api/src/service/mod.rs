@@ -12,6 +12,7 @@ use crate::table::{Code, GameId, Refusal};
 use crate::tokens::Keys;
 
 mod abort;
+pub mod archiving;
 pub mod bots;
 pub mod cache;
 mod create;
@@ -35,6 +36,7 @@ pub use post::{ActionCommand, ActionReply, Representation};
 pub use read::{MAX_EVENTS_PER_READ, MAX_WAIT, Seen, StreamStep};
 pub use seats::Wanted;
 
+use archiving::Archiving;
 use bots::{BotConfig, BotWorkers};
 use cache::GameCache;
 use headroom::Headroom;
@@ -69,6 +71,8 @@ pub struct Games {
     spent_apps: std::sync::Mutex<std::collections::HashMap<Arc<str>, u64>>,
     /// The keys that sign game records.
     record_keys: Arc<RecordKeys>,
+    /// Where finished games go, when an archive is configured.
+    archiving: Option<Arc<Archiving>>,
 }
 
 impl From<StoreError> for Refusal {
@@ -115,7 +119,15 @@ impl Games {
             bots: Arc::new(BotWorkers::new(BotConfig::default())),
             spent_apps: std::sync::Mutex::default(),
             record_keys: Arc::new(RecordKeys::generate()),
+            archiving: None,
         }
+    }
+
+    /// The same service, writing finished games to an archive as `archiving` says, and reading
+    /// them back from it once the store has forgotten them.
+    pub fn with_archiving(mut self, archiving: Archiving) -> Self {
+        self.archiving = Some(Arc::new(archiving));
+        self
     }
 
     /// The same service, signing game records with `keys` (by default, a key made at start).

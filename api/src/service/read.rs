@@ -8,7 +8,7 @@ use roadie_engine::{Seat, Viewer};
 
 use crate::metrics::CacheRead;
 use crate::store::{Freshness, IdempotentRecord, Revision, StoredEvent};
-use crate::table::{GameId, Pass, Precondition, Refusal, Table, seed_commitment};
+use crate::table::{Code, GameId, Pass, Precondition, Refusal, Table, seed_commitment};
 use crate::wire::{EventLog, GameState, LegalActions, SequencedEvent, Status};
 
 use super::Games;
@@ -145,7 +145,14 @@ impl Games {
         known: Option<&Precondition>,
         wait: Duration,
     ) -> Result<Seen, Refusal> {
-        let mut stored = self.read(id).await?;
+        let mut stored = match self.read(id).await {
+            Ok(stored) => stored,
+            Err(missing) if missing.code == Code::GameNotFound => {
+                let state = self.state_from_archive(id, pass, missing).await?;
+                return Ok(Seen::Changed(Box::new(state)));
+            }
+            Err(refusal) => return Err(refusal),
+        };
         let mut viewer = stored.viewer_of(pass)?;
         if let Some(known) = known
             && known.names(&stored.revision)
@@ -190,7 +197,15 @@ impl Games {
         after: u64,
         limit: u64,
     ) -> Result<EventLog, Refusal> {
-        let stored = self.read(id).await?;
+        let stored = match self.read(id).await {
+            Ok(stored) => stored,
+            Err(missing) if missing.code == Code::GameNotFound => {
+                return self
+                    .events_from_archive(id, pass, after, limit.clamp(1, MAX_EVENTS_PER_READ), missing)
+                    .await;
+            }
+            Err(refusal) => return Err(refusal),
+        };
         let viewer = stored.viewer_of(pass)?;
         if after > stored.events {
             return Err(Refusal::cursor_ahead(after, stored.events));

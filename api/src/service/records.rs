@@ -1,7 +1,7 @@
 //! Game records: a finished game written whole and signed, and a record played again.
 
 use crate::records::{self, KnownKeys, Record, Verdict};
-use crate::table::{GameId, Pass, Refusal};
+use crate::table::{Code, GameId, Pass, Refusal};
 
 use super::Games;
 
@@ -9,7 +9,13 @@ impl Games {
     /// The signed record of finished game `id`, for any caller who may look at the game (all
     /// is public once it is over). `409 game_not_finished` while it runs.
     pub async fn record(&self, id: &GameId, pass: &Pass) -> Result<Record, Refusal> {
-        let stored = self.read(id).await?;
+        let stored = match self.read(id).await {
+            Ok(stored) => stored,
+            Err(missing) if missing.code == Code::GameNotFound => {
+                return self.archived_record(id, pass, missing).await;
+            }
+            Err(refusal) => return Err(refusal),
+        };
         stored.viewer_of(pass)?;
         if !stored.is_over() {
             return records::build(&stored, &[], &[]);

@@ -214,6 +214,9 @@ impl Games {
         if bot_due {
             self.counted(self.store.file_work(Work::BotTurn, &table.id, now).await)?;
         }
+        if self.archiving.is_some() && next.is_over() && !table.is_over() {
+            self.counted(self.store.file_work(Work::Archive, &table.id, now).await)?;
+        }
         let saved = match self
             .store
             .save(

@@ -313,6 +313,14 @@ impl GameStore for MemoryStore {
             .unwrap_or_default())
     }
 
+    async fn shorten(&self, id: &str, ttl: Duration) -> Result<(), StoreError> {
+        let mut games = self.lock()?;
+        if let Some(entry) = Self::live(&mut games, id) {
+            entry.expires = entry.expires.min(deadline(ttl));
+        }
+        Ok(())
+    }
+
     async fn delete(&self, id: &str) -> Result<bool, StoreError> {
         let mut games = self.lock()?;
         Ok(games.remove(id).is_some())

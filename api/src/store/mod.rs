@@ -227,6 +227,10 @@ pub trait GameStore: Outbox + Matchmaking + DueWork + Indexes + Send + Sync + 's
     /// Forgets a game. `false` if there was none.
     async fn delete(&self, id: &str) -> Result<bool, StoreError>;
 
+    /// Gives every key of game `id` at most `ttl` more to live: a finished game, once the
+    /// archive holds it.
+    async fn shorten(&self, id: &str, ttl: Duration) -> Result<(), StoreError>;
+
     /// Puts game `id` of `ruleset` on the list of games with open seats, until it would expire
     /// untouched (`listed`), or takes it off.
     async fn set_listed(&self, ruleset: &str, id: &str, listed: bool) -> Result<(), StoreError>;

@@ -217,6 +217,25 @@ redis.call('PUBLISH', ARGV[5], ARGV[2])
 return 0
 ";
 
+/// Shortens the lifetime of every key of a game to at most `ttl` seconds: `EXPIRE ... LT` leaves
+/// a shorter lifetime as it is, and would leave a key that has none without one, so such a key
+/// is given `ttl` plainly (a missing key is left missing either way).
+/// KEYS: the game's keys. ARGV: ttl.
+static SHORTEN: std::sync::LazyLock<Script> = std::sync::LazyLock::new(|| {
+    Script::new(
+        r"
+for _, key in ipairs(KEYS) do
+  if redis.call('TTL', key) == -1 then
+    redis.call('EXPIRE', key, ARGV[1])
+  else
+    redis.call('EXPIRE', key, ARGV[1], 'LT')
+  end
+end
+return 1
+",
+    )
+});
+
 /// Whether the write of a revision happened; if not, fences it off.
 /// KEYS: version, writes, fenced. ARGV: revision, its number, ttl.
 /// Returns 1 applied, 0 not applied (and now fenced), 2 unknown.
@@ -817,6 +836,19 @@ where
             .run(async |conn| redis::cmd("DEL").arg(&keys_of(id)[..]).query_async(conn).await)
             .await?;
         Ok(removed > 0)
+    }
+
+    async fn shorten(&self, id: &str, ttl: Duration) -> Result<(), StoreError> {
+        let _: i64 = self
+            .run(async |conn| {
+                let mut call = SHORTEN.prepare_invoke();
+                for key in keys_of(id) {
+                    call.key(key);
+                }
+                call.arg(ttl_secs(ttl)).invoke_async(conn).await
+            })
+            .await?;
+        Ok(())
     }
 
     async fn set_listed(&self, ruleset: &str, id: &str, listed: bool) -> Result<(), StoreError> {

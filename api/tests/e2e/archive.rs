@@ -15,9 +15,9 @@ use roadie_api::archive::{Archive, ArchiveError};
 use crate::support::scratch;
 
 /// The key pair the server's S3 configuration knows.
-const ACCESS_KEY: &str = "roadie-test";
-const SECRET_KEY: &str = "roadie-test-secret";
-const BUCKET: &str = "roadie-archive";
+pub(crate) const ACCESS_KEY: &str = "roadie-test";
+pub(crate) const SECRET_KEY: &str = "roadie-test-secret";
+pub(crate) const BUCKET: &str = "roadie-archive";
 /// The bucket readiness is probed in, apart from the one under test.
 const READY_BUCKET: &str = "roadie-ready";
 
@@ -53,7 +53,7 @@ fn free_ports<const N: usize>() -> [u16; N] {
 /// A SeaweedFS of our own (master, volume server, filer and S3 gateway in one `weed server`
 /// process) on free loopback ports with a scratch data directory; killed and removed when
 /// dropped.
-struct Seaweed {
+pub(crate) struct Seaweed {
     /// master, master gRPC, volume, volume gRPC, filer, filer gRPC, S3, S3 gRPC.
     ports: [u16; 8],
     dir: PathBuf,
@@ -62,7 +62,7 @@ struct Seaweed {
 }
 
 impl Seaweed {
-    fn start(name: &str) -> Self {
+    pub(crate) fn start(name: &str) -> Self {
         let dir = scratch(name);
         std::fs::create_dir_all(dir.join("data")).expect("data dir");
         std::fs::write(dir.join("s3.json"), S3_CONFIG).expect("s3 config");
@@ -79,12 +79,12 @@ impl Seaweed {
         weed
     }
 
-    fn endpoint(&self) -> String {
+    pub(crate) fn endpoint(&self) -> String {
         format!("http://127.0.0.1:{}", self.ports[6])
     }
 
     /// Starts (again) on the same ports and data directory, and waits until it takes writes.
-    fn resume(&mut self) {
+    pub(crate) fn resume(&mut self) {
         let [
             master,
             master_grpc,
@@ -168,13 +168,13 @@ impl Seaweed {
     }
 
     /// Makes a bucket with an unsigned `PUT /<bucket>`: its status (409 when it exists).
-    fn create_bucket(&self, bucket: &str) -> reqwest::Result<StatusCode> {
+    pub(crate) fn create_bucket(&self, bucket: &str) -> reqwest::Result<StatusCode> {
         let url = format!("{}/{bucket}", self.endpoint());
         self.http.put(url).send().map(|r| r.status())
     }
 
     /// An object's bytes as the server holds them, read unsigned; `None` when it is not there.
-    fn object(&self, key: &str) -> Option<Vec<u8>> {
+    pub(crate) fn object(&self, key: &str) -> Option<Vec<u8>> {
         let response = self
             .http
             .get(format!("{}/{BUCKET}/{key}", self.endpoint()))
@@ -204,7 +204,7 @@ impl Seaweed {
     }
 
     /// Kills it with SIGKILL.
-    fn stop(&mut self) {
+    pub(crate) fn stop(&mut self) {
         if let Some(mut child) = self.child.take() {
             let _ = child.kill();
             let _ = child.wait();

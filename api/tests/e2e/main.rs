@@ -7,6 +7,7 @@
 
 mod apps;
 mod archive;
+mod archiving;
 mod bots;
 mod browser;
 mod clients;
