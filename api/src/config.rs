@@ -38,6 +38,9 @@ pub struct Config {
     pub bots: BotConfig,
     /// `ROADIE_APPS`: the apps file (TOML); unset, the server is open: anyone may create games.
     pub apps: Option<std::path::PathBuf>,
+    /// `ROADIE_RULES_VERSIONS`: rules versions this process declares it plays instead of the
+    /// build's (`slug=version`, separated by commas), for upgrade drills and their tests.
+    pub rules_versions: String,
     /// `ROADIE_RECORD_KEY`, `ROADIE_RECORD_LIMIT`, `ROADIE_ARCHIVE_URL`,
     /// `ROADIE_ARCHIVE_SWEEP_MS` and `ROADIE_ARCHIVE_LEASE_MS`.
     pub records: RecordsConfig,
@@ -304,6 +307,7 @@ impl Config {
                 hints: quota("ROADIE_HINT_RATE", 0.5, "ROADIE_HINT_BURST", 5)?,
             },
             apps: get("ROADIE_APPS").map(|path| std::path::PathBuf::from(path.trim())),
+            rules_versions: get("ROADIE_RULES_VERSIONS").unwrap_or_default(),
             records: RecordsConfig {
                 key: get("ROADIE_RECORD_KEY").map(|path| std::path::PathBuf::from(path.trim())),
                 max_bytes: number("ROADIE_RECORD_LIMIT", 8 << 20)? as usize,

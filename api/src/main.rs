@@ -99,7 +99,7 @@ fn verify(args: Vec<String>) -> ExitCode {
         let record = read(record)?;
         let record: roadie_api::records::Record =
             serde_json::from_value(record).map_err(|e| format!("not a game record: {e}"))?;
-        Ok(roadie_api::records::verify(&record, &keys))
+        Ok(roadie_api::records::verify(&record, &keys, None))
     });
     match checked {
         Ok(verdict) => {

@@ -21,6 +21,7 @@ use crate::http::{openapi, problem, routes};
 use crate::metrics::Metrics;
 use crate::records::RecordKeys;
 use crate::service::Games;
+use crate::service::rules::RulesServed;
 use crate::service::headroom::Headroom;
 use crate::shutdown::Draining;
 use crate::store::{self, GameStore, MemoryStore, Retention, StoreError};
@@ -47,6 +48,9 @@ pub enum StartError {
     /// The key that signs game records cannot be used.
     #[error("ROADIE_RECORD_KEY: {0}")]
     RecordKey(String),
+    /// A rules version declared is not usable.
+    #[error("ROADIE_RULES_VERSIONS: {0}")]
+    Rules(String),
     /// The archive cannot be opened.
     #[error("ROADIE_ARCHIVE_URL: {0}")]
     Archive(#[from] crate::archive::ArchiveError),
@@ -301,7 +305,8 @@ impl Application {
             lease: config.store.ticket_lease,
         })
         .with_bots(config.bots)
-        .with_record_keys(record_keys);
+        .with_record_keys(record_keys)
+        .with_rules(RulesServed::with_overrides(&config.rules_versions).map_err(StartError::Rules)?);
         if let Some(archive) = archive {
             service = service.with_archiving(crate::service::archiving::Archiving {
                 archive,

@@ -176,7 +176,7 @@ pub fn build(table: &Table, events: &[StoredEvent], actions: &[LoggedAction]) ->
         format: FORMAT.to_owned(),
         game: table.id.clone(),
         ruleset: ruleset.slug.to_owned(),
-        rules_version: ruleset.version,
+        rules_version: table.rules_version,
         app: table.app.clone(),
         options,
         seats: table.seats.describe(seats),

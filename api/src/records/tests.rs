@@ -32,6 +32,7 @@ fn bot_game(slug: &str, seats: usize, seed: u64) -> (Table, Vec<StoredEvent>, Ve
         webhook: None,
         app: None,
         options: None,
+        rules_version: 1,
         forked_from: None,
         aborted: false,
         notices: Vec::new(),
@@ -68,7 +69,7 @@ fn every_record_of_random_bot_games_verifies_with_its_signature() {
                 let record = signed_record(ruleset.slug, seats, seed * 7 + seats as u64, &keys);
                 assert_eq!(record.format, FORMAT);
                 assert!(record.steps.iter().any(|s| s.action.is_some()));
-                let verdict = verify(&record, keys.known());
+                let verdict = verify(&record, keys.known(), None);
                 assert!(
                     verdict.ok,
                     "{} at {seats}, seed {seed}: {verdict:?}",
@@ -89,7 +90,7 @@ fn a_record_written_out_and_read_back_in_another_layout_still_verifies() {
     let pretty = serde_json::to_string_pretty(&record).expect("json");
     let back: Record = serde_json::from_str(&pretty).expect("a record");
     assert_eq!(back, record);
-    assert!(verify(&back, keys.known()).ok);
+    assert!(verify(&back, keys.known(), None).ok);
 }
 
 /// `record` with `edit` applied to its JSON.
@@ -104,16 +105,22 @@ fn a_tampered_record_is_refused_at_the_check_it_breaks() {
     let keys = RecordKeys::generate();
     let record = signed_record("rock-the-world", 3, 11, &keys);
     let none = super::KnownKeys::default();
-    assert!(verify(&record, &none).ok, "unsigned checks pass");
+    assert!(verify(&record, &none, None).ok, "unsigned checks pass");
 
     let bad_seed = edited(&record, |r| r["seed"] = json!(record.seed + 1));
-    assert_eq!(verify(&bad_seed, &none).failed.as_deref(), Some("commitment"));
+    assert_eq!(
+        verify(&bad_seed, &none, None).failed.as_deref(),
+        Some("commitment")
+    );
 
     let changed_score = edited(&record, |r| {
         let total = r["outcome"]["scores"][0]["total"].as_i64().expect("a total");
         r["outcome"]["scores"][0]["total"] = json!(total + 1);
     });
-    assert_eq!(verify(&changed_score, &none).failed.as_deref(), Some("outcome"));
+    assert_eq!(
+        verify(&changed_score, &none, None).failed.as_deref(),
+        Some("outcome")
+    );
 
     // Each action replaced by another, the one after it: refused at that step or, where the
     // other is legal too, by the outcome or the event log it leads to.
@@ -129,7 +136,7 @@ fn a_tampered_record_is_refused_at_the_check_it_breaks() {
         let swapped = edited(&record, |r| {
             r["steps"][i]["action"] = r["steps"][j]["action"].clone()
         });
-        let verdict = verify(&swapped, &none);
+        let verdict = verify(&swapped, &none, None);
         assert!(!verdict.ok, "step {i} changed: {verdict:?}");
         assert!(
             matches!(verdict.failed.as_deref(), Some("step" | "outcome" | "events")),
@@ -143,23 +150,26 @@ fn a_tampered_record_is_refused_at_the_check_it_breaks() {
     assert!(at_the_step > 0, "some changed action is illegal where it stands");
 
     let one_event_more = edited(&record, |r| r["events"]["count"] = json!(record.events.count + 1));
-    assert_eq!(verify(&one_event_more, &none).failed.as_deref(), Some("events"));
+    assert_eq!(
+        verify(&one_event_more, &none, None).failed.as_deref(),
+        Some("events")
+    );
 
     let other = RecordKeys::generate();
     let resigned = sign(record.clone(), &other).expect("signed");
-    let verdict = verify(&resigned, keys.known());
+    let verdict = verify(&resigned, keys.known(), None);
     assert_eq!(verdict.failed.as_deref(), Some("signature"), "{verdict:?}");
     let unsigned = Record {
         signature: None,
         ..record.clone()
     };
     assert_eq!(
-        verify(&unsigned, keys.known()).failed.as_deref(),
+        verify(&unsigned, keys.known(), None).failed.as_deref(),
         Some("signature")
     );
     let retitled = edited(&record, |r| r["seats"][0]["name"] = json!("Mallory"));
     assert_eq!(
-        verify(&retitled, keys.known()).failed.as_deref(),
+        verify(&retitled, keys.known(), None).failed.as_deref(),
         Some("signature")
     );
 }

@@ -272,7 +272,10 @@ pub struct FrameEvent {
 /// Plays `record` again with this server's rules and checks, in order: its format and rules
 /// version, the seed against its commitment, every step's legality, the outcome, the event
 /// log's digest, and, when `keys` holds any key, the signature.
-pub fn verify(record: &Record, keys: &KnownKeys) -> Verdict {
+///
+/// `served` is the version of the ruleset's rules the checker plays; `None` for the one this
+/// build declares.
+pub fn verify(record: &Record, keys: &KnownKeys, served: Option<u32>) -> Verdict {
     if record.format != FORMAT {
         return Verdict::failed(
             "format",
@@ -289,13 +292,14 @@ pub fn verify(record: &Record, keys: &KnownKeys) -> Verdict {
             0,
         );
     };
-    if ruleset.version != record.rules_version {
+    let served = served.unwrap_or(ruleset.version);
+    if served != record.rules_version {
         return Verdict::failed(
             "rules_version",
             None,
             format!(
                 "the game was played under version {} of {}'s rules; this server plays version {}",
-                record.rules_version, ruleset.slug, ruleset.version
+                record.rules_version, ruleset.slug, served
             ),
             0,
         );

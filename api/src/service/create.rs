@@ -208,6 +208,7 @@ impl Games {
                 .as_ref()
                 .filter(|options| !options.is_null())
                 .map(ToString::to_string),
+            rules_version: self.rules.version(ruleset.slug),
             forked_from,
             aborted: false,
             notices: Vec::new(),
@@ -317,6 +318,13 @@ impl Games {
             return Err(unforkable(format!(
                 "the record is a game of {}, not {slug}",
                 record.ruleset
+            )));
+        }
+        let served = self.rules.version(slug);
+        if record.rules_version != served {
+            return Err(unforkable(format!(
+                "the record was played under version {} of {slug}'s rules; this process plays version {served}",
+                record.rules_version
             )));
         }
         if record.seats.len() != request.seats {

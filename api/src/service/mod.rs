@@ -23,6 +23,7 @@ mod owners;
 mod post;
 mod read;
 mod records;
+pub mod rules;
 mod seats;
 pub mod sweeper;
 pub mod webhooks;
@@ -37,6 +38,7 @@ pub use read::{MAX_EVENTS_PER_READ, MAX_WAIT, Seen, StreamStep};
 pub use seats::Wanted;
 
 use archiving::Archiving;
+use rules::RulesServed;
 use bots::{BotConfig, BotWorkers};
 use cache::GameCache;
 use headroom::Headroom;
@@ -73,6 +75,8 @@ pub struct Games {
     record_keys: Arc<RecordKeys>,
     /// Where finished games go, when an archive is configured.
     archiving: Option<Arc<Archiving>>,
+    /// The version of each ruleset's rules this process plays.
+    rules: RulesServed,
 }
 
 impl From<StoreError> for Refusal {
@@ -120,7 +124,19 @@ impl Games {
             spent_apps: std::sync::Mutex::default(),
             record_keys: Arc::new(RecordKeys::generate()),
             archiving: None,
+            rules: RulesServed::default(),
         }
+    }
+
+    /// The same service, playing the rules versions `rules` names.
+    pub fn with_rules(mut self, rules: RulesServed) -> Self {
+        self.rules = rules;
+        self
+    }
+
+    /// The version of each ruleset's rules this process plays.
+    pub fn rules(&self) -> &RulesServed {
+        &self.rules
     }
 
     /// The same service, writing finished games to an archive as `archiving` says, and reading

@@ -91,6 +91,7 @@ impl Games {
                     }
                 },
             };
+            self.rules.check(&table)?;
             let now = now_ms();
             let transition = match change.apply(&table, now) {
                 Ok(Some(transition)) => transition,

@@ -84,6 +84,10 @@ pub struct Table {
     /// its setup from them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub options: Option<String>,
+    /// The version of its ruleset's rules it started under: only a process that plays it writes
+    /// the game (1 for games from before versions were kept).
+    #[serde(default = "first_rules_version", skip_serializing_if = "is_first_rules_version")]
+    pub rules_version: u32,
     /// The game or record it was forked from, and after how many of its actions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forked_from: Option<ForkedFrom>,
@@ -220,6 +224,7 @@ impl Table {
             webhook: self.webhook.clone(),
             app: self.app.clone(),
             options: self.options.clone(),
+            rules_version: self.rules_version,
             forked_from: self.forked_from.clone(),
             aborted: self.aborted,
             notices: Vec::new(),
@@ -238,6 +243,14 @@ pub struct ForkedFrom {
     pub game: Option<String>,
     /// How many of that game's actions it starts after.
     pub at: u64,
+}
+
+fn first_rules_version() -> u32 {
+    1
+}
+
+fn is_first_rules_version(version: &u32) -> bool {
+    *version == 1
 }
 
 /// One entry of a game's event log.

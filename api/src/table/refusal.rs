@@ -181,6 +181,8 @@ codes! {
         "The game store did not answer and nothing was changed. Retry after `Retry-After` seconds.";
     OutcomeUnknown = "outcome_unknown", Unavailable,
         "The store did not confirm a write that may have been applied. Retry only with the same `Idempotency-Key` (it answers with the first outcome), or read the game first.";
+    RulesVersionUnavailable = "rules_version_unavailable", Unavailable,
+        "The game started under a version of its rules that this process does not play (a rolling upgrade is under way); nothing was changed. Retry after `Retry-After` seconds: a process that plays it answers. Reads work meanwhile.";
     StoreFull = "store_full", Unavailable,
         "The store is full and nothing was changed. New games are refused first, from a share of the store's memory on, so that running games keep room to finish in; a write to a running game is refused so only if the store filled up regardless. Retry later.";
     Internal = "internal", Fault,
@@ -298,6 +300,13 @@ impl Refusal {
     /// `429`: over a rate limit, for `retry_after` seconds.
     pub fn rate_limited(retry_after: u64, detail: impl Into<String>) -> Self {
         let mut error = Self::new(Code::RateLimited, detail);
+        error.extra = Extra::RetryAfter(retry_after.max(1));
+        error
+    }
+
+    /// `503`: the game's rules version is not this process's; retry after `retry_after` seconds.
+    pub fn rules_version_unavailable(retry_after: u64, detail: impl Into<String>) -> Self {
+        let mut error = Self::new(Code::RulesVersionUnavailable, detail);
         error.extra = Extra::RetryAfter(retry_after.max(1));
         error
     }

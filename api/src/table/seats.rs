@@ -954,6 +954,7 @@ mod tests {
             webhook: None,
             app: None,
             options: None,
+            rules_version: 1,
             forked_from: None,
             aborted: false,
             notices: Vec::new(),

@@ -33,6 +33,7 @@ fn table(specs: &[SeatSpec], clocked: bool) -> Table {
         webhook: None,
         app: None,
         options: None,
+        rules_version: 1,
         forked_from: None,
         aborted: false,
         notices: Vec::new(),

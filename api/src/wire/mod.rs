@@ -382,6 +382,9 @@ pub struct RulesetSummary {
     pub title: &'static str,
     /// The seats it allows.
     pub seats: SeatRange,
+    /// The version of its rules this process plays: a game is written only by a process that
+    /// plays the version it started under.
+    pub rules_version: u32,
 }
 
 /// Every ruleset.
@@ -445,6 +448,9 @@ pub struct Health {
     /// Whether new games are accepted (`false` while the store is nearly full), for readiness.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub creating: Option<bool>,
+    /// The version of each ruleset's rules this process plays, by slug, for readiness.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rules_versions: Option<std::collections::BTreeMap<&'static str, u32>>,
 }
 
 // The placeholders for what each ruleset defines: `oneOf` the rulesets' own schemas.

@@ -28,6 +28,10 @@ const NOT_IN_PROCESS: &[(&str, &str)] = &[
         "a connection that breaks mid-body, which leaves no one to answer",
     ),
     ("internal", "a fault of the server; no request causes it"),
+    (
+        "rules_version_unavailable",
+        "two processes playing different rules versions on one Redis: e2e upgrade",
+    ),
 ];
 
 fn token(claims: &Claims) -> String {

@@ -40,5 +40,6 @@ mod seeds;
 mod stream;
 mod support;
 mod tokens;
+mod upgrade;
 mod web;
 mod webhooks;

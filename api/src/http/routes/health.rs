@@ -16,6 +16,7 @@ pub async fn healthz() -> HttpResponse {
         store: None,
         store_memory: None,
         creating: None,
+        rules_versions: None,
     })
 }
 
@@ -38,6 +39,7 @@ pub async fn readyz(
         store: Some(games.store().kind()),
         store_memory,
         creating: Some(headroom.creation_allowed()),
+        rules_versions: Some(games.rules().all().clone()),
     }))
 }
 

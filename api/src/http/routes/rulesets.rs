@@ -3,6 +3,7 @@
 use actix_web::{HttpResponse, web};
 use roadie_engine::{RULESETS, Ruleset};
 
+use crate::service::Games;
 use crate::table::{Code, Refusal};
 use crate::wire::catalogue::{RulesetComponents, RulesetRules};
 use crate::wire::{RulesetDetail, RulesetList, RulesetSchemaNames, RulesetSummary, SeatRange};
@@ -52,7 +53,7 @@ fn seats(ruleset: &Ruleset) -> SeatRange {
 /// Every ruleset with its seat counts.
 #[utoipa::path(get, path = "/v1/rulesets", tag = "rulesets",
     responses((status = 200, description = "The rulesets", body = RulesetList)))]
-pub async fn list_rulesets() -> HttpResponse {
+pub async fn list_rulesets(games: web::Data<Games>) -> HttpResponse {
     HttpResponse::Ok().json(RulesetList {
         rulesets: RULESETS
             .iter()
@@ -60,6 +61,7 @@ pub async fn list_rulesets() -> HttpResponse {
                 slug: r.slug,
                 title: r.title,
                 seats: seats(r),
+                rules_version: games.rules().version(r.slug),
             })
             .collect(),
     })

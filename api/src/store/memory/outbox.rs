@@ -264,6 +264,7 @@ mod tests {
             }),
             app: None,
             options: None,
+            rules_version: 1,
             forked_from: None,
             aborted: false,
             notices: vec![notice("n0", "your_turn", &[0])],
