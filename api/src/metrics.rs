@@ -14,13 +14,25 @@ use std::time::Duration;
 
 use arc_swap::ArcSwap;
 use metrics::{Counter, Gauge, Histogram, Key, KeyName, Label, Level, Metadata, Recorder, SharedString};
-use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle, PrometheusRecorder};
+use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle, PrometheusRecorder};
+use roadie_engine::BotLevel;
 
 use crate::store::{MemoryUse, WriteOutcome};
 
 /// Upper bounds of the latency histogram's buckets, in seconds.
 const BUCKETS: [f64; 12] = [
     0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
+];
+
+/// Upper bounds of the buckets of the histograms of work that may take seconds (a bot's search,
+/// a hint, a bot turn's lag), in seconds.
+const SLOW_BUCKETS: [f64; 14] = [
+    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0,
+];
+
+/// Upper bounds of the buckets of a matched ticket's wait, in seconds.
+const WAIT_BUCKETS: [f64; 12] = [
+    0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0,
 ];
 
 /// How often the samples of the latency histograms are folded into their buckets.
@@ -44,9 +56,31 @@ const STORE_USED_MEMORY: &str = "roadie_store_used_memory_bytes";
 const STORE_MAX_MEMORY: &str = "roadie_store_max_memory_bytes";
 const TICKETS_MATCHED: &str = "roadie_tickets_matched_total";
 const GAMES_ARCHIVED: &str = "roadie_games_archived_total";
+const REPAIRS: &str = "roadie_repairs_total";
 const ARCHIVE_BACKLOG: &str = "roadie_archive_backlog";
+const BOT_MOVES: &str = "roadie_bot_moves_total";
+const BOT_DECISION: &str = "roadie_bot_decision_seconds";
+const BOT_BACKLOG: &str = "roadie_bot_backlog";
+const BOT_LAG: &str = "roadie_bot_lag_seconds";
+const HINTS: &str = "roadie_hints_total";
+const HINT_DURATION: &str = "roadie_hint_seconds";
+const TICKETS: &str = "roadie_tickets_total";
+const TICKET_WAIT: &str = "roadie_ticket_wait_seconds";
 
-const COUNTERS: [(&str, &str); 13] = [
+const COUNTERS: [(&str, &str); 17] = [
+    (
+        REPAIRS,
+        "Due entries the reconciler found missing and put back, by kind: bot_turn, clock, archive.",
+    ),
+    (
+        BOT_MOVES,
+        "Moves of bots written by this process, by level and ruleset (inline bots' with the change that let them act).",
+    ),
+    (HINTS, "Hints this process served, by ruleset."),
+    (
+        TICKETS,
+        "Matchmaking tickets by result: opened, matched (seated by this process), cancelled, expired (as their holders found them).",
+    ),
     (
         GAMES_ARCHIVED,
         "Finished games this process wrote to the archive, by result: archived, or failed (tried again after the lease).",
@@ -93,11 +127,61 @@ pub enum NoticeResult {
 
 const NOTICE_RESULTS: [&str; 3] = ["delivered", "failed", "dropped"];
 
-const HISTOGRAM: (&str, &str) = (HTTP_DURATION, "Request latency by route.");
+/// What became of a matchmaking ticket, as `roadie_tickets_total` counts it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TicketResult {
+    /// It was opened.
+    Opened,
+    /// It was seated in a game.
+    Matched,
+    /// Its holder found it expired.
+    Expired,
+    /// Its holder cancelled it.
+    Cancelled,
+}
+
+const TICKET_RESULTS: [&str; 4] = ["opened", "matched", "expired", "cancelled"];
+
+const HISTOGRAMS: [(&str, &str); 5] = [
+    (HTTP_DURATION, "Request latency by route."),
+    (
+        BOT_DECISION,
+        "How long a bot that searches took to choose its move, by level.",
+    ),
+    (
+        BOT_LAG,
+        "From a bot turn's claim by a worker to its move written (the read, the search and the write).",
+    ),
+    (HINT_DURATION, "How long a served hint took, its search included."),
+    (
+        TICKET_WAIT,
+        "How long matched tickets waited, from their opening to their seats.",
+    ),
+];
+
+/// The histograms whose work may take seconds, with their buckets.
+const SLOW_HISTOGRAMS: [(&str, &[f64]); 4] = [
+    (BOT_DECISION, &SLOW_BUCKETS),
+    (BOT_LAG, &SLOW_BUCKETS),
+    (HINT_DURATION, &SLOW_BUCKETS),
+    (TICKET_WAIT, &WAIT_BUCKETS),
+];
 
 const GAUGES: [(&str, &str); 2] = [
     (STORE_USED_MEMORY, "Memory the store uses (its fullest node)."),
     (STORE_MAX_MEMORY, "The store's maxmemory (0: no limit)."),
+];
+
+/// The gauges registered at their first reading: a process that never reads one exports none.
+const LATE_GAUGES: [(&str, &str); 2] = [
+    (
+        ARCHIVE_BACKLOG,
+        "Finished games waiting to be written to the archive, in the store (every process's).",
+    ),
+    (
+        BOT_BACKLOG,
+        "Bot turns due or being played, in the store (every process's).",
+    ),
 ];
 
 /// What a use of the process's copy of a game found.
@@ -212,32 +296,50 @@ pub struct Metrics {
     memory: OnceLock<[Gauge; 2]>,
     /// Archive writes, by result: archived, failed.
     archived: [Counter; 2],
+    /// Due entries the reconciler put back, by kind.
+    repairs: Labelled<&'static str, Counter>,
     /// The games waiting for the archive, registered at the first reading (a server with no
     /// archive exports none).
     archive_backlog: OnceLock<Gauge>,
+    /// Bots' moves, by level and ruleset.
+    bot_moves: Labelled<(&'static str, &'static str), Counter>,
+    /// How long searches took, by level.
+    bot_decisions: Labelled<&'static str, Histogram>,
+    /// The bot turns due, registered at the first reading.
+    bot_backlog: OnceLock<Gauge>,
+    bot_lag: Histogram,
+    /// Hints served, by ruleset.
+    hints: Labelled<&'static str, Counter>,
+    hint_duration: Histogram,
+    /// Tickets, by `TicketResult`.
+    tickets: [Counter; TICKET_RESULTS.len()],
+    ticket_wait: Histogram,
 }
 
 impl Default for Metrics {
     fn default() -> Self {
-        let recorder = PrometheusBuilder::new()
+        let builder = PrometheusBuilder::new()
             .set_buckets(&BUCKETS)
-            .expect("the latency buckets are not empty")
+            .expect("the latency buckets are not empty");
+        let recorder = SLOW_HISTOGRAMS
+            .iter()
+            .fold(builder, |builder, (name, buckets)| {
+                builder
+                    .set_buckets_for_metric(Matcher::Full((*name).to_owned()), buckets)
+                    .expect("the buckets are not empty")
+            })
             .build_recorder();
         for (name, help) in COUNTERS {
             recorder.describe_counter(KeyName::from_const_str(name), None, SharedString::const_str(help));
         }
-        let (name, help) = HISTOGRAM;
-        recorder.describe_histogram(KeyName::from_const_str(name), None, SharedString::const_str(help));
-        for (name, help) in GAUGES {
+        for (name, help) in HISTOGRAMS {
+            recorder.describe_histogram(KeyName::from_const_str(name), None, SharedString::const_str(help));
+        }
+        for (name, help) in GAUGES.iter().chain(&LATE_GAUGES) {
             recorder.describe_gauge(KeyName::from_const_str(name), None, SharedString::const_str(help));
         }
-        recorder.describe_gauge(
-            KeyName::from_const_str(ARCHIVE_BACKLOG),
-            None,
-            SharedString::const_str(
-                "Finished games waiting to be written to the archive, in the store (every process's).",
-            ),
-        );
+        let histogram =
+            |name: &'static str| recorder.register_histogram(&Key::from_static_name(name), &METADATA);
         let counter = |name: &'static str| recorder.register_counter(&Key::from_static_name(name), &METADATA);
         let labelled = |name: &'static str, label: &'static str, value: &'static str| {
             recorder.register_counter(
@@ -262,6 +364,15 @@ impl Default for Metrics {
             memory: OnceLock::new(),
             archived: ["archived", "failed"].map(|result| labelled(GAMES_ARCHIVED, "result", result)),
             archive_backlog: OnceLock::new(),
+            repairs: Labelled::default(),
+            bot_moves: Labelled::default(),
+            bot_decisions: Labelled::default(),
+            bot_backlog: OnceLock::new(),
+            bot_lag: histogram(BOT_LAG),
+            hints: Labelled::default(),
+            hint_duration: histogram(HINT_DURATION),
+            tickets: TICKET_RESULTS.map(|result| labelled(TICKETS, "result", result)),
+            ticket_wait: histogram(TICKET_WAIT),
             recorder,
         }
     }
@@ -366,6 +477,70 @@ impl Metrics {
     /// Counts `n` tickets seated by this process.
     pub fn tickets_matched(&self, n: usize) {
         self.tickets_matched.increment(n as u64);
+        self.tickets[TicketResult::Matched as usize].increment(n as u64);
+    }
+
+    /// Counts a ticket opened, cancelled or found expired (a matched one: `tickets_matched`).
+    pub fn ticket(&self, result: TicketResult) {
+        self.tickets[result as usize].increment(1);
+    }
+
+    /// How long a matched ticket waited for its seat.
+    pub fn ticket_waited(&self, waited: Duration) {
+        self.ticket_wait.record(waited.as_secs_f64());
+    }
+
+    /// Counts a move of a bot of `level` in a game of `ruleset`.
+    pub fn bot_moved(&self, level: BotLevel, ruleset: &'static str) {
+        let level = level.as_str();
+        self.bot_moves.with(
+            &(level, ruleset),
+            || {
+                let labels = vec![
+                    Label::from_static_parts("level", level),
+                    Label::from_static_parts("ruleset", ruleset),
+                ];
+                let counter = self
+                    .recorder
+                    .register_counter(&Key::from_parts(BOT_MOVES, labels), &METADATA);
+                ((level, ruleset), counter)
+            },
+            |counter| counter.increment(1),
+        );
+    }
+
+    /// How long a bot of `level` searched for its move.
+    pub fn bot_decided(&self, level: BotLevel, took: Duration) {
+        let level = level.as_str();
+        self.bot_decisions.with(
+            level,
+            || {
+                let key = Key::from_parts(BOT_DECISION, vec![Label::from_static_parts("level", level)]);
+                (level, self.recorder.register_histogram(&key, &METADATA))
+            },
+            |histogram| histogram.record(took.as_secs_f64()),
+        );
+    }
+
+    /// How long a bot turn took from its claim to its move written.
+    pub fn bot_lag(&self, took: Duration) {
+        self.bot_lag.record(took.as_secs_f64());
+    }
+
+    /// How many bot turns are due or being played, as the store counts them now.
+    pub fn bot_backlog(&self, turns: u64) {
+        self.bot_backlog
+            .get_or_init(|| {
+                self.recorder
+                    .register_gauge(&Key::from_static_name(BOT_BACKLOG), &METADATA)
+            })
+            .set(turns as f64);
+    }
+
+    /// Counts a hint served for a game of `ruleset`, and how long it took.
+    pub fn hint_served(&self, ruleset: &'static str, took: Duration) {
+        self.by_ruleset(&self.hints, HINTS, ruleset);
+        self.hint_duration.record(took.as_secs_f64());
     }
 
     /// Counts a compare-and-set that lost a race.
@@ -401,6 +576,18 @@ impl Metrics {
     /// Counts a finished game written to the archive (`true`), or a write that failed.
     pub fn game_archived(&self, archived: bool) {
         self.archived[usize::from(!archived)].increment(1);
+    }
+
+    /// Counts a due entry of `kind` the reconciler put back.
+    pub fn repaired(&self, kind: &'static str) {
+        self.repairs.with(
+            kind,
+            || {
+                let key = Key::from_parts(REPAIRS, vec![Label::from_static_parts("kind", kind)]);
+                (kind, self.recorder.register_counter(&key, &METADATA))
+            },
+            |counter| counter.increment(1),
+        );
     }
 
     /// How many finished games wait for the archive, as the store counts them now.
@@ -590,12 +777,22 @@ mod tests {
         metrics.observe_request("/healthz", &actix_web::http::Method::GET, 200, Duration::ZERO);
         metrics.action_applied("shrewd-producer");
         metrics.game_created("shrewd-producer");
+        metrics.bot_moved(BotLevel::Greedy, "shrewd-producer");
+        metrics.bot_decided(BotLevel::Expert, Duration::ZERO);
+        metrics.bot_backlog(0);
+        metrics.archive_backlog(0);
+        metrics.hint_served("shrewd-producer", Duration::ZERO);
         let text = metrics.render(Some(MemoryUse {
             used_bytes: 1,
             max_bytes: 0,
         }));
         assert!(!text.contains("# EOF"), "{text}");
-        for (name, help) in COUNTERS.iter().chain([&HISTOGRAM]).chain(&GAUGES) {
+        for (name, help) in COUNTERS
+            .iter()
+            .chain(&HISTOGRAMS)
+            .chain(&GAUGES)
+            .chain(&LATE_GAUGES)
+        {
             assert!(
                 text.contains(&format!("# HELP {name} {help}\n")),
                 "{name} in {text}"
@@ -604,8 +801,13 @@ mod tests {
         for (name, kind) in COUNTERS
             .iter()
             .map(|(name, _)| (*name, "counter"))
-            .chain([(HTTP_DURATION, "histogram")])
-            .chain(GAUGES.iter().map(|(name, _)| (*name, "gauge")))
+            .chain(HISTOGRAMS.iter().map(|(name, _)| (*name, "histogram")))
+            .chain(
+                GAUGES
+                    .iter()
+                    .chain(&LATE_GAUGES)
+                    .map(|(name, _)| (*name, "gauge")),
+            )
         {
             assert!(
                 text.contains(&format!("# TYPE {name} {kind}\n")),
@@ -614,19 +816,88 @@ mod tests {
         }
         let known: Vec<&str> = COUNTERS
             .iter()
-            .chain([&HISTOGRAM])
             .chain(&GAUGES)
+            .chain(&LATE_GAUGES)
             .map(|(name, _)| *name)
             .collect();
+        let histograms: Vec<&str> = HISTOGRAMS.iter().map(|(name, _)| *name).collect();
         for series in samples(&text).keys() {
             let name = family(series);
             let base = name
                 .strip_suffix("_bucket")
                 .or_else(|| name.strip_suffix("_sum"))
                 .or_else(|| name.strip_suffix("_count"))
-                .filter(|base| *base == HTTP_DURATION)
-                .unwrap_or(name);
-            assert!(known.contains(&base), "{series} is not a family Roadie exports");
+                .filter(|base| histograms.contains(base));
+            assert!(
+                base.is_some() || known.contains(&name),
+                "{series} is not a family Roadie exports"
+            );
         }
+    }
+
+    #[test]
+    fn bots_hints_and_tickets_are_counted_and_timed() {
+        let metrics = Metrics::default();
+        assert!(!metrics.render(None).contains(BOT_BACKLOG));
+        metrics.bot_moved(BotLevel::Expert, "shrewd-producer");
+        metrics.bot_moved(BotLevel::Expert, "shrewd-producer");
+        metrics.bot_moved(BotLevel::Random, "show-business");
+        metrics.bot_decided(BotLevel::Expert, Duration::from_millis(400));
+        metrics.bot_decided(BotLevel::Expert, Duration::from_secs(4));
+        metrics.bot_lag(Duration::from_millis(30));
+        metrics.bot_backlog(7);
+        metrics.hint_served("shrewd-producer", Duration::from_millis(120));
+        metrics.ticket(TicketResult::Opened);
+        metrics.ticket(TicketResult::Opened);
+        metrics.ticket(TicketResult::Cancelled);
+        metrics.tickets_matched(2);
+        metrics.ticket_waited(Duration::from_secs(45));
+        let text = metrics.render(None);
+        let samples = samples(&text);
+        for (series, value) in [
+            (
+                "roadie_bot_moves_total{level=\"expert\",ruleset=\"shrewd-producer\"}",
+                "2",
+            ),
+            (
+                "roadie_bot_moves_total{level=\"random\",ruleset=\"show-business\"}",
+                "1",
+            ),
+            ("roadie_bot_decision_seconds_count{level=\"expert\"}", "2"),
+            // Slow work has buckets of its own, up to seconds.
+            (
+                "roadie_bot_decision_seconds_bucket{level=\"expert\",le=\"0.5\"}",
+                "1",
+            ),
+            (
+                "roadie_bot_decision_seconds_bucket{level=\"expert\",le=\"5\"}",
+                "2",
+            ),
+            ("roadie_bot_lag_seconds_bucket{le=\"0.05\"}", "1"),
+            ("roadie_bot_backlog", "7"),
+            ("roadie_hints_total{ruleset=\"shrewd-producer\"}", "1"),
+            ("roadie_hint_seconds_bucket{le=\"0.25\"}", "1"),
+            ("roadie_hint_seconds_count", "1"),
+            ("roadie_tickets_total{result=\"opened\"}", "2"),
+            ("roadie_tickets_total{result=\"matched\"}", "2"),
+            ("roadie_tickets_total{result=\"cancelled\"}", "1"),
+            ("roadie_tickets_total{result=\"expired\"}", "0"),
+            ("roadie_tickets_matched_total", "2"),
+            ("roadie_ticket_wait_seconds_bucket{le=\"30\"}", "0"),
+            ("roadie_ticket_wait_seconds_bucket{le=\"60\"}", "1"),
+            // The latency buckets of requests are unchanged.
+        ] {
+            assert_eq!(samples.get(series), Some(&value), "{series} in {text}");
+        }
+        assert!(
+            !samples.contains_key("roadie_bot_moves_total{level=\"greedy\",ruleset=\"shrewd-producer\"}")
+        );
+        metrics.observe_request("/healthz", &actix_web::http::Method::GET, 200, Duration::ZERO);
+        let text = metrics.render(None);
+        assert!(
+            text.contains("roadie_http_request_duration_seconds_bucket{route=\"/healthz\",le=\"2.5\"} 1"),
+            "{text}"
+        );
+        assert!(!text.contains("roadie_http_request_duration_seconds_bucket{route=\"/healthz\",le=\"30\"}"));
     }
 }

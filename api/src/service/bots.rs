@@ -7,7 +7,7 @@
 //! process runs at most [`BotConfig::workers`] at once.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 use roadie_engine::{AnyGame, BotLevel, Budget, Seat};
@@ -24,6 +24,9 @@ use super::{Games, now_ms};
 
 /// How many of the actions it weighed a hint lists.
 const MAX_CONSIDERED: usize = 5;
+
+/// How often the workers' loop reads the backlog of bot turns for the metrics, at most.
+const BACKLOG_EVERY: Duration = Duration::from_secs(1);
 
 /// How bots that search are played, and hints given.
 #[derive(Clone, Copy, Debug)]
@@ -178,13 +181,16 @@ impl Games {
     async fn choose(&self, game: &AnyGame, seat: Seat, level: BotLevel) -> Result<Box<RawValue>, Refusal> {
         let game = game.clone();
         let budget = self.bots.config.budget();
-        let chosen = self
+        let (chosen, took) = self
             .bots
             .decide(move || {
                 let mut rng = rand::rngs::StdRng::from_os_rng();
-                game.bot_action_within(seat, level, budget, &mut rng)
+                let started = Instant::now();
+                let chosen = game.bot_action_within(seat, level, budget, &mut rng);
+                (chosen, started.elapsed())
             })
             .await?;
+        self.metrics.bot_decided(level, took);
         chosen.ok_or_else(|| {
             tracing::error!(seat = seat.index(), "a bot to act found no legal action");
             Refusal::internal()
@@ -224,7 +230,11 @@ impl Games {
     /// Plays a claimed turn and ends the claim.
     async fn work_claim(&self, claim: DueClaim) {
         let end = match self.play_turn(&claim.id).await {
-            Ok(true) => DueEnd::Done,
+            Ok(true) => {
+                self.metrics
+                    .bot_lag(Duration::from_millis(now_ms().saturating_sub(claim.at_ms)));
+                DueEnd::Done
+            }
             Ok(false) => DueEnd::Idle {
                 grace: self.bots.config.write_grace,
             },
@@ -243,6 +253,7 @@ impl Games {
     /// else it weighed: `409 not_your_turn` unless the seat may act, `429` past the seat's share
     /// of hints.
     pub async fn hint(&self, id: &GameId, pass: &Pass) -> Result<Hint, Refusal> {
+        let started = Instant::now();
         let table = self.read(id).await?;
         let seat = table.seat_of(pass)?;
         if table.is_over() || !table.game.to_act().contains(&seat) {
@@ -281,8 +292,10 @@ impl Games {
                 format!("seat {seat} has nothing to do"),
             ));
         };
+        let ruleset = table.game.ruleset().slug;
+        self.metrics.hint_served(ruleset, started.elapsed());
         Ok(Hint {
-            ruleset: table.game.ruleset().slug.into(),
+            ruleset: ruleset.into(),
             version: table.revision.number,
             revision: table.revision.to_string(),
             seat,
@@ -304,8 +317,19 @@ impl Games {
 pub fn spawn_bot_workers(games: Arc<Games>) {
     actix_web::rt::spawn(async move {
         let config = games.bots.config;
+        let mut backlog_read: Option<Instant> = None;
         loop {
             let _ = tokio::time::timeout(config.sweep, games.bots.wake.notified()).await;
+            if backlog_read.is_none_or(|at| at.elapsed() >= BACKLOG_EVERY) {
+                backlog_read = Some(Instant::now());
+                match games.store.work_backlog(Work::BotTurn).await {
+                    Ok(turns) => games.metrics.bot_backlog(turns),
+                    Err(e) => {
+                        games.metrics.store_error();
+                        tracing::debug!(error = %e, "could not count the bot turns due");
+                    }
+                }
+            }
             let free = games.bots.permits.available_permits();
             if free == 0 {
                 continue;

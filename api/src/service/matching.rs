@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use roadie_engine::{AnyGame, BotLevel};
 
+use crate::metrics::TicketResult;
 use crate::table::seats::{SeatSpec, display_name};
 use crate::table::tickets::{
     Claim, QueueSpec, Seated, Ticket, TicketId, TicketState, claim_id, ticket_token, token_hash,
@@ -142,6 +143,7 @@ impl Games {
                 .enqueue(&id, &spec, &ticket, self.matching.ticket_ttl * 2, now)
                 .await,
         )?;
+        self.metrics.ticket(TicketResult::Opened);
         tracing::debug!(ticket = %id, ruleset = ruleset.slug, seats = spec.seats, "ticket opened");
         if let Err(e) = self.match_queue(&queue).await {
             tracing::warn!(queue = %queue, error = %e, "a new ticket's queue could not be looked at; the sweep will");
@@ -169,6 +171,9 @@ impl Games {
             let (ticket, position) = self.held_ticket(id, token).await?;
             let state = ticket.shown_state(now_ms());
             if state != TicketState::Waiting || tokio::time::Instant::now() + POLL_EVERY > until {
+                if state == TicketState::Expired {
+                    self.metrics.ticket(TicketResult::Expired);
+                }
                 let position = position.filter(|_| state == TicketState::Waiting);
                 return Ok(view_of(id, &ticket, state, position));
             }
@@ -186,7 +191,10 @@ impl Games {
                 Code::TicketMatched,
                 "the ticket was matched and can no longer be cancelled; GET it for its seat",
             )),
-            Some(_) => {
+            Some(found) => {
+                if found == TicketState::Waiting {
+                    self.metrics.ticket(TicketResult::Cancelled);
+                }
                 tracing::debug!(ticket = %id, "ticket cancelled");
                 Ok(())
             }
@@ -266,9 +274,30 @@ impl Games {
         )?;
         if recorded {
             self.metrics.tickets_matched(seated.len());
+            self.time_waits(claim).await;
             tracing::info!(game = %created.id, tickets = seated.len(), bots = claim.bots, "tickets matched");
         }
         Ok(())
+    }
+
+    /// Records how long each ticket of a seated claim waited: from its opening (its expiry less
+    /// the tickets' lifetime) to now. One read per ticket, only when tickets are matched; a ticket
+    /// that cannot be read is left out.
+    async fn time_waits(&self, claim: &Claim) {
+        let ttl_ms = u64::try_from(self.matching.ticket_ttl.as_millis()).unwrap_or(u64::MAX);
+        let reads = claim
+            .tickets
+            .iter()
+            .filter_map(|t| TicketId::parse(&t.id).ok())
+            .map(|id| async move { self.store.ticket(&id).await });
+        let now = now_ms();
+        for read in futures_util::future::join_all(reads).await {
+            if let Ok(Some((ticket, _))) = read {
+                let opened = ticket.expires_ms.saturating_sub(ttl_ms);
+                self.metrics
+                    .ticket_waited(Duration::from_millis(now.saturating_sub(opened)));
+            }
+        }
     }
 
     /// One sweep of the index of queues: every queue due now is looked at and filed again.

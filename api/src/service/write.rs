@@ -140,6 +140,7 @@ impl Games {
             };
             match self.commit(&table, &transition, kept, change, now).await? {
                 Saved::Written => {
+                    self.count_bot_moves(&transition);
                     let Transition { mut next, events, .. } = transition;
                     next.notices.clear();
                     let next = Arc::new(next);
@@ -167,6 +168,22 @@ impl Games {
                     self.lost_race(id, &mut retries)?;
                     self.metrics.cas_retry();
                 }
+            }
+        }
+    }
+
+    /// Counts the moves of bots a written transition holds: those of inline bots, played with
+    /// the change that let them act, and a worker's move of a bot that searches. A game with no
+    /// bot costs one look at its seats.
+    fn count_bot_moves(&self, transition: &Transition) {
+        let seats = &transition.next.seats;
+        if transition.actions.is_empty() || !seats.has_bot(|_| true) {
+            return;
+        }
+        let ruleset = transition.next.game.ruleset().slug;
+        for played in &transition.actions {
+            if let Some(level) = seats.bot(played.seat) {
+                self.metrics.bot_moved(level, ruleset);
             }
         }
     }

@@ -16,6 +16,7 @@ mod cluster;
 mod concurrency;
 mod contract;
 mod cors;
+mod dashboard;
 mod docs;
 mod errors;
 mod failover;
