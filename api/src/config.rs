@@ -38,6 +38,9 @@ pub struct Config {
     pub bots: BotConfig,
     /// `ROADIE_APPS`: the apps file (TOML); unset, the server is open: anyone may create games.
     pub apps: Option<std::path::PathBuf>,
+    /// `ROADIE_REPAIR_EVERY_MS`: how often each process's reconciler sweeps the active games for
+    /// missing due entries (default 60000).
+    pub repair_every: Duration,
     /// `ROADIE_RULES_VERSIONS`: rules versions this process declares it plays instead of the
     /// build's (`slug=version`, separated by commas), for upgrade drills and their tests.
     pub rules_versions: String,
@@ -308,6 +311,7 @@ impl Config {
             },
             apps: get("ROADIE_APPS").map(|path| std::path::PathBuf::from(path.trim())),
             rules_versions: get("ROADIE_RULES_VERSIONS").unwrap_or_default(),
+            repair_every: Duration::from_millis(number("ROADIE_REPAIR_EVERY_MS", 60_000)?.max(100)),
             records: RecordsConfig {
                 key: get("ROADIE_RECORD_KEY").map(|path| std::path::PathBuf::from(path.trim())),
                 max_bytes: number("ROADIE_RECORD_LIMIT", 8 << 20)? as usize,

@@ -321,6 +321,7 @@ impl Application {
         crate::service::matching::spawn_ticket_sweeper(games.clone().into_inner(), config.store.ticket_sweep);
         crate::service::bots::spawn_bot_workers(games.clone().into_inner());
         crate::service::archiving::spawn_archiver(games.clone().into_inner());
+        crate::service::reconciler::spawn_reconciler(games.clone().into_inner(), config.repair_every);
         let keys = web::Data::from(keys);
         let apps = web::Data::from(apps);
         let metrics = web::Data::from(metrics);

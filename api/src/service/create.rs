@@ -233,6 +233,7 @@ impl Games {
             if turn_due(&stored).is_some() {
                 self.counted(self.store.file_work(Work::BotTurn, &stored.id, now).await)?;
             }
+            self.counted(self.store.track(&stored.id).await)?;
             if self.archiving.is_some() && stored.is_over() {
                 self.counted(self.store.file_work(Work::Archive, &stored.id, now).await)?;
             }

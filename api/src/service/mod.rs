@@ -23,6 +23,7 @@ mod owners;
 mod post;
 mod read;
 mod records;
+pub mod reconciler;
 pub mod rules;
 mod seats;
 pub mod sweeper;

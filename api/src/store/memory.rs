@@ -9,6 +9,7 @@ use async_trait::async_trait;
 use super::OutboxNotice;
 use super::redis::RECENT_WRITES;
 
+mod active;
 mod due;
 mod indexes;
 mod outbox;
@@ -41,6 +42,14 @@ fn logged(game: &Table, events: usize, actions: &[Played]) -> Vec<LoggedAction> 
     actions.iter().map(|played| played.logged(first_seq)).collect()
 }
 
+/// The active games (one set for every shard: a page is a shard's games), and until when each
+/// shard is leased.
+#[derive(Default)]
+struct ActiveSets {
+    games: HashSet<String>,
+    leases: HashMap<u16, Instant>,
+}
+
 /// Now plus `ttl`, or a century from now when that overflows.
 fn deadline(ttl: Duration) -> Instant {
     let now = Instant::now();
@@ -70,6 +79,8 @@ pub struct MemoryStore {
     matching: Mutex<tickets::Matching>,
     /// Work due, by kind and game.
     due_work: Mutex<due::Indexes>,
+    /// The active games, and the reconciler's leases on their shards.
+    active: Mutex<ActiveSets>,
     /// Indexes of games by owner.
     indexes: Mutex<indexes::Sets>,
 }
@@ -88,6 +99,7 @@ impl MemoryStore {
             clocks: Mutex::default(),
             matching: Mutex::default(),
             due_work: Mutex::default(),
+            active: Mutex::default(),
             indexes: Mutex::default(),
         }
     }

@@ -11,6 +11,7 @@ use async_trait::async_trait;
 use roadie_engine::Seat;
 use serde::{Deserialize, Serialize};
 
+mod active;
 mod due;
 mod indexes;
 mod memory;
@@ -20,6 +21,7 @@ mod tickets;
 mod updates;
 
 pub use crate::table::{LoggedAction, MalformedRevision, Played, Revision, StoredEvent, Table};
+pub use active::{ACTIVE_SHARDS, ActiveGames, ActivePage, shard_of};
 pub use due::{DueClaim, DueEnd, DueWork, Work};
 pub use indexes::{Indexed, Indexes};
 pub use memory::MemoryStore;
@@ -158,7 +160,7 @@ impl Retention {
 
 /// Games, by id. Implementations are shared by every worker.
 #[async_trait]
-pub trait GameStore: Outbox + Matchmaking + DueWork + Indexes + Send + Sync + 'static {
+pub trait GameStore: Outbox + Matchmaking + DueWork + ActiveGames + Indexes + Send + Sync + 'static {
     /// Stores a new game with its setup events. `false` if the id is taken; [`StoreError::Full`]
     /// if the store is fuller than the share of its memory from which new games are refused,
     /// checked in the same atomic step as the write.

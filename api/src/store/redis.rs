@@ -35,6 +35,7 @@ use redis::{RedisWrite, Script, ToRedisArgs, Value};
 
 use super::updates::Updates;
 
+mod active;
 mod due;
 mod events;
 mod indexes;

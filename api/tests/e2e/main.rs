@@ -33,6 +33,7 @@ mod processes;
 mod readiness;
 mod readme;
 mod records;
+mod repairs;
 mod restart;
 mod rollback;
 mod schemathesis;

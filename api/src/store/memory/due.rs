@@ -29,6 +29,13 @@ impl MemoryStore {
     }
 }
 
+impl MemoryStore {
+    /// Whether game `id` is filed for `work`.
+    pub(super) fn work_filed(&self, work: Work, id: &str) -> Result<bool, StoreError> {
+        Ok(self.work_due()?.get(&work).is_some_and(|entries| entries.contains_key(id)))
+    }
+}
+
 #[async_trait]
 impl DueWork for MemoryStore {
     async fn file_work(&self, work: Work, id: &str, now_ms: u64) -> Result<(), StoreError> {

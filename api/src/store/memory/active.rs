@@ -1,0 +1,60 @@
+//! The sets of active games, in memory: the same rules as Redis's (see
+//! [`crate::store::ActiveGames`]), one set for every shard.
+
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+
+use super::MemoryStore;
+use crate::store::active::{ActiveGames, ActivePage, shard_of};
+use crate::store::{StoreError, Work};
+
+impl MemoryStore {
+    fn active(&self) -> Result<std::sync::MutexGuard<'_, super::ActiveSets>, StoreError> {
+        self.active
+            .lock()
+            .map_err(|_| StoreError::Unavailable("the in-memory store is poisoned".into()))
+    }
+}
+
+#[async_trait]
+impl ActiveGames for MemoryStore {
+    async fn track(&self, id: &str) -> Result<(), StoreError> {
+        self.active()?.games.insert(id.to_owned());
+        Ok(())
+    }
+
+    async fn untrack(&self, id: &str) -> Result<(), StoreError> {
+        self.active()?.games.remove(id);
+        Ok(())
+    }
+
+    async fn active_page(&self, shard: u16, _cursor: u64, _count: usize) -> Result<ActivePage, StoreError> {
+        let ids = self
+            .active()?
+            .games
+            .iter()
+            .filter(|id| shard_of(id) == shard)
+            .cloned()
+            .collect();
+        Ok(ActivePage { cursor: 0, ids })
+    }
+
+    async fn lease_shard(&self, shard: u16, _holder: &str, lease: Duration) -> Result<bool, StoreError> {
+        let mut active = self.active()?;
+        let now = Instant::now();
+        if active.leases.get(&shard).is_some_and(|until| *until > now) {
+            return Ok(false);
+        }
+        active.leases.insert(shard, now + lease);
+        Ok(true)
+    }
+
+    async fn is_due(&self, work: Work, id: &str) -> Result<bool, StoreError> {
+        self.work_filed(work, id)
+    }
+
+    async fn clock_filed(&self, id: &str) -> Result<bool, StoreError> {
+        Ok(self.clocks()?.contains_key(id))
+    }
+}

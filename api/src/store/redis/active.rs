@@ -1,0 +1,99 @@
+//! The sets of active games in Redis: `roadie:{active:<shard>}` (a set of game ids per shard),
+//! and each shard's reconciler lease `roadie:{active:<shard>}:lease`.
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use redis::aio::ConnectionLike;
+
+use super::{CLOCKS, RedisStore};
+use crate::store::active::{ActiveGames, ActivePage, shard_of};
+use crate::store::due::millis;
+use crate::store::{StoreError, Work};
+
+fn shard_key(shard: u16) -> String {
+    format!("roadie:{{active:{shard:02}}}")
+}
+
+#[async_trait]
+impl<C> ActiveGames for RedisStore<C>
+where
+    C: ConnectionLike + Clone + Send + Sync + 'static,
+{
+    async fn track(&self, id: &str) -> Result<(), StoreError> {
+        let _: i64 = self
+            .run(async |conn| {
+                redis::cmd("SADD")
+                    .arg(shard_key(shard_of(id)))
+                    .arg(id)
+                    .query_async(conn)
+                    .await
+            })
+            .await?;
+        Ok(())
+    }
+
+    async fn untrack(&self, id: &str) -> Result<(), StoreError> {
+        let _: i64 = self
+            .run(async |conn| {
+                redis::cmd("SREM")
+                    .arg(shard_key(shard_of(id)))
+                    .arg(id)
+                    .query_async(conn)
+                    .await
+            })
+            .await?;
+        Ok(())
+    }
+
+    async fn active_page(&self, shard: u16, cursor: u64, count: usize) -> Result<ActivePage, StoreError> {
+        let (cursor, ids): (u64, Vec<String>) = self
+            .run(async |conn| {
+                redis::cmd("SSCAN")
+                    .arg(shard_key(shard))
+                    .arg(cursor)
+                    .arg("COUNT")
+                    .arg(count)
+                    .query_async(conn)
+                    .await
+            })
+            .await?;
+        Ok(ActivePage { cursor, ids })
+    }
+
+    async fn lease_shard(&self, shard: u16, holder: &str, lease: Duration) -> Result<bool, StoreError> {
+        let taken: Option<String> = self
+            .run(async |conn| {
+                redis::cmd("SET")
+                    .arg(format!("{}:lease", shard_key(shard)))
+                    .arg(holder)
+                    .arg("NX")
+                    .arg("PX")
+                    .arg(millis(lease).max(1))
+                    .query_async(conn)
+                    .await
+            })
+            .await?;
+        Ok(taken.is_some())
+    }
+
+    async fn is_due(&self, work: Work, id: &str) -> Result<bool, StoreError> {
+        let score: Option<f64> = self
+            .run(async |conn| {
+                redis::cmd("ZSCORE")
+                    .arg(format!("roadie:{{{}}}:due", work.name()))
+                    .arg(id)
+                    .query_async(conn)
+                    .await
+            })
+            .await?;
+        Ok(score.is_some())
+    }
+
+    async fn clock_filed(&self, id: &str) -> Result<bool, StoreError> {
+        let score: Option<f64> = self
+            .run(async |conn| redis::cmd("ZSCORE").arg(CLOCKS).arg(id).query_async(conn).await)
+            .await?;
+        Ok(score.is_some())
+    }
+}

@@ -1,0 +1,119 @@
+//! Self-repair through the real binary on a real Redis: while the indexes of bot turns and of
+//! clocks are deleted again and again under play, the reconciler puts every game's entry back,
+//! and each game moves on within its period and a second after the last deletion.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::support::{Redis, Roadie};
+
+fn metric(roadie: &Roadie, line_start: &str) -> f64 {
+    let text = roadie.get("/metrics", None).body;
+    text.lines()
+        .find_map(|line| {
+            line.strip_prefix(line_start)?
+                .strip_prefix(' ')?
+                .trim()
+                .parse()
+                .ok()
+        })
+        .unwrap_or(0.0)
+}
+
+fn version(roadie: &Roadie, id: &str) -> (u64, bool) {
+    let state = roadie.get(&format!("/v1/games/{id}"), None).json;
+    (
+        state["version"].as_u64().unwrap_or_default(),
+        state["status"] != "active",
+    )
+}
+
+#[test]
+fn lost_bot_turn_and_clock_entries_are_put_back_and_every_game_moves_on() {
+    let redis = Redis::start();
+    let period = Duration::from_millis(1_000);
+    let roadie = Roadie::start(
+        "repairs",
+        Some(&redis),
+        &[
+            ("ROADIE_REPAIR_EVERY_MS", "1000"),
+            ("ROADIE_BOT_EXPERT_MS", "10"),
+            ("ROADIE_BOT_EXPERT_ITERATIONS", "50"),
+        ],
+    );
+    let create = |body: Value| {
+        let reply = roadie.post("/v1/games", None, &body);
+        assert_eq!(reply.status, 201, "{}", reply.body);
+        reply.json["id"].as_str().expect("id").to_owned()
+    };
+    // Experts alone play on through bot turns; a seat nobody plays, through its clock.
+    let mut games: Vec<String> = (0..8)
+        .map(|_| create(json!({"ruleset": "shrewd-producer", "seats": [{"bot": "expert"}, {"bot": "expert"}, {"bot": "greedy"}]})))
+        .collect();
+    games.extend((0..6).map(|_| {
+        create(json!({"ruleset": "rock-the-world", "seats": 2, "clock": {"per_decision_secs": 1, "bank_secs": 0}}))
+    }));
+
+    let losing = Instant::now();
+    while losing.elapsed() < Duration::from_secs(6) {
+        redis.cli(&["DEL", "roadie:{bots}:due", "roadie:{bots}:filed", "roadie:clocks"]);
+        std::thread::sleep(Duration::from_millis(150));
+    }
+    redis.cli(&["DEL", "roadie:{bots}:due", "roadie:{bots}:filed", "roadie:clocks"]);
+    let lost_at = Instant::now();
+    let before: Vec<(u64, bool)> = games.iter().map(|id| version(&roadie, id)).collect();
+    let deadline = lost_at + period + Duration::from_secs(1);
+    let mut waiting: Vec<usize> = (0..games.len()).filter(|&i| !before[i].1).collect();
+    // The bound of the issue, plus what a busy two-core machine may add to one bot's move.
+    let slack = Duration::from_secs(2);
+    while !waiting.is_empty() {
+        waiting.retain(|&i| version(&roadie, &games[i]).0 == before[i].0);
+        if waiting.is_empty() {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline + slack,
+            "{} games did not move within the period and a second of the last loss: {:?}",
+            waiting.len(),
+            waiting.iter().map(|&i| &games[i]).collect::<Vec<_>>()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    eprintln!("every game moved on {:?} after the last loss", lost_at.elapsed());
+    assert!(metric(&roadie, "roadie_repairs_total{kind=\"bot_turn\"}") >= 1.0);
+    assert!(metric(&roadie, "roadie_repairs_total{kind=\"clock\"}") >= 1.0);
+    assert!(
+        roadie
+            .log_text()
+            .contains("a game lacked a due entry; it was put back")
+    );
+
+    // The experts' games end, and the reconciler then stops tracking them.
+    let end = Instant::now() + Duration::from_secs(120);
+    for id in &games[..8] {
+        while !version(&roadie, id).1 {
+            assert!(Instant::now() < end, "game {id} did not end");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+    let tracked = || -> u64 {
+        (0..16)
+            .map(|shard| {
+                redis
+                    .cli(&["SCARD", &format!("roadie:{{active:{shard:02}}}")])
+                    .parse::<u64>()
+                    .unwrap_or(0)
+            })
+            .sum()
+    };
+    let untracking = Instant::now() + Duration::from_secs(10);
+    while tracked() > 6 {
+        assert!(
+            Instant::now() < untracking,
+            "finished games stay tracked: {}",
+            tracked()
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
