@@ -22,8 +22,8 @@ pub mod matching;
 mod owners;
 mod post;
 mod read;
-mod records;
 pub mod reconciler;
+mod records;
 pub mod rules;
 mod seats;
 pub mod sweeper;
@@ -39,10 +39,10 @@ pub use read::{MAX_EVENTS_PER_READ, MAX_WAIT, Seen, StreamStep};
 pub use seats::Wanted;
 
 use archiving::Archiving;
-use rules::RulesServed;
 use bots::{BotConfig, BotWorkers};
 use cache::GameCache;
 use headroom::Headroom;
+use rules::RulesServed;
 use webhooks::WebhookConfig;
 
 /// How often the fate of a write whose answer was lost is asked before giving up.

@@ -29,7 +29,11 @@ impl Games {
     /// `record` played again with this server's rules, its signature checked with the keys this
     /// server signs with or did.
     pub fn verify_record(&self, record: &Record) -> Verdict {
-        records::verify(record, self.record_keys.known(), Some(self.rules.version(&record.ruleset)))
+        records::verify(
+            record,
+            self.record_keys.known(),
+            Some(self.rules.version(&record.ruleset)),
+        )
     }
 
     /// The public keys of every record this server signs or signed.

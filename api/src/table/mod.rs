@@ -86,7 +86,10 @@ pub struct Table {
     pub options: Option<String>,
     /// The version of its ruleset's rules it started under: only a process that plays it writes
     /// the game (1 for games from before versions were kept).
-    #[serde(default = "first_rules_version", skip_serializing_if = "is_first_rules_version")]
+    #[serde(
+        default = "first_rules_version",
+        skip_serializing_if = "is_first_rules_version"
+    )]
     pub rules_version: u32,
     /// The game or record it was forked from, and after how many of its actions.
     #[serde(default, skip_serializing_if = "Option::is_none")]

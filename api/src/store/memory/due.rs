@@ -32,7 +32,10 @@ impl MemoryStore {
 impl MemoryStore {
     /// Whether game `id` is filed for `work`.
     pub(super) fn work_filed(&self, work: Work, id: &str) -> Result<bool, StoreError> {
-        Ok(self.work_due()?.get(&work).is_some_and(|entries| entries.contains_key(id)))
+        Ok(self
+            .work_due()?
+            .get(&work)
+            .is_some_and(|entries| entries.contains_key(id)))
     }
 }
 
