@@ -27,8 +27,11 @@ const SWEEP_QUEUES: usize = 100;
 /// How many claims one look at a queue completes at most before it moves on.
 const CLAIMS_PER_LOOK: usize = 64;
 
-/// How often a long poll of a ticket reads it again.
+/// How soon a long poll of a ticket reads it again when it cannot wait on the ticket's updates.
 const POLL_EVERY: Duration = Duration::from_millis(100);
+
+/// The shortest wait worth subscribing for: a long poll with less left answers at once.
+const MIN_WAIT: Duration = Duration::from_millis(5);
 
 /// How tickets live.
 #[derive(Clone, Copy, Debug)]
@@ -169,15 +172,23 @@ impl Games {
         let until = tokio::time::Instant::now() + wait.min(MAX_WAIT);
         loop {
             let (ticket, position) = self.held_ticket(id, token).await?;
-            let state = ticket.shown_state(now_ms());
-            if state != TicketState::Waiting || tokio::time::Instant::now() + POLL_EVERY > until {
+            let now = now_ms();
+            let state = ticket.shown_state(now);
+            let left = until.saturating_duration_since(tokio::time::Instant::now());
+            if state != TicketState::Waiting || left < MIN_WAIT {
                 if state == TicketState::Expired {
                     self.metrics.ticket(TicketResult::Expired);
                 }
                 let position = position.filter(|_| state == TicketState::Waiting);
                 return Ok(view_of(id, &ticket, state, position));
             }
-            tokio::time::sleep(POLL_EVERY).await;
+            // Woken by the write that seats the ticket; otherwise at its expiry or the wait's end.
+            let expiry = Duration::from_millis(ticket.expires_ms.saturating_sub(now));
+            let within = left.min(expiry).max(MIN_WAIT);
+            if let Err(e) = self.store.wait_for_ticket(id, within).await {
+                tracing::warn!(ticket = %id, error = %e, "could not wait on a ticket's updates; reading it again shortly");
+                tokio::time::sleep(POLL_EVERY.min(within)).await;
+            }
         }
     }
 

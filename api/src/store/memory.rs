@@ -77,6 +77,8 @@ pub struct MemoryStore {
     clocks: Mutex<HashMap<String, u64>>,
     /// Matchmaking queues and tickets.
     matching: Mutex<tickets::Matching>,
+    /// Woken whenever tickets are seated, for their long polls.
+    seated: tokio::sync::Notify,
     /// Work due, by kind and game.
     due_work: Mutex<due::Indexes>,
     /// The active games, and the reconciler's leases on their shards.
@@ -98,6 +100,7 @@ impl MemoryStore {
             due: Mutex::default(),
             clocks: Mutex::default(),
             matching: Mutex::default(),
+            seated: tokio::sync::Notify::new(),
             due_work: Mutex::default(),
             active: Mutex::default(),
             indexes: Mutex::default(),

@@ -38,6 +38,10 @@ pub trait Matchmaking {
     /// The ticket, if it is kept, and while it waits in its queue its place there (1: next).
     async fn ticket(&self, id: &TicketId) -> Result<Option<(Ticket, Option<u64>)>, StoreError>;
 
+    /// Returns once ticket `id` may no longer be waiting (the write that seats it publishes so), or
+    /// after `within` at the latest: the caller reads the ticket again either way.
+    async fn wait_for_ticket(&self, id: &TicketId, within: Duration) -> Result<(), StoreError>;
+
     /// Cancels the ticket if it is waiting. Answers the state it was found in (`None`: no such
     /// ticket).
     async fn cancel_ticket(&self, id: &TicketId) -> Result<Option<TicketState>, StoreError>;

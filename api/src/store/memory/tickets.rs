@@ -98,6 +98,22 @@ impl Matchmaking for MemoryStore {
         Ok(Some((ticket, position)))
     }
 
+    async fn wait_for_ticket(&self, id: &TicketId, within: Duration) -> Result<(), StoreError> {
+        let notified = self.seated.notified();
+        tokio::pin!(notified);
+        // Registered before the ticket is read, so a seating between the two is not missed.
+        notified.as_mut().enable();
+        let waiting = self
+            .matching()?
+            .tickets
+            .get(id.as_str())
+            .is_some_and(|kept| kept.ticket.state == TicketState::Waiting);
+        if waiting {
+            let _ = tokio::time::timeout(within, notified).await;
+        }
+        Ok(())
+    }
+
     async fn cancel_ticket(&self, id: &TicketId) -> Result<Option<TicketState>, StoreError> {
         let mut m = self.matching()?;
         let Some(ticket) = m.live(id.as_str()) else {
@@ -207,6 +223,7 @@ impl Matchmaking for MemoryStore {
         if q.waiting.is_empty() && q.claims.is_empty() {
             m.queues.remove(queue);
         }
+        self.seated.notify_waiters();
         for seat in seated {
             if let Some(kept) = m.tickets.get_mut(&seat.ticket) {
                 kept.ticket.state = TicketState::Matched;

@@ -152,6 +152,7 @@ return {spec, handed, next}
 });
 
 /// Seats a claim's tickets and ends the claim, if it is still held.
+/// Each ticket seated is announced on `<its key>:updates`, which its long polls wait on.
 /// KEYS: claims. ARGV: claim id, keep secs, ticket key prefix, then ticket, game, seat, seat
 /// token for each ticket. Returns 1 seated, 0 the claim was ended already.
 static SEAT: LazyLock<Script> = LazyLock::new(|| {
@@ -163,6 +164,7 @@ for i = 4, #ARGV, 4 do
   if redis.call('EXISTS', key) == 1 then
     redis.call('HSET', key, 'state', 'matched', 'game', ARGV[i + 1], 'seat', ARGV[i + 2], 'seat_token', ARGV[i + 3])
     redis.call('EXPIRE', key, ARGV[2])
+    redis.call('PUBLISH', key .. ':updates', 'matched')
   end
 end
 return 1
@@ -334,6 +336,17 @@ where
             })
             .await?;
         Ok(ticket_of(fields)?.map(|ticket| (ticket, rank.map(|r| r + 1))))
+    }
+
+    async fn wait_for_ticket(&self, id: &TicketId, within: Duration) -> Result<(), StoreError> {
+        let key = format!("{}{id}", ticket_prefix(id.queue()));
+        let current = async || -> Result<Option<String>, StoreError> {
+            self.run(async |conn| redis::cmd("HGET").arg(&key).arg("state").query_async(conn).await)
+                .await
+        };
+        self.updates
+            .wait(format!("{key}:updates"), "waiting".to_owned(), within, current)
+            .await
     }
 
     async fn cancel_ticket(&self, id: &TicketId) -> Result<Option<TicketState>, StoreError> {
