@@ -8,40 +8,43 @@ use serde_json::Value;
 
 /// The canonical text of `value`.
 pub fn canonical(value: &Value) -> String {
-    let mut out = String::new();
-    write(value, &mut out);
-    out
+    let mut out = Vec::new();
+    write_canonical(value, &mut out);
+    // Only serde_json's own UTF-8 and ASCII punctuation are written.
+    String::from_utf8(out).unwrap_or_default()
 }
 
-fn write(value: &Value, out: &mut String) {
+/// Appends the canonical text of `value` to `out`.
+pub fn write_canonical(value: &Value, out: &mut Vec<u8>) {
     match value {
         Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort_unstable();
-            out.push('{');
-            for (i, key) in keys.into_iter().enumerate() {
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+            entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+            out.push(b'{');
+            for (i, (key, inner)) in entries.into_iter().enumerate() {
                 if i > 0 {
-                    out.push(',');
+                    out.push(b',');
                 }
-                out.push_str(&Value::String(key.clone()).to_string());
-                out.push(':');
-                if let Some(inner) = map.get(key) {
-                    write(inner, out);
-                }
+                // Writing to a vector cannot fail.
+                let _ = serde_json::to_writer(&mut *out, key);
+                out.push(b':');
+                write_canonical(inner, out);
             }
-            out.push('}');
+            out.push(b'}');
         }
         Value::Array(items) => {
-            out.push('[');
+            out.push(b'[');
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
-                    out.push(',');
+                    out.push(b',');
                 }
-                write(item, out);
+                write_canonical(item, out);
             }
-            out.push(']');
+            out.push(b']');
         }
-        scalar => out.push_str(&scalar.to_string()),
+        scalar => {
+            let _ = serde_json::to_writer(&mut *out, scalar);
+        }
     }
 }
 

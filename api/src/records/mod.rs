@@ -109,10 +109,16 @@ pub struct EventDigest {
 pub fn digest<'a>(events: impl IntoIterator<Item = (&'a Audience, Value)>) -> EventDigest {
     let mut hasher = Sha256::new();
     let mut count = 0;
+    let mut line = Vec::with_capacity(256);
     for (audience, body) in events {
-        let line = serde_json::json!({"audience": audience, "body": body});
-        hasher.update(canonical::canonical(&line).as_bytes());
-        hasher.update(b"\n");
+        // The canonical text of `{"audience": ..., "body": ...}`: its two keys are in order.
+        line.clear();
+        line.extend_from_slice(b"{\"audience\":");
+        canonical::write_canonical(&serde_json::to_value(audience).unwrap_or(Value::Null), &mut line);
+        line.extend_from_slice(b",\"body\":");
+        canonical::write_canonical(&body, &mut line);
+        line.extend_from_slice(b"}\n");
+        hasher.update(&line);
         count += 1;
     }
     EventDigest {
