@@ -347,8 +347,7 @@ fn events_path(id: &str) -> Result<Path, ArchiveError> {
 }
 
 fn gzip(bytes: &[u8]) -> Result<Vec<u8>, ArchiveError> {
-    // The fastest level: a log is written once, on a process that also serves requests.
-    let mut encoder = GzEncoder::new(Vec::new(), Compression::fast());
+    let mut encoder = GzEncoder::new(Vec::new(), Compression::default());
     encoder
         .write_all(bytes)
         .and_then(|()| encoder.finish())
