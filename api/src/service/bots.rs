@@ -14,7 +14,7 @@ use roadie_engine::{AnyGame, BotLevel, Budget, Seat};
 use serde_json::value::RawValue;
 use tokio::sync::{Notify, Semaphore};
 
-use crate::store::{DueClaim, DueEnd, Quota, Work};
+use crate::store::{DueClaim, DueEnd, HeldShards, Quota, Work};
 use crate::table::bots::{guarded, turn_due};
 use crate::table::{BotMove, Code, GameId, Pass, Refusal};
 use crate::wire::hints::{ConsideredAction, Hint};
@@ -317,6 +317,7 @@ impl Games {
 pub fn spawn_bot_workers(games: Arc<Games>) {
     actix_web::rt::spawn(async move {
         let config = games.bots.config;
+        let mut held = HeldShards::new(config.sweep * 2);
         let mut backlog_read: Option<Instant> = None;
         loop {
             let _ = tokio::time::timeout(config.sweep, games.bots.wake.notified()).await;
@@ -330,31 +331,49 @@ pub fn spawn_bot_workers(games: Arc<Games>) {
                     }
                 }
             }
-            let free = games.bots.permits.available_permits();
+            let mut free = games.bots.permits.available_permits();
             if free == 0 {
                 continue;
             }
-            let claims = match games
-                .store
-                .claim_work(Work::BotTurn, now_ms(), config.lease, free)
-                .await
-            {
-                Ok(claims) => claims,
-                Err(e) => {
-                    games.metrics.store_error();
-                    tracing::warn!(error = %e, "could not claim the bot turns due");
-                    continue;
+            for shard in held.rotation() {
+                if free == 0 {
+                    break;
                 }
-            };
-            if claims.len() == free {
-                games.bots.wake();
+                let store = &games.store;
+                let mine = held
+                    .hold(shard, async |holder, lease| {
+                        store.lease_due_shard(Work::BotTurn, shard, holder, lease).await
+                    })
+                    .await;
+                let claimed = match mine {
+                    Ok(true) => {
+                        games
+                            .store
+                            .claim_work(Work::BotTurn, shard, now_ms(), config.lease, free)
+                            .await
+                    }
+                    Ok(false) => continue,
+                    Err(e) => Err(e),
+                };
+                let claims = match claimed {
+                    Ok(claims) => claims,
+                    Err(e) => {
+                        games.metrics.store_error();
+                        tracing::warn!(error = %e, "could not claim the bot turns due");
+                        break;
+                    }
+                };
+                free = free.saturating_sub(claims.len());
+                for claim in claims {
+                    let games = games.clone();
+                    actix_web::rt::spawn(async move {
+                        games.work_claim(claim).await;
+                        games.bots.wake();
+                    });
+                }
             }
-            for claim in claims {
-                let games = games.clone();
-                actix_web::rt::spawn(async move {
-                    games.work_claim(claim).await;
-                    games.bots.wake();
-                });
+            if free == 0 {
+                games.bots.wake();
             }
         }
     });

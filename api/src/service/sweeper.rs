@@ -1,9 +1,12 @@
-//! The clock sweep: every process reads the store's index of clocks and writes the timeouts of
-//! each game due through the one write path, so exactly one process plays each timeout.
+//! The clock sweep: each process reads the shards of the store's index of clocks it holds a lease
+//! on (taken for two sweep periods, so that two processes never sweep one shard at once) and
+//! writes the timeouts of each game due through the one write path, so exactly one process plays
+//! each timeout.
 
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::store::HeldShards;
 use crate::table::{Code, Expire, GameId, Refusal};
 
 use super::write::{Start, Written};
@@ -64,29 +67,42 @@ impl Games {
         }
     }
 
-    /// One sweep: every game due now (at most [`SWEEP_BATCH`]); how many had timeouts played.
-    pub async fn sweep(&self) -> Result<usize, Refusal> {
-        let due = self.counted(self.store.due_clocks(now_ms(), SWEEP_BATCH).await)?;
+    /// One sweep: in every shard of the index of clocks this process holds (or can lease now),
+    /// every game due now (at most [`SWEEP_BATCH`] a shard); how many had timeouts played.
+    pub async fn sweep(&self, held: &mut HeldShards) -> Result<usize, Refusal> {
         let mut played = 0;
-        for id in &due {
-            match self.expire(id).await {
-                Ok(Expiry::Played(_)) => played += 1,
-                Ok(_) => {}
-                Err(e) => tracing::warn!(game = %id, error = %e, "could not look at a due clock"),
+        for shard in held.rotation() {
+            let store = &self.store;
+            let mine = held
+                .hold(shard, async |holder, lease| {
+                    store.lease_clock_shard(shard, holder, lease).await
+                })
+                .await;
+            if !self.counted(mine)? {
+                continue;
+            }
+            let due = self.counted(self.store.due_clocks(shard, now_ms(), SWEEP_BATCH).await)?;
+            for id in &due {
+                match self.expire(id).await {
+                    Ok(Expiry::Played(_)) => played += 1,
+                    Ok(_) => {}
+                    Err(e) => tracing::warn!(game = %id, error = %e, "could not look at a due clock"),
+                }
             }
         }
         Ok(played)
     }
 }
 
-/// Sweeps every `interval`, for as long as the process runs.
+/// Sweeps every `interval`, for as long as the process runs, under shard leases of twice that.
 pub fn spawn_sweeper(games: Arc<Games>, interval: Duration) {
     actix_web::rt::spawn(async move {
+        let mut held = HeldShards::new(interval * 2);
         let mut tick = tokio::time::interval(interval);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tick.tick().await;
-            if let Err(e) = games.sweep().await {
+            if let Err(e) = games.sweep(&mut held).await {
                 tracing::warn!(error = %e, "the clock sweep could not read the store");
             }
         }

@@ -12,12 +12,13 @@ use super::{StoreError, Work};
 /// How many sets the active games are spread over.
 pub const ACTIVE_SHARDS: u16 = 16;
 
-/// The shard of game `id`: its first byte, modulo [`ACTIVE_SHARDS`].
-pub fn shard_of(id: &str) -> u16 {
+/// The shard of game `id` among `shards`: its first byte, modulo `shards` ([`ACTIVE_SHARDS`] for
+/// the sets of active games).
+pub fn shard_of(id: &str, shards: u16) -> u16 {
     id.get(..2)
         .and_then(|byte| u16::from_str_radix(byte, 16).ok())
         .unwrap_or(0)
-        % ACTIVE_SHARDS
+        % shards.max(1)
 }
 
 /// A page of one shard's games.
@@ -45,10 +46,10 @@ pub trait ActiveGames {
     /// this one has it now.
     async fn lease_shard(&self, shard: u16, holder: &str, lease: Duration) -> Result<bool, StoreError>;
 
-    /// Whether game `id` is filed for `work` (claimed or not).
+    /// Whether game `id` is filed for `work` (claimed or not), in its shard.
     async fn is_due(&self, work: Work, id: &str) -> Result<bool, StoreError>;
 
-    /// Whether game `id` is in the index of clocks.
+    /// Whether game `id` is in its shard of the index of clocks.
     async fn clock_filed(&self, id: &str) -> Result<bool, StoreError>;
 }
 
@@ -60,9 +61,12 @@ mod tests {
     fn every_id_falls_in_a_shard_and_ids_spread_over_all() {
         let mut seen = [0u32; ACTIVE_SHARDS as usize];
         for byte in 0..=255u16 {
-            seen[usize::from(shard_of(&format!("{byte:02x}0000000000000000000000")))] += 1;
+            let id = format!("{byte:02x}0000000000000000000000");
+            seen[usize::from(shard_of(&id, ACTIVE_SHARDS))] += 1;
         }
         assert!(seen.iter().all(|&n| n == 16), "{seen:?}");
-        assert_eq!(shard_of(""), 0);
+        assert_eq!(shard_of("", ACTIVE_SHARDS), 0);
+        assert_eq!(shard_of("ff00", 4), 3);
+        assert_eq!(shard_of("ff00", 0), 0);
     }
 }

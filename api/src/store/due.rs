@@ -1,5 +1,12 @@
 //! Work due apart from requests (a bot's turn, a finished game's archiving), shared by every
-//! process: one index per kind of [`Work`].
+//! process: for each kind of [`Work`], [`DUE_SHARDS`] indexes, a game in the one of its id's
+//! shard ([`due_shard`]), so that on a Redis Cluster the work spreads over the nodes.
+//!
+//! A sweeper claims only in the shards it holds a lease on ([`DueWork::lease_due_shard`], taken
+//! for a couple of sweep periods and never renewed while it holds: once it lapses any process may
+//! take it), so that two processes never sweep one shard at once; [`HeldShards`] keeps a
+//! process's own account of the leases it took. A process that dies loses its leases when they
+//! lapse.
 //!
 //! An index files each game under the time (Unix ms) from which a worker may claim it. A write
 //! that leaves work to do files its game before it writes ([`DueWork::file_work`]: an early entry
@@ -12,11 +19,21 @@
 //! (due at the filing plus the grace), since the write filed then may not have landed when the
 //! worker read the game.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 
 use super::StoreError;
+use super::active::shard_of;
+
+/// How many shards each index of due work (and the index of clocks) is spread over. Every
+/// process must agree on it: it names the keys.
+pub const DUE_SHARDS: u16 = 16;
+
+/// The shard of game `id` in the indexes of due work and of clocks.
+pub fn due_shard(id: &str) -> u16 {
+    shard_of(id, DUE_SHARDS)
+}
 
 /// A kind of work done apart from requests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -44,6 +61,8 @@ pub struct DueClaim {
     pub work: Work,
     /// The game.
     pub id: String,
+    /// The game's shard ([`due_shard`]).
+    pub shard: u16,
     /// When the claim was taken (Unix ms).
     pub at_ms: u64,
     /// When its lease runs out (Unix ms): the entry's score while the claim holds.
@@ -71,11 +90,12 @@ pub trait DueWork {
     /// the work must be looked at again).
     async fn file_work(&self, work: Work, id: &str, now_ms: u64) -> Result<(), StoreError>;
 
-    /// Claims up to `limit` games due for `work` at `now_ms`, each leased for `lease`, earliest
-    /// first.
+    /// Claims up to `limit` games of `shard` due for `work` at `now_ms`, each leased for `lease`,
+    /// earliest first.
     async fn claim_work(
         &self,
         work: Work,
+        shard: u16,
         now_ms: u64,
         lease: Duration,
         limit: usize,
@@ -84,8 +104,68 @@ pub trait DueWork {
     /// Ends `claim` as `end` says (see the module's documentation).
     async fn release_work(&self, claim: &DueClaim, end: DueEnd) -> Result<(), StoreError>;
 
-    /// How many games are filed for `work`, claimed or not: its backlog.
+    /// How many games are filed for `work` in every shard, claimed or not: its backlog.
     async fn work_backlog(&self, work: Work) -> Result<u64, StoreError>;
+
+    /// Takes `shard` of `work`'s index for `holder` for `lease`, unless it is held (by anyone,
+    /// `holder` included: a lease is never extended): whether `holder` has it now.
+    async fn lease_due_shard(
+        &self,
+        work: Work,
+        shard: u16,
+        holder: &str,
+        lease: Duration,
+    ) -> Result<bool, StoreError>;
+
+    /// Takes `shard` of the index of clocks for the clock sweep, as
+    /// [`DueWork::lease_due_shard`] does.
+    async fn lease_clock_shard(&self, shard: u16, holder: &str, lease: Duration) -> Result<bool, StoreError>;
+}
+
+/// A sweeper's own account of the shard leases it took: which shards it may sweep now.
+#[derive(Debug)]
+pub struct HeldShards {
+    holder: String,
+    lease: Duration,
+    until: Vec<Option<Instant>>,
+    next: u16,
+}
+
+impl HeldShards {
+    /// Leases of `lease` each, taken under a name of this process's own.
+    pub fn new(lease: Duration) -> Self {
+        Self {
+            holder: format!("{}:{}", std::process::id(), rand::random::<u32>()),
+            lease,
+            until: vec![None; usize::from(DUE_SHARDS)],
+            next: 0,
+        }
+    }
+
+    /// Every shard, starting at a different one each sweep so that none is always last.
+    pub fn rotation(&mut self) -> impl Iterator<Item = u16> + use<> {
+        let start = self.next;
+        self.next = (self.next + 1) % DUE_SHARDS;
+        (0..DUE_SHARDS).map(move |i| (start + i) % DUE_SHARDS)
+    }
+
+    /// Whether this process holds `shard` now, taking its lease with `take` (given the holder
+    /// and the lease) unless a lease it took still has a tenth of its time to run.
+    pub async fn hold(
+        &mut self,
+        shard: u16,
+        take: impl AsyncFnOnce(&str, Duration) -> Result<bool, StoreError>,
+    ) -> Result<bool, StoreError> {
+        let now = Instant::now();
+        let slot = &mut self.until[usize::from(shard % DUE_SHARDS)];
+        if slot.is_some_and(|until| until > now + self.lease / 10) {
+            return Ok(true);
+        }
+        // Counted from before the request: the store's lease runs out no earlier.
+        let taken = take(&self.holder, self.lease).await?;
+        *slot = taken.then(|| now + self.lease);
+        Ok(taken)
+    }
 }
 
 /// Milliseconds in `d`, saturating.

@@ -384,11 +384,11 @@ impl GameStore for MemoryStore {
         Ok(())
     }
 
-    async fn due_clocks(&self, now_ms: u64, limit: usize) -> Result<Vec<String>, StoreError> {
+    async fn due_clocks(&self, shard: u16, now_ms: u64, limit: usize) -> Result<Vec<String>, StoreError> {
         let clocks = self.clocks()?;
         let mut due: Vec<(u64, &String)> = clocks
             .iter()
-            .filter(|(_, at)| **at <= now_ms)
+            .filter(|(id, at)| **at <= now_ms && super::due_shard(id) == shard)
             .map(|(id, at)| (*at, id))
             .collect();
         due.sort_unstable();

@@ -22,7 +22,7 @@ mod updates;
 
 pub use crate::table::{LoggedAction, MalformedRevision, Played, Revision, StoredEvent, Table};
 pub use active::{ACTIVE_SHARDS, ActiveGames, ActivePage, shard_of};
-pub use due::{DueClaim, DueEnd, DueWork, Work};
+pub use due::{DUE_SHARDS, DueClaim, DueEnd, DueWork, HeldShards, Work, due_shard};
 pub use indexes::{Indexed, Indexes};
 pub use memory::MemoryStore;
 pub use outbox::{CLAIM_SCAN, Claim, Failure, Outbox, OutboxNotice, Pending, Room, Webhook, superseded};
@@ -216,15 +216,17 @@ pub trait GameStore: Outbox + Matchmaking + DueWork + ActiveGames + Indexes + Se
     /// Every entry of game `id`'s log of actions, in order (empty for a game that is gone).
     async fn actions(&self, id: &str) -> Result<Vec<LoggedAction>, StoreError>;
 
-    /// Files game `id` in the index of clocks under `deadline_ms` (Unix ms): only if that is
-    /// earlier than its entry when `earlier_only`, else whatever its entry was.
+    /// Files game `id` in its shard ([`due_shard`]) of the index of clocks under `deadline_ms`
+    /// (Unix ms): only if that is earlier than its entry when `earlier_only`, else whatever its
+    /// entry was.
     async fn schedule_clock(&self, id: &str, deadline_ms: u64, earlier_only: bool) -> Result<(), StoreError>;
 
-    /// Takes game `id` out of the index of clocks.
+    /// Takes game `id` out of its shard of the index of clocks.
     async fn unschedule_clock(&self, id: &str) -> Result<(), StoreError>;
 
-    /// Up to `limit` games of the index of clocks filed at or before `now_ms`, earliest first.
-    async fn due_clocks(&self, now_ms: u64, limit: usize) -> Result<Vec<String>, StoreError>;
+    /// Up to `limit` games of `shard` of the index of clocks filed at or before `now_ms`,
+    /// earliest first.
+    async fn due_clocks(&self, shard: u16, now_ms: u64, limit: usize) -> Result<Vec<String>, StoreError>;
 
     /// Forgets a game. `false` if there was none.
     async fn delete(&self, id: &str) -> Result<bool, StoreError>;

@@ -24,8 +24,10 @@
 //! the sorted set `roadie:open:{<ruleset>}` (one slot), scored by when each would expire
 //! untouched (seconds on Redis's clock), so that stale entries are pruned as the list is read.
 //! Games with notices to deliver are in the sorted set `roadie:{webhooks}:due` (see
-//! [`super::Outbox`]). The index of clocks is the sorted set [`CLOCKS`]: game ids scored by their
-//! earliest deadline (Unix ms).
+//! [`super::Outbox`]). The index of clocks is [`super::DUE_SHARDS`] sorted sets
+//! `roadie:{clocks:<shard>}` ([`clocks_key`]): game ids scored by their earliest deadline (Unix
+//! ms), a game in its id's shard; the clock sweep's lease on a shard is
+//! `roadie:{clocks:<shard>}:lease`.
 
 use std::time::Duration;
 
@@ -45,7 +47,7 @@ mod per_thread;
 mod tickets;
 use super::{
     Freshness, GameStore, IdempotentRecord, IdempotentWrite, LoggedAction, MemoryUse, Played, Quota,
-    Retention, Revision, Saved, StoreError, StoredEvent, Table, WriteOutcome,
+    Retention, Revision, Saved, StoreError, StoredEvent, Table, WriteOutcome, due_shard,
 };
 use events::{EventEntry, decode_event, entry_len};
 pub use per_thread::PerThread;
@@ -316,9 +318,12 @@ fn listing_key(ruleset: &str) -> String {
     format!("roadie:open:{{{ruleset}}}")
 }
 
-/// The index of clocks: one sorted set for every game, written on its own (never in a game's
-/// script, so that it need not share a Cluster slot with any game).
-pub const CLOCKS: &str = "roadie:clocks";
+/// Shard `shard` of the index of clocks, `roadie:{clocks:<shard>}`: a sorted set of the games of
+/// that shard ([`crate::store::due_shard`]), written on its own (never in a game's script, so
+/// that it need not share a Cluster slot with any game).
+pub fn clocks_key(shard: u16) -> String {
+    format!("roadie:{{clocks:{shard:02}}}")
+}
 
 /// Key `what` of game `id`.
 fn key<'a>(id: &'a str, what: &'static str) -> GameKey<'a> {
@@ -883,7 +888,7 @@ where
         let _: i64 = self
             .run(async |conn| {
                 let mut cmd = redis::cmd("ZADD");
-                cmd.arg(CLOCKS);
+                cmd.arg(clocks_key(due_shard(id)));
                 if earlier_only {
                     cmd.arg("LT");
                 }
@@ -895,15 +900,21 @@ where
 
     async fn unschedule_clock(&self, id: &str) -> Result<(), StoreError> {
         let _: i64 = self
-            .run(async |conn| redis::cmd("ZREM").arg(CLOCKS).arg(id).query_async(conn).await)
+            .run(async |conn| {
+                redis::cmd("ZREM")
+                    .arg(clocks_key(due_shard(id)))
+                    .arg(id)
+                    .query_async(conn)
+                    .await
+            })
             .await?;
         Ok(())
     }
 
-    async fn due_clocks(&self, now_ms: u64, limit: usize) -> Result<Vec<String>, StoreError> {
+    async fn due_clocks(&self, shard: u16, now_ms: u64, limit: usize) -> Result<Vec<String>, StoreError> {
         self.run(async |conn| {
             redis::cmd("ZRANGE")
-                .arg(CLOCKS)
+                .arg(clocks_key(shard))
                 .arg("-inf")
                 .arg(now_ms)
                 .arg("BYSCORE")

@@ -8,10 +8,11 @@
 //! `clock_expired` event.
 //!
 //! The deadlines are part of the stored game, which is authoritative. The store also keeps an
-//! index of games by their earliest deadline (`roadie:clocks` in Redis), written before the
-//! game: an index entry may be early (the sweep then reads the game, finds nothing due and
-//! moves the entry on) but never missing. Every process sweeps the index; a timeout is written
-//! with the same compare-and-set as a post, so exactly one process applies it.
+//! index of games by their earliest deadline (`roadie:{clocks:NN}` in Redis, a shard per id's
+//! first byte), written before the game: an index entry may be early (the sweep then reads the
+//! game, finds nothing due and moves the entry on) but never missing. Each shard is swept by
+//! the process holding its lease; a timeout is written with the same compare-and-set as a
+//! post, so exactly one process applies it.
 
 use std::borrow::Cow;
 

@@ -88,7 +88,7 @@ fn finished_games_are_served_from_seaweedfs_once_redis_forgets_them_and_every_re
             std::thread::sleep(Duration::from_millis(100));
         }
     }
-    assert_eq!(redis.cli(&["ZCARD", "roadie:{archive}:due"]), "0");
+    assert_eq!(redis.zcard_shards("archive", ":due"), 0);
 
     let mut bytes: BTreeMap<String, (usize, usize, usize)> = BTreeMap::new();
     for (id, slug) in &games {
@@ -151,7 +151,7 @@ fn a_roadie_killed_while_archiving_leaves_every_game_archived() {
     first.kill();
     all_archived(&weed, "killed", &games, Duration::from_secs(90));
     let deadline = Instant::now() + Duration::from_secs(10);
-    while redis.cli(&["ZCARD", "roadie:{archive}:due"]) != "0" {
+    while redis.zcard_shards("archive", ":due") != 0 {
         assert!(
             Instant::now() < deadline,
             "the index of games to archive does not empty"
@@ -198,8 +198,8 @@ fn games_go_on_while_the_archive_is_down_and_its_backlog_drains_when_it_returns(
         backlog_seen >= 10.0,
         "the backlog grows while the archive is down: {backlog_seen}"
     );
-    let before = redis.cli(&["ZCARD", "roadie:{archive}:due"]);
-    assert_ne!(before, "0");
+    let before = redis.zcard_shards("archive", ":due");
+    assert_ne!(before, 0);
 
     weed.resume();
     all_archived(&weed, "outage", &games, Duration::from_secs(90));

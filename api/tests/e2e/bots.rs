@@ -233,8 +233,8 @@ fn a_process_killed_mid_game_loses_and_doubles_no_bot_move() {
     // A claim that wrote nothing keeps a recent filing for a grace of 5 s, then lets it go.
     let deadline = Instant::now() + Duration::from_secs(15);
     loop {
-        let due = redis.cli(&["ZCARD", "roadie:{bots}:due"]);
-        if due.trim() == "0" {
+        let due = redis.zcard_shards("bots", ":due");
+        if due == 0 {
             break;
         }
         assert!(

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::support::{Created, Redis, Reply, Roadie, python, scratch};
+use crate::support::{Created, Redis, Reply, Roadie, due_key, python, scratch};
 
 /// A response as `contract.py` reads it, expected to match the served document.
 fn record(method: &str, path: &str, reply: &Reply) -> Value {
@@ -89,7 +89,7 @@ fn games_whose_seats_never_act_end_through_two_processes_one_killed_each_timeout
     }
     assert!(
         redis
-            .cli(&["ZSCORE", "roadie:clocks", &games[0].id])
+            .cli(&["ZSCORE", &due_key("clocks", "", &games[0].id), &games[0].id])
             .trim()
             .parse::<u64>()
             .is_ok(),
@@ -180,8 +180,8 @@ fn games_whose_seats_never_act_end_through_two_processes_one_killed_each_timeout
     assert_documented(&b, &records, "clocks_document");
     std::thread::sleep(Duration::from_millis(200));
     assert_eq!(
-        redis.cli(&["ZCARD", "roadie:clocks"]).trim(),
-        "0",
+        redis.zcard_shards("clocks", ""),
+        0,
         "finished games leave the index"
     );
 }

@@ -4,7 +4,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use crate::play::{Checks, Table};
-use crate::support::{Redis, Roadie, ensure_installed, rulesets, scratch};
+use crate::support::{Redis, Roadie, due_keys, ensure_installed, rulesets, scratch};
 
 fn cluster_node(dir: &std::path::Path, i: usize) -> Redis {
     Redis::start_with(&[
@@ -70,6 +70,106 @@ fn games_play_the_same_on_a_three_node_redis_cluster() {
                     table.step(Checks::Acting);
                 }
             }
+        }
+    }
+}
+
+/// Which node (by port) serves each slot, from `CLUSTER NODES`.
+fn slot_owners(node: &Redis) -> Vec<(u16, u16, u16)> {
+    let mut owners = Vec::new();
+    for line in node.cli(&["CLUSTER", "NODES"]).lines() {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        if fields.len() < 9 || !fields[2].contains("master") {
+            continue;
+        }
+        let port: u16 = fields[1]
+            .split(['@', ':'])
+            .nth(1)
+            .and_then(|p| p.parse().ok())
+            .expect("a node's port");
+        for range in &fields[8..] {
+            let (from, to) = range.split_once('-').unwrap_or((range, range));
+            if let (Ok(from), Ok(to)) = (from.parse(), to.parse()) {
+                owners.push((from, to, port));
+            }
+        }
+    }
+    owners
+}
+
+/// The port of the node serving `key`.
+fn node_of(node: &Redis, owners: &[(u16, u16, u16)], key: &str) -> u16 {
+    let slot: u16 = node.cli(&["CLUSTER", "KEYSLOT", key]).parse().expect("a slot");
+    owners
+        .iter()
+        .find(|(from, to, _)| (*from..=*to).contains(&slot))
+        .map(|(_, _, port)| *port)
+        .expect("every slot is served")
+}
+
+#[test]
+fn the_shards_of_due_work_and_clocks_spread_over_the_clusters_nodes() {
+    let (nodes, url) = redis_cluster(&scratch("cluster_shards"));
+    // One slow worker: the experts' turns wait in their shards long enough to be counted.
+    let roadie = Roadie::start(
+        "cluster_shards_roadie",
+        None,
+        &[
+            ("ROADIE_REDIS_URL", &url),
+            ("ROADIE_BOT_WORKERS", "1"),
+            ("ROADIE_BOT_EXPERT_MS", "2000"),
+        ],
+    );
+    let create = |body: serde_json::Value| {
+        let reply = roadie.post("/v1/games", None, &body);
+        assert_eq!(reply.status, 201, "{}", reply.body);
+    };
+    for _ in 0..24 {
+        create(
+            serde_json::json!({"ruleset": "shrewd-producer", "seats": [{"bot": "expert"}, {"bot": "expert"}, {"bot": "greedy"}]}),
+        );
+        create(
+            serde_json::json!({"ruleset": "rock-the-world", "seats": 2, "clock": {"per_decision_secs": 600, "bank_secs": 0}}),
+        );
+    }
+    let owners = slot_owners(&nodes[0]);
+    let ports: Vec<u16> = nodes.iter().map(|n| n.port).collect();
+    let per_node = |counts: &dyn Fn(&Redis, &str) -> u64, keys: &[String]| -> Vec<u64> {
+        let mut per = vec![0u64; nodes.len()];
+        for key in keys {
+            let port = node_of(&nodes[0], &owners, key);
+            let i = ports
+                .iter()
+                .position(|p| *p == port)
+                .expect("a node of the cluster");
+            per[i] += counts(&nodes[i], key);
+        }
+        per
+    };
+    let one = |_: &Redis, _: &str| 1;
+    let entries = |node: &Redis, key: &str| node.cli(&["ZCARD", key]).parse::<u64>().expect("a count");
+    for (kind, suffix, old) in [
+        ("bots", ":due", "roadie:{bots}:due"),
+        ("archive", ":due", "roadie:{archive}:due"),
+        ("clocks", "", "roadie:clocks"),
+    ] {
+        let keys = due_keys(kind, suffix);
+        let shards = per_node(&one, &keys);
+        let filed = per_node(&entries, &keys);
+        let single = per_node(&one, &[old.to_owned()]);
+        eprintln!(
+            "{kind}: shards per node {shards:?}, entries per node {filed:?}; the single key {old} was on node {}",
+            single.iter().position(|n| *n == 1).expect("a node")
+        );
+        assert!(
+            shards.iter().filter(|n| **n > 0).count() >= 2,
+            "the {kind} shards all sit on one node: {shards:?}"
+        );
+        if kind != "archive" {
+            assert!(
+                filed.iter().filter(|n| **n > 0).count() >= 2,
+                "the {kind} entries all sit on one node: {filed:?}"
+            );
         }
     }
 }

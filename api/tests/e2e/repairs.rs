@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::support::{Redis, Roadie};
+use crate::support::{Redis, Roadie, due_keys};
 
 fn metric(roadie: &Roadie, line_start: &str) -> f64 {
     let text = roadie.get("/metrics", None).body;
@@ -56,11 +56,24 @@ fn lost_bot_turn_and_clock_entries_are_put_back_and_every_game_moves_on() {
     }));
 
     let losing = Instant::now();
+    // Every shard's keys, in one DEL (a single Redis takes keys of any slots).
+    let lost: Vec<String> = [
+        due_keys("bots", ":due"),
+        due_keys("bots", ":filed"),
+        due_keys("clocks", ""),
+    ]
+    .concat();
+    let del: Vec<&str> = std::iter::once("DEL")
+        .chain(lost.iter().map(String::as_str))
+        .collect();
+    let lose = || {
+        redis.cli(&del);
+    };
     while losing.elapsed() < Duration::from_secs(6) {
-        redis.cli(&["DEL", "roadie:{bots}:due", "roadie:{bots}:filed", "roadie:clocks"]);
+        lose();
         std::thread::sleep(Duration::from_millis(150));
     }
-    redis.cli(&["DEL", "roadie:{bots}:due", "roadie:{bots}:filed", "roadie:clocks"]);
+    lose();
     let lost_at = Instant::now();
     let before: Vec<(u64, bool)> = games.iter().map(|id| version(&roadie, id)).collect();
     let deadline = lost_at + period + Duration::from_secs(1);

@@ -105,6 +105,15 @@ impl Redis {
         String::from_utf8_lossy(&out.stdout).trim().to_owned()
     }
 
+    /// The entries in every shard of a sharded index, `roadie:{<index>:NN}<suffix>` (see
+    /// [`due_keys`]), summed.
+    pub fn zcard_shards(&self, index: &str, suffix: &str) -> u64 {
+        due_keys(index, suffix)
+            .iter()
+            .map(|key| self.cli(&["ZCARD", key]).parse::<u64>().expect("a count"))
+            .sum()
+    }
+
     /// Stops it with SIGKILL: what it did not save is lost.
     pub fn stop(&mut self) {
         if let Some(mut child) = self.child.take() {
@@ -131,6 +140,22 @@ impl Drop for Redis {
 
 /// The `roadie` binary: the one cargo built for this test, or, for tests of another package of
 /// the workspace, the one `cargo test --workspace` built beside them.
+/// Every shard's key of a sharded index of due work (`bots`, `archive`) or of clocks (`clocks`):
+/// `roadie:{<index>:NN}<suffix>`.
+pub fn due_keys(index: &str, suffix: &str) -> Vec<String> {
+    (0..roadie_api::store::DUE_SHARDS)
+        .map(|shard| format!("roadie:{{{index}:{shard:02}}}{suffix}"))
+        .collect()
+}
+
+/// Game `id`'s key in a sharded index (see [`due_keys`]).
+pub fn due_key(index: &str, suffix: &str, id: &str) -> String {
+    format!(
+        "roadie:{{{index}:{:02}}}{suffix}",
+        roadie_api::store::due_shard(id)
+    )
+}
+
 pub fn roadie_binary() -> PathBuf {
     if let Some(path) = option_env!("CARGO_BIN_EXE_roadie") {
         return PathBuf::from(path);

@@ -7,7 +7,7 @@ use async_trait::async_trait;
 
 use super::MemoryStore;
 use crate::store::active::{ActiveGames, ActivePage, shard_of};
-use crate::store::{StoreError, Work};
+use crate::store::{ACTIVE_SHARDS, StoreError, Work};
 
 impl MemoryStore {
     fn active(&self) -> Result<std::sync::MutexGuard<'_, super::ActiveSets>, StoreError> {
@@ -34,7 +34,7 @@ impl ActiveGames for MemoryStore {
             .active()?
             .games
             .iter()
-            .filter(|id| shard_of(id) == shard)
+            .filter(|id| shard_of(id, ACTIVE_SHARDS) == shard)
             .cloned()
             .collect();
         Ok(ActivePage { cursor: 0, ids })

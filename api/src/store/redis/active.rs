@@ -6,10 +6,11 @@ use std::time::Duration;
 use async_trait::async_trait;
 use redis::aio::ConnectionLike;
 
-use super::{CLOCKS, RedisStore};
+use super::due::due;
+use super::{RedisStore, clocks_key};
 use crate::store::active::{ActiveGames, ActivePage, shard_of};
 use crate::store::due::millis;
-use crate::store::{StoreError, Work};
+use crate::store::{ACTIVE_SHARDS, StoreError, Work, due_shard};
 
 fn shard_key(shard: u16) -> String {
     format!("roadie:{{active:{shard:02}}}")
@@ -24,7 +25,7 @@ where
         let _: i64 = self
             .run(async |conn| {
                 redis::cmd("SADD")
-                    .arg(shard_key(shard_of(id)))
+                    .arg(shard_key(shard_of(id, ACTIVE_SHARDS)))
                     .arg(id)
                     .query_async(conn)
                     .await
@@ -37,7 +38,7 @@ where
         let _: i64 = self
             .run(async |conn| {
                 redis::cmd("SREM")
-                    .arg(shard_key(shard_of(id)))
+                    .arg(shard_key(shard_of(id, ACTIVE_SHARDS)))
                     .arg(id)
                     .query_async(conn)
                     .await
@@ -81,7 +82,7 @@ where
         let score: Option<f64> = self
             .run(async |conn| {
                 redis::cmd("ZSCORE")
-                    .arg(format!("roadie:{{{}}}:due", work.name()))
+                    .arg(due(work, due_shard(id)))
                     .arg(id)
                     .query_async(conn)
                     .await
@@ -92,7 +93,13 @@ where
 
     async fn clock_filed(&self, id: &str) -> Result<bool, StoreError> {
         let score: Option<f64> = self
-            .run(async |conn| redis::cmd("ZSCORE").arg(CLOCKS).arg(id).query_async(conn).await)
+            .run(async |conn| {
+                redis::cmd("ZSCORE")
+                    .arg(clocks_key(due_shard(id)))
+                    .arg(id)
+                    .query_async(conn)
+                    .await
+            })
             .await?;
         Ok(score.is_some())
     }

@@ -1,7 +1,10 @@
-//! Work due, in Redis: for each kind of work, the sorted set `roadie:{<work>}:due` (game ids
-//! scored by the time from which each may be claimed, Unix ms) and the hash
-//! `roadie:{<work>}:filed` (when each was last filed); `<work>` is `bots` or `archive`. Both keys
-//! of a kind share a hash tag, so each script below runs on one Cluster slot.
+//! Work due, in Redis: for each kind of work and each of its [`DUE_SHARDS`] shards, the sorted
+//! set `roadie:{<work>:<shard>}:due` (game ids scored by the time from which each may be
+//! claimed, Unix ms) and the hash `roadie:{<work>:<shard>}:filed` (when each was last filed);
+//! `<work>` is `bots` or `archive`, `<shard>` two digits ([`crate::store::due_shard`] of the game's
+//! id). Both keys of a shard share a hash tag, so each script below runs on one Cluster slot, and
+//! the shards' tags spread over the Cluster's slots. `roadie:{<work>:<shard>}:lease` is the
+//! shard's sweeper lease, and `roadie:{clocks:<shard>}:lease` the clock sweep's.
 
 use std::sync::LazyLock;
 use std::time::Duration;
@@ -10,18 +13,18 @@ use async_trait::async_trait;
 use redis::Script;
 use redis::aio::ConnectionLike;
 
-use super::RedisStore;
+use super::{RedisStore, clocks_key};
 use crate::store::due::millis;
-use crate::store::{DueClaim, DueEnd, DueWork, StoreError, Work};
+use crate::store::{DUE_SHARDS, DueClaim, DueEnd, DueWork, StoreError, Work, due_shard};
 
-/// The index of `work` due.
-fn due(work: Work) -> String {
-    format!("roadie:{{{}}}:due", work.name())
+/// Shard `shard` of the index of `work` due.
+pub(super) fn due(work: Work, shard: u16) -> String {
+    format!("roadie:{{{}:{shard:02}}}:due", work.name())
 }
 
-/// When each game of `work`'s index was last filed.
-fn filed(work: Work) -> String {
-    format!("roadie:{{{}}}:filed", work.name())
+/// When each game of shard `shard` of `work`'s index was last filed.
+fn filed(work: Work, shard: u16) -> String {
+    format!("roadie:{{{}:{shard:02}}}:filed", work.name())
 }
 
 /// Files a game as due now. KEYS: due, filed. ARGV: id, now ms.
@@ -79,10 +82,11 @@ where
     C: ConnectionLike + Clone + Send + Sync + 'static,
 {
     async fn file_work(&self, work: Work, id: &str, now_ms: u64) -> Result<(), StoreError> {
+        let shard = due_shard(id);
         let _: i64 = self
             .run(async |conn| {
-                FILE.key(due(work))
-                    .key(filed(work))
+                FILE.key(due(work, shard))
+                    .key(filed(work, shard))
                     .arg(id)
                     .arg(now_ms)
                     .invoke_async(conn)
@@ -95,6 +99,7 @@ where
     async fn claim_work(
         &self,
         work: Work,
+        shard: u16,
         now_ms: u64,
         lease: Duration,
         limit: usize,
@@ -103,7 +108,7 @@ where
         let ids: Vec<String> = self
             .run(async |conn| {
                 CLAIM
-                    .key(due(work))
+                    .key(due(work, shard))
                     .arg(now_ms)
                     .arg(until_ms)
                     .arg(limit)
@@ -116,6 +121,7 @@ where
             .map(|id| DueClaim {
                 work,
                 id,
+                shard,
                 at_ms: now_ms,
                 until_ms,
             })
@@ -130,8 +136,8 @@ where
         let _: i64 = self
             .run(async |conn| {
                 RELEASE
-                    .key(due(claim.work))
-                    .key(filed(claim.work))
+                    .key(due(claim.work, claim.shard))
+                    .key(filed(claim.work, claim.shard))
                     .arg(&claim.id)
                     .arg(claim.until_ms)
                     .arg(claim.at_ms)
@@ -144,7 +150,55 @@ where
     }
 
     async fn work_backlog(&self, work: Work) -> Result<u64, StoreError> {
-        self.run(async |conn| redis::cmd("ZCARD").arg(due(work)).query_async(conn).await)
+        let mut total = 0;
+        for shard in 0..DUE_SHARDS {
+            let count: u64 = self
+                .run(async |conn| redis::cmd("ZCARD").arg(due(work, shard)).query_async(conn).await)
+                .await?;
+            total += count;
+        }
+        Ok(total)
+    }
+
+    async fn lease_due_shard(
+        &self,
+        work: Work,
+        shard: u16,
+        holder: &str,
+        lease: Duration,
+    ) -> Result<bool, StoreError> {
+        self.take_lease(
+            format!("roadie:{{{}:{shard:02}}}:lease", work.name()),
+            holder,
+            lease,
+        )
+        .await
+    }
+
+    async fn lease_clock_shard(&self, shard: u16, holder: &str, lease: Duration) -> Result<bool, StoreError> {
+        self.take_lease(format!("{}:lease", clocks_key(shard)), holder, lease)
             .await
+    }
+}
+
+impl<C> RedisStore<C>
+where
+    C: ConnectionLike + Clone + Send + Sync + 'static,
+{
+    /// Sets `key` to `holder` for `lease` unless it is set: whether it was.
+    async fn take_lease(&self, key: String, holder: &str, lease: Duration) -> Result<bool, StoreError> {
+        let taken: Option<String> = self
+            .run(async |conn| {
+                redis::cmd("SET")
+                    .arg(&key)
+                    .arg(holder)
+                    .arg("NX")
+                    .arg("PX")
+                    .arg(millis(lease).max(1))
+                    .query_async(conn)
+                    .await
+            })
+            .await?;
+        Ok(taken.is_some())
     }
 }
