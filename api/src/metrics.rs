@@ -782,6 +782,7 @@ mod tests {
         metrics.bot_backlog(0);
         metrics.archive_backlog(0);
         metrics.hint_served("shrewd-producer", Duration::ZERO);
+        metrics.repaired("clock");
         let text = metrics.render(Some(MemoryUse {
             used_bytes: 1,
             max_bytes: 0,

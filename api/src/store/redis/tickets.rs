@@ -152,19 +152,20 @@ return {spec, handed, next}
 });
 
 /// Seats a claim's tickets and ends the claim, if it is still held.
-/// Each ticket seated is announced on `<its key>:updates`, which its long polls wait on.
+/// The seating is announced on the queue's channel `roadie:mm:{<q>}:updates` (the claim's id),
+/// which the long polls of its tickets wait on.
 /// KEYS: claims. ARGV: claim id, keep secs, ticket key prefix, then ticket, game, seat, seat
 /// token for each ticket. Returns 1 seated, 0 the claim was ended already.
 static SEAT: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
 if redis.call('HDEL', KEYS[1], ARGV[1]) == 0 then return 0 end
+redis.call('PUBLISH', string.sub(KEYS[1], 1, -7) .. 'updates', ARGV[1])
 for i = 4, #ARGV, 4 do
   local key = ARGV[3] .. ARGV[i]
   if redis.call('EXISTS', key) == 1 then
     redis.call('HSET', key, 'state', 'matched', 'game', ARGV[i + 1], 'seat', ARGV[i + 2], 'seat_token', ARGV[i + 3])
     redis.call('EXPIRE', key, ARGV[2])
-    redis.call('PUBLISH', key .. ':updates', 'matched')
   end
 end
 return 1
@@ -339,13 +340,23 @@ where
     }
 
     async fn wait_for_ticket(&self, id: &TicketId, within: Duration) -> Result<(), StoreError> {
+        // One channel for the queue: a process subscribes once for all the tickets it holds
+        // there, not once per long poll.
         let key = format!("{}{id}", ticket_prefix(id.queue()));
+        // A ticket being seated (`claimed`) still waits for the seating's announcement.
         let current = async || -> Result<Option<String>, StoreError> {
-            self.run(async |conn| redis::cmd("HGET").arg(&key).arg("state").query_async(conn).await)
-                .await
+            let state: Option<String> = self
+                .run(async |conn| redis::cmd("HGET").arg(&key).arg("state").query_async(conn).await)
+                .await?;
+            Ok(state.map(|s| if s == "claimed" { "waiting".to_owned() } else { s }))
         };
         self.updates
-            .wait(format!("{key}:updates"), "waiting".to_owned(), within, current)
+            .wait(
+                queue_key(id.queue(), "updates"),
+                "waiting".to_owned(),
+                within,
+                current,
+            )
             .await
     }
 
