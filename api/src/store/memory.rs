@@ -42,12 +42,12 @@ fn logged(game: &Table, events: usize, actions: &[Played]) -> Vec<LoggedAction> 
     actions.iter().map(|played| played.logged(first_seq)).collect()
 }
 
-/// The active games (one set for every shard: a page is a shard's games), and until when each
-/// shard is leased.
+/// The active games (one set for every shard: a page is a shard's games), and who holds each
+/// shard's lease until when.
 #[derive(Default)]
 struct ActiveSets {
     games: HashSet<String>,
-    leases: HashMap<u16, Instant>,
+    leases: HashMap<u16, (String, Instant)>,
 }
 
 /// Now plus `ttl`, or a century from now when that overflows.

@@ -40,13 +40,17 @@ impl ActiveGames for MemoryStore {
         Ok(ActivePage { cursor: 0, ids })
     }
 
-    async fn lease_shard(&self, shard: u16, _holder: &str, lease: Duration) -> Result<bool, StoreError> {
+    async fn lease_shard(&self, shard: u16, holder: &str, lease: Duration) -> Result<bool, StoreError> {
         let mut active = self.active()?;
         let now = Instant::now();
-        if active.leases.get(&shard).is_some_and(|until| *until > now) {
+        if active
+            .leases
+            .get(&shard)
+            .is_some_and(|(by, until)| *until > now && by != holder)
+        {
             return Ok(false);
         }
-        active.leases.insert(shard, now + lease);
+        active.leases.insert(shard, (holder.to_owned(), now + lease));
         Ok(true)
     }
 
@@ -56,5 +60,35 @@ impl ActiveGames for MemoryStore {
 
     async fn clock_filed(&self, id: &str) -> Result<bool, StoreError> {
         Ok(self.clocks()?.contains_key(id))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Retention;
+
+    #[tokio::test]
+    async fn a_shards_lease_is_renewed_by_its_holder_and_refused_to_another_until_it_lapses() {
+        let store = MemoryStore::new(Retention {
+            idle: Duration::from_secs(60),
+            finished: Duration::from_secs(60),
+        });
+        let lease = Duration::from_millis(200);
+        assert!(store.lease_shard(3, "a", lease).await.expect("lease"));
+        assert!(
+            store.lease_shard(3, "a", lease).await.expect("renewed"),
+            "its holder keeps it"
+        );
+        assert!(
+            !store.lease_shard(3, "b", lease).await.expect("lease"),
+            "another waits"
+        );
+        assert!(store.lease_shard(4, "b", lease).await.expect("another shard"));
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        assert!(
+            store.lease_shard(3, "b", lease).await.expect("lapsed"),
+            "a lapsed lease is free"
+        );
     }
 }

@@ -12,6 +12,20 @@ use crate::store::active::{ActiveGames, ActivePage, shard_of};
 use crate::store::due::millis;
 use crate::store::{ACTIVE_SHARDS, StoreError, Work, due_shard};
 
+/// Takes a shard's lease for a holder, or renews it when the holder has it already: a sweep that
+/// comes back every period finds its own lease, set a little later in the last sweep, still
+/// running. KEYS: lease. ARGV: holder, lease ms. Returns 1 taken, 0 held by another.
+static LEASE: std::sync::LazyLock<redis::Script> = std::sync::LazyLock::new(|| {
+    redis::Script::new(
+        r"
+local holder = redis.call('GET', KEYS[1])
+if holder and holder ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+",
+    )
+});
+
 fn shard_key(shard: u16) -> String {
     format!("roadie:{{active:{shard:02}}}")
 }
@@ -63,19 +77,17 @@ where
     }
 
     async fn lease_shard(&self, shard: u16, holder: &str, lease: Duration) -> Result<bool, StoreError> {
-        let taken: Option<String> = self
+        let taken: i64 = self
             .run(async |conn| {
-                redis::cmd("SET")
-                    .arg(format!("{}:lease", shard_key(shard)))
+                LEASE
+                    .key(format!("{}:lease", shard_key(shard)))
                     .arg(holder)
-                    .arg("NX")
-                    .arg("PX")
                     .arg(millis(lease).max(1))
-                    .query_async(conn)
+                    .invoke_async(conn)
                     .await
             })
             .await?;
-        Ok(taken.is_some())
+        Ok(taken == 1)
     }
 
     async fn is_due(&self, work: Work, id: &str) -> Result<bool, StoreError> {
