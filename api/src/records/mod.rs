@@ -40,8 +40,9 @@ pub struct Record {
     /// The app that owned the game, where apps are configured.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub app: Option<String>,
-    /// The options the game was set up with; `null` for the ruleset's defaults.
-    #[schema(value_type = Object, nullable)]
+    /// The options the game was set up with; `null` (or absent) for the ruleset's defaults.
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
     pub options: Option<Value>,
     /// Who sat in each seat when the game ended; their number is the game's seat count.
     pub seats: Vec<SeatInfo>,
@@ -196,6 +197,127 @@ pub fn build(table: &Table, events: &[StoredEvent], actions: &[LoggedAction]) ->
         events: digest(events.iter().map(|e| (&e.audience, body_of(e)))),
         signature: None,
     })
+}
+
+/// `value` as a record. JSON Schema's integers include whole numbers written as floats (`3.0`),
+/// so every such number is read as the integer it is first.
+pub fn parse<T: serde::de::DeserializeOwned>(mut value: Value) -> Result<T, serde_json::Error> {
+    whole_numbers(&mut value);
+    if let Some(big) = beyond_int64(&value) {
+        return Err(serde::de::Error::custom(format!(
+            "{big} is beyond the largest integer a record holds (2^63 - 1)"
+        )));
+    }
+    serde_json::from_value(value)
+}
+
+/// The first integer of `value` beyond JSON Schema's `int64`, the format of a record's integers.
+fn beyond_int64(value: &Value) -> Option<u64> {
+    match value {
+        Value::Number(n) => n.as_u64().filter(|n| *n > i64::MAX as u64),
+        Value::Array(items) => items.iter().find_map(beyond_int64),
+        Value::Object(map) => map.values().find_map(beyond_int64),
+        _ => None,
+    }
+}
+
+/// `Err` naming the first place where `record` (JSON) has something other than an object where a
+/// record has one: serde would read a struct from an array of its fields, which the document
+/// does not allow.
+pub fn objects_where_expected(record: &Value) -> Result<(), String> {
+    fn object(value: Option<&Value>, nullable: bool, path: &str) -> Result<(), String> {
+        match value {
+            None => Ok(()),
+            Some(Value::Null) if nullable => Ok(()),
+            Some(Value::Object(_)) => Ok(()),
+            Some(_) => Err(format!(
+                "`{path}` is an object{}",
+                if nullable { " or null" } else { "" }
+            )),
+        }
+    }
+    fn objects(
+        value: Option<&Value>,
+        path: &str,
+        each: impl Fn(&Value, &str) -> Result<(), String>,
+    ) -> Result<(), String> {
+        match value {
+            Some(Value::Array(items)) => items
+                .iter()
+                .enumerate()
+                .try_for_each(|(i, item)| each(item, &format!("{path}[{i}]"))),
+            _ => Ok(()),
+        }
+    }
+    object(Some(record), false, "record")?;
+    object(record.get("events"), false, "events")?;
+    object(record.get("forked_from"), true, "forked_from")?;
+    object(record.get("outcome"), true, "outcome")?;
+    objects(record.get("seats"), "seats", |seat, path| {
+        object(Some(seat), false, path)
+    })?;
+    objects(record.get("steps"), "steps", |step, path| {
+        object(Some(step), false, path)?;
+        object(step.get("audience"), false, &format!("{path}.audience"))
+    })?;
+    if let Some(outcome) = record.get("outcome") {
+        objects(outcome.get("scores"), "outcome.scores", |score, path| {
+            object(Some(score), false, path)?;
+            for list in ["lines", "tiebreaks"] {
+                objects(score.get(list), &format!("{path}.{list}"), |line, path| {
+                    object(Some(line), false, path)
+                })?;
+            }
+            Ok(())
+        })?;
+    }
+    Ok(())
+}
+
+impl Record {
+    /// What of the record's shape the document says and serde does not check: objects where
+    /// the document has objects, a seed JSON readers keep exactly.
+    pub fn shape_error(&self) -> Option<String> {
+        if self
+            .options
+            .as_ref()
+            .is_some_and(|o| !o.is_object() && !o.is_null())
+        {
+            return Some("`options` is an object or null".into());
+        }
+        if self.seed > crate::table::MAX_SAFE_INTEGER {
+            return Some("`seed` is at most 2^53 - 1".into());
+        }
+        if self.rules_version > i32::MAX as u32 {
+            return Some("`rules_version` is at most 2^31 - 1".into());
+        }
+        self.steps.iter().enumerate().find_map(|(i, step)| {
+            let object = |v: &Option<Value>| v.as_ref().is_none_or(Value::is_object);
+            (!object(&step.action) || !object(&step.event))
+                .then(|| format!("step {i}: `action` and `event` are objects"))
+        })
+    }
+}
+
+/// Each whole number of `value` written as a float, made an integer.
+fn whole_numbers(value: &mut Value) {
+    match value {
+        Value::Number(n) if n.is_f64() => {
+            // Beyond 2^53 a float no longer holds every whole number: such a one stays a float,
+            // which no integer of a record reads.
+            let exact = crate::table::MAX_SAFE_INTEGER as f64;
+            if let Some(f) = n.as_f64().filter(|f| f.fract() == 0.0 && f.abs() <= exact) {
+                if f >= 0.0 {
+                    *value = Value::from(f as u64);
+                } else {
+                    *value = Value::from(f as i64);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(whole_numbers),
+        Value::Object(map) => map.values_mut().for_each(whole_numbers),
+        _ => {}
+    }
 }
 
 /// The text a record's signature is over: the canonical JSON of the record without its

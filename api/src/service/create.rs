@@ -292,14 +292,20 @@ impl Games {
         let (record, game) = match &fork.source {
             ForkSource::Record(record) => (record.clone(), None),
             ForkSource::Game(id) => {
-                let stored = self.read(id).await?;
+                // A game this caller may not see is no more forkable than one that never was.
+                let unseen = || unforkable(format!("no finished game of this caller has the id {id}"));
+                let stored = match self.read(id).await {
+                    Ok(stored) => stored,
+                    Err(missing) if missing.code == Code::GameNotFound => return Err(unseen()),
+                    Err(refusal) => return Err(refusal),
+                };
                 let creator = request
                     .app
                     .as_ref()
                     .map(|app| app.id.to_string())
                     .or_else(|| request.owner.clone());
                 if stored.app != creator {
-                    return Err(Refusal::game_not_found(id.as_str()));
+                    return Err(unseen());
                 }
                 if !stored.is_over() {
                     return Err(Refusal::new(

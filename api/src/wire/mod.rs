@@ -130,9 +130,16 @@ pub struct CreateGame {
     #[serde(default)]
     pub from: Option<ForkFrom>,
     /// With `from`: how many of its actions the fork starts after (default 0, its setup).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "fork_at")]
     #[schema(minimum = 0, maximum = 9007199254740991_u64)]
     pub at: Option<u64>,
+}
+
+fn fork_at<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    Option::<serde_json::Value>::deserialize(d)?
+        .filter(|v| !v.is_null())
+        .map(|v| whole_number(v, "at", MAX_SAFE_INTEGER).map_err(serde::de::Error::custom))
+        .transpose()
 }
 
 /// What a fork starts from: a finished game of this server, or a record.
@@ -142,9 +149,11 @@ pub struct ForkFrom {
     /// A finished game's id.
     #[serde(default)]
     pub game: Option<String>,
-    /// A record, as `GET /v1/games/{id}/record` gives it.
+    /// A record, as `GET /v1/games/{id}/record` gives it (`422 invalid_record` when it is not
+    /// one).
     #[serde(default)]
-    pub record: Option<Box<crate::records::Record>>,
+    #[schema(value_type = Option<crate::records::Record>)]
+    pub record: Option<serde_json::Value>,
 }
 
 /// How many seats, or one spec per seat.

@@ -20,6 +20,11 @@ use crate::support::{Redis, Roadie, python, scratch};
 ///   wrong body under a stale `If-Match` answers `412`.
 /// - `create_game`: options that name seats or give one value per seat are judged with the seat
 ///   count (`422 invalid_options`, as the operation says), and creation is rate limited (`429`).
+/// - `replay_record`, `verify_record`: a record valid by the document need not be one that
+///   replays (its seed may not match its commitment, its steps may be illegal: `422
+///   invalid_record` for a replay, `200` with the failed check for a verification), and the
+///   document cannot bound everything a record holds (a seat number past what the server reads,
+///   a field a record does not have): `400 malformed_json`.
 /// - `create_ticket`: a ticket's body names any ruleset (`404 ruleset_not_found` for one that does
 ///   not exist), so its seat count and options are judged against the ruleset named (`422
 ///   invalid_seats`, `invalid_options`) and its wait for bots against the ticket's lifetime (`422
@@ -33,6 +38,14 @@ checks.negative_data_rejection.expected-statuses = [400, 401, 403, 404, 405, 406
 [[operations]]
 include-operation-id = "create_game"
 checks.positive_data_acceptance.expected-statuses = [201, 422, 429]
+
+[[operations]]
+include-operation-id = "replay_record"
+checks.positive_data_acceptance.expected-statuses = [200, 400, 422]
+
+[[operations]]
+include-operation-id = "verify_record"
+checks.positive_data_acceptance.expected-statuses = [200, 400]
 
 [[operations]]
 include-operation-id = "create_ticket"

@@ -99,8 +99,34 @@ fn new_game(body: CreateGame, app: Option<std::sync::Arc<crate::apps::App>>) -> 
         }
         (Some(from), at) => Some(Fork {
             source: match (from.game, from.record) {
-                (Some(game), None) => ForkSource::Game(GameId::parse(&game)?),
-                (None, Some(record)) => ForkSource::Record(record),
+                (Some(game), None) => ForkSource::Game(GameId::parse(&game).map_err(|_| {
+                    Refusal::new(
+                        crate::table::Code::InvalidRecord,
+                        format!("the game cannot be forked: {game:?} is no game id"),
+                    )
+                })?),
+                (None, Some(record)) => {
+                    crate::records::objects_where_expected(&record).map_err(|shape| {
+                        Refusal::new(
+                            crate::table::Code::InvalidRecord,
+                            format!("the game cannot be forked: `from.record` is not a record: {shape}"),
+                        )
+                    })?;
+                    let record: crate::records::Record = crate::records::parse(record).map_err(|e| {
+                        Refusal::refused_by_serde(
+                            crate::table::Code::InvalidRecord,
+                            "the game cannot be forked: `from.record` is not a record",
+                            e,
+                        )
+                    })?;
+                    if let Some(shape) = record.shape_error() {
+                        return Err(Refusal::new(
+                            crate::table::Code::InvalidRecord,
+                            format!("the game cannot be forked: `from.record` is not a record: {shape}"),
+                        ));
+                    }
+                    ForkSource::Record(Box::new(record))
+                }
                 _ => {
                     return Err(Refusal::new(
                         crate::table::Code::InvalidRecord,

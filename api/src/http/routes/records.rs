@@ -6,6 +6,7 @@ use actix_web::{HttpResponse, web};
 use crate::http::body::RecordBody;
 use crate::http::caller::ViewerCaller;
 use serde::Deserialize;
+use serde_json::Value;
 use utoipa::ToSchema;
 
 use crate::records::{Frame, Record, Verdict};
@@ -60,10 +61,20 @@ pub async fn get_record(
 )]
 pub async fn verify_record(
     games: web::Data<Games>,
-    record: RecordBody<Record>,
+    body: RecordBody<Value>,
 ) -> Result<HttpResponse, Refusal> {
+    crate::records::objects_where_expected(&body.0)
+        .map_err(|shape| Refusal::new(Code::MalformedJson, format!("the body is not a record: {shape}")))?;
+    let record: Record = crate::records::parse(body.0)
+        .map_err(|e| Refusal::refused_by_serde(Code::MalformedJson, "the body is not a record", e))?;
+    if let Some(shape) = record.shape_error() {
+        return Err(Refusal::new(
+            Code::MalformedJson,
+            format!("the body is not a record: {shape}"),
+        ));
+    }
     let games = games.into_inner();
-    let verdict = actix_web::rt::task::spawn_blocking(move || games.verify_record(&record.0))
+    let verdict = actix_web::rt::task::spawn_blocking(move || games.verify_record(&record))
         .await
         .map_err(|_| Refusal::internal())?;
     Ok(HttpResponse::Ok().json(verdict))
@@ -96,8 +107,24 @@ pub struct ReplayRequest {
         (status = 422, response = crate::http::problem::Unprocessable),
     )
 )]
-pub async fn replay_record(body: RecordBody<ReplayRequest>) -> Result<HttpResponse, Refusal> {
-    let request = body.0;
+pub async fn replay_record(body: RecordBody<Value>) -> Result<HttpResponse, Refusal> {
+    if let Some(record) = body.0.get("record") {
+        crate::records::objects_where_expected(record).map_err(|shape| {
+            Refusal::new(
+                Code::MalformedJson,
+                format!("the body's record is not one: {shape}"),
+            )
+        })?;
+    }
+    let request: ReplayRequest = crate::records::parse(body.0).map_err(|e| {
+        Refusal::refused_by_serde(Code::MalformedJson, "the body is not a record and a step", e)
+    })?;
+    if let Some(shape) = request.record.shape_error() {
+        return Err(Refusal::new(
+            Code::MalformedJson,
+            format!("the body's record is not one: {shape}"),
+        ));
+    }
     let frame =
         actix_web::rt::task::spawn_blocking(move || crate::records::replay(&request.record, request.at))
             .await
