@@ -1,8 +1,16 @@
 // The ruleset's phase machine as a list of phases with their edges, the current one marked; the
 // rule ids they cite link to the rules panel once the table has the rules.
 
-import { h } from "./api.js";
+import { fill, h } from "./api.js";
 import { withRuleLinks } from "./texts.js";
+
+/** Shows `machine` in the panel `#machine` with `phase` marked, scrolled to that phase. */
+export function showMachine(machine, phase) {
+  const panel = fill(document.getElementById("machine"), machineList(machine, phase));
+  const list = panel.querySelector(".machine");
+  const now = panel.querySelector(".current");
+  if (list && now) list.scrollTop = now.offsetTop - list.offsetTop - 8;
+}
 
 /** The phases of `machine` (`{initial, phases: [{name, description, actions, transitions}]}`). */
 export function machineList(machine, current) {

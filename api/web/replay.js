@@ -5,7 +5,7 @@
 // ends), the step's events as sentences, and at the last step the final scores.
 
 import { api, catalogue, fill, h, occupantText, seatName, showError } from "./api.js";
-import { machineList } from "./machine.js";
+import { showMachine } from "./machine.js";
 import { listen, loadRules, renderRules, seatWords, sentence, tipOf } from "./texts.js";
 import { label, tree } from "./tree.js";
 
@@ -224,10 +224,7 @@ function render(frame) {
   renderBoard(frame);
   renderHands(frame);
   renderEvents(frame);
-  const machine = fill(document.getElementById("machine"), machineList(state.ruleset?.machine, frame.phase));
-  const list = machine.querySelector(".machine");
-  const now = machine.querySelector(".current");
-  if (list && now) list.scrollTop = now.offsetTop - list.offsetTop - 8;
+  showMachine(state.ruleset?.machine, frame.phase);
   document.getElementById("status").textContent = frame.at === frame.steps ? "final" : `step ${frame.at}`;
   document.body.dataset.step = String(frame.at);
   document.body.dataset.final = frame.at === frame.steps ? "true" : "false";

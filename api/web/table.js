@@ -4,7 +4,7 @@
 // draws the view above the tree.
 
 import { api, catalogue, dropToken, fill, h, heldTokens, holdToken, occupantText, seatName, seatOf, serverNow, showError } from "./api.js";
-import { machineList } from "./machine.js";
+import { showMachine } from "./machine.js";
 import { actionForm } from "./schema-form.js";
 import { citedRules, listen, loadRules, renderRules, ruleLink, seatWords, sentence } from "./texts.js";
 import { label, tree } from "./tree.js";
@@ -343,10 +343,7 @@ async function show(game, etag) {
   renderSeats(game);
   renderOutcome(game);
   renderBoard(game);
-  const machine = fill(document.getElementById("machine"), machineList(state.ruleset?.machine, game.phase));
-  const list = machine.querySelector(".machine");
-  const now = machine.querySelector(".current");
-  if (list && now) list.scrollTop = now.offsetTop - list.offsetTop - 8;
+  showMachine(state.ruleset?.machine, game.phase);
   document.getElementById("action-form").hidden = state.viewer === null || game.status !== "active";
   if (game.status !== "active" && !state.logComplete) {
     // A finished game's whole log is public: read it again from the start.

@@ -80,6 +80,44 @@ fn set_up(record: &Record) -> Result<(AnyGame, Vec<Logged>), Box<Verdict>> {
     }
 }
 
+/// Step `i` of a record, `seat` playing `action` on `game`: its events, or why the rules refuse
+/// it (the game is then unchanged).
+fn apply_step(
+    game: &mut AnyGame,
+    i: usize,
+    seat: roadie_engine::Seat,
+    action: &str,
+) -> Result<Vec<roadie_engine::Event<Box<serde_json::value::RawValue>>>, Box<Verdict>> {
+    match guarded(|| game.apply(seat, action)) {
+        Ok(Ok(events)) => Ok(events),
+        Ok(Err(rejection)) => Err(Box::new(Verdict::failed(
+            "step",
+            Some(i),
+            format!("seat {seat}'s action is refused by the rules: {rejection}"),
+            i,
+        ))),
+        Err(_) => Err(Box::new(Verdict::failed(
+            "step",
+            Some(i),
+            "the rules failed on this action",
+            i,
+        ))),
+    }
+}
+
+/// `Err` unless the record's seed and salt give its commitment.
+fn check_commitment(record: &Record) -> Result<(), Box<Verdict>> {
+    if seed_commitment(record.seed, &record.seed_salt) == record.seed_commitment {
+        return Ok(());
+    }
+    Err(Box::new(Verdict::failed(
+        "commitment",
+        None,
+        "SHA-256 of `<seed_salt>:<seed>` is not the seed commitment",
+        0,
+    )))
+}
+
 /// Plays steps `from..upto` of `record` on `game`, adding what they write to `log`.
 fn play(
     record: &Record,
@@ -90,26 +128,9 @@ fn play(
 ) -> Result<(), Box<Verdict>> {
     for (i, step) in record.steps.iter().enumerate().take(upto).skip(from) {
         match (step.seat, &step.action, &step.event, &step.audience) {
-            (Some(seat), Some(action), None, None) => match guarded(|| game.apply(seat, &action.to_string()))
-            {
-                Ok(Ok(events)) => log.extend(logged(events)),
-                Ok(Err(rejection)) => {
-                    return Err(Box::new(Verdict::failed(
-                        "step",
-                        Some(i),
-                        format!("seat {seat}'s action is refused by the rules: {rejection}"),
-                        i,
-                    )));
-                }
-                Err(_) => {
-                    return Err(Box::new(Verdict::failed(
-                        "step",
-                        Some(i),
-                        "the rules failed on this action",
-                        i,
-                    )));
-                }
-            },
+            (Some(seat), Some(action), None, None) => {
+                log.extend(logged(apply_step(game, i, seat, &action.to_string())?));
+            }
             (None, None, Some(event), Some(audience)) => log.push((audience.clone(), event.clone())),
             _ => {
                 return Err(Box::new(Verdict::failed(
@@ -128,14 +149,7 @@ fn play(
 /// what they wrote: the log a fork of it starts with. `None` in the verdict's place when the
 /// record has fewer actions, or its game is over after them.
 pub fn prefix(record: &Record, actions: usize) -> Result<(AnyGame, crate::table::Log), Box<Verdict>> {
-    if seed_commitment(record.seed, &record.seed_salt) != record.seed_commitment {
-        return Err(Box::new(Verdict::failed(
-            "commitment",
-            None,
-            "SHA-256 of `<seed_salt>:<seed>` is not the seed commitment",
-            0,
-        )));
-    }
+    check_commitment(record)?;
     let (mut game, setup) = set_up(record)?;
     let mut log = crate::table::Log::default();
     for (audience, body) in setup {
@@ -154,25 +168,8 @@ pub fn prefix(record: &Record, actions: usize) -> Result<(AnyGame, crate::table:
         let text = action.to_string();
         let raw = serde_json::value::RawValue::from_string(text.clone())
             .map_err(|e| Box::new(Verdict::failed("step", Some(i), e.to_string(), i)))?;
-        match guarded(|| game.apply(seat, &text)) {
-            Ok(Ok(events)) => log.play(seat, raw, step.at.unwrap_or_default(), events),
-            Ok(Err(rejection)) => {
-                return Err(Box::new(Verdict::failed(
-                    "step",
-                    Some(i),
-                    format!("seat {seat}'s action is refused by the rules: {rejection}"),
-                    i,
-                )));
-            }
-            Err(_) => {
-                return Err(Box::new(Verdict::failed(
-                    "step",
-                    Some(i),
-                    "the rules failed on this action",
-                    i,
-                )));
-            }
-        }
+        let events = apply_step(&mut game, i, seat, &text)?;
+        log.play(seat, raw, step.at.unwrap_or_default(), events);
         played += 1;
     }
     if played < actions {
@@ -199,14 +196,7 @@ pub fn prefix(record: &Record, actions: usize) -> Result<(AnyGame, crate::table:
 /// record that is not the server's replays just as well, and shows nothing of any game but
 /// itself.
 pub fn replay(record: &Record, at: usize) -> Result<Frame, Box<Verdict>> {
-    if seed_commitment(record.seed, &record.seed_salt) != record.seed_commitment {
-        return Err(Box::new(Verdict::failed(
-            "commitment",
-            None,
-            "SHA-256 of `<seed_salt>:<seed>` is not the seed commitment",
-            0,
-        )));
-    }
+    check_commitment(record)?;
     let at = at.min(record.steps.len());
     let (mut game, mut log) = set_up(record)?;
     play(record, &mut game, 0, at.saturating_sub(1), &mut log)?;
@@ -304,13 +294,8 @@ pub fn verify(record: &Record, keys: &KnownKeys, served: Option<u32>) -> Verdict
             0,
         );
     }
-    if seed_commitment(record.seed, &record.seed_salt) != record.seed_commitment {
-        return Verdict::failed(
-            "commitment",
-            None,
-            "SHA-256 of `<seed_salt>:<seed>` is not the seed commitment",
-            0,
-        );
+    if let Err(verdict) = check_commitment(record) {
+        return *verdict;
     }
     let (mut game, mut log) = match set_up(record) {
         Ok(set) => set,

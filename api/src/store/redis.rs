@@ -681,36 +681,25 @@ where
         };
         // KEYS in the order SAVE names them: version, state, events, idem, writes, fenced, for
         // a game with a webhook outbox, webhook, outbox_tries (every key the script is passed
-        // is hashed into a Lua string, and a game without one never reads them), and actions.
-        let [
-            version,
-            state_key,
-            events_key,
-            idem,
-            writes,
-            fenced,
-            outbox,
-            webhook,
-            outbox_tries,
-            actions_key,
-        ] = keys_of(&game.id);
-        let all;
+        // is hashed into a Lua string, and a game without one never reads them), and actions:
+        // every key of the game, or all but the webhook's three.
+        let all = keys_of(&game.id);
         let short;
         let keys: &[GameKey<'_>] = if game.webhook.is_some() {
-            all = [
+            &all
+        } else {
+            let [
                 version,
                 state_key,
                 events_key,
                 idem,
                 writes,
                 fenced,
-                outbox,
-                webhook,
-                outbox_tries,
+                _,
+                _,
+                _,
                 actions_key,
-            ];
-            &all
-        } else {
+            ] = keys_of(&game.id);
             short = [version, state_key, events_key, idem, writes, fenced, actions_key];
             &short
         };
