@@ -10,6 +10,7 @@ use crate::http::limits::{ClientAddress, LimitsConfig};
 use crate::service::bots::BotConfig;
 use crate::service::webhooks::WebhookConfig;
 use crate::store::Quota;
+use crate::table::tickets::MatchWindow;
 
 /// The shortest `ROADIE_JWT_SECRET` accepted, in bytes: HS256 with a short or guessable secret
 /// lets any player who holds a token find the secret by trying, and forge every other token.
@@ -47,6 +48,39 @@ pub struct Config {
     /// `ROADIE_RECORD_KEY`, `ROADIE_RECORD_LIMIT`, `ROADIE_ARCHIVE_URL`,
     /// `ROADIE_ARCHIVE_SWEEP_MS` and `ROADIE_ARCHIVE_LEASE_MS`.
     pub records: RecordsConfig,
+    /// `ROADIE_MATCH_WINDOW`, `ROADIE_RATING_SWEEP_MS` and `ROADIE_RATING_LEASE_MS`.
+    pub ratings: RatingsConfig,
+}
+
+/// How ratings are written and used by matchmaking.
+#[derive(Clone, Debug)]
+pub struct RatingsConfig {
+    /// `ROADIE_MATCH_WINDOW`: how near in rating the tickets of an app's players must be to sit
+    /// together, `start,widest,secs` (default `50,300,30`: ±50 at once, widening to ±300 after
+    /// 30 s of waiting); `off` seats them whatever their ratings.
+    pub match_window: Option<MatchWindow>,
+    /// `ROADIE_RATING_SWEEP_MS`: how often each process looks for finished rated games to rate
+    /// (default 250).
+    pub sweep: Duration,
+    /// `ROADIE_RATING_LEASE_MS`: how long a process's claim on a game to rate holds before
+    /// another may take it (default 10000).
+    pub lease: Duration,
+}
+
+/// A window as `ROADIE_MATCH_WINDOW` writes it: `start,widest,secs`.
+fn match_window(text: &str) -> Option<MatchWindow> {
+    let mut parts = text.split(',').map(str::trim);
+    let start: i64 = parts.next()?.parse().ok()?;
+    let widest: i64 = parts.next()?.parse().ok()?;
+    let secs: u64 = parts.next()?.parse().ok()?;
+    if parts.next().is_some() || start < 0 || widest < start || secs > 86_400 {
+        return None;
+    }
+    Some(MatchWindow {
+        start,
+        widest,
+        widen_ms: secs * 1000,
+    })
 }
 
 /// How game records are signed and read.
@@ -320,6 +354,19 @@ impl Config {
                     .filter(|url| !url.is_empty()),
                 archive_sweep: Duration::from_millis(number("ROADIE_ARCHIVE_SWEEP_MS", 500)?.max(10)),
                 archive_lease: Duration::from_millis(number("ROADIE_ARCHIVE_LEASE_MS", 30_000)?.max(100)),
+            },
+            ratings: RatingsConfig {
+                match_window: match get("ROADIE_MATCH_WINDOW") {
+                    None => Some(MatchWindow::default()),
+                    Some(text) if text.trim() == "off" => None,
+                    Some(text) => Some(match_window(&text).ok_or(ConfigError {
+                        name: "ROADIE_MATCH_WINDOW",
+                        value: text.clone(),
+                        reason: "is `start,widest,secs` (points either way, 0 <= start <= widest; secs up to 86400), or `off`",
+                    })?),
+                },
+                sweep: Duration::from_millis(number("ROADIE_RATING_SWEEP_MS", 250)?.max(10)),
+                lease: Duration::from_millis(number("ROADIE_RATING_LEASE_MS", 10_000)?.max(100)),
             },
             webhooks: WebhookConfig {
                 hosts: get("ROADIE_WEBHOOK_HOSTS")

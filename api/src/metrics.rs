@@ -58,6 +58,8 @@ const TICKETS_MATCHED: &str = "roadie_tickets_matched_total";
 const GAMES_ARCHIVED: &str = "roadie_games_archived_total";
 const REPAIRS: &str = "roadie_repairs_total";
 const ARCHIVE_BACKLOG: &str = "roadie_archive_backlog";
+const GAMES_RATED: &str = "roadie_games_rated_total";
+const RATING_BACKLOG: &str = "roadie_rating_backlog";
 const BOT_MOVES: &str = "roadie_bot_moves_total";
 const BOT_DECISION: &str = "roadie_bot_decision_seconds";
 const BOT_BACKLOG: &str = "roadie_bot_backlog";
@@ -67,10 +69,14 @@ const HINT_DURATION: &str = "roadie_hint_seconds";
 const TICKETS: &str = "roadie_tickets_total";
 const TICKET_WAIT: &str = "roadie_ticket_wait_seconds";
 
-const COUNTERS: [(&str, &str); 17] = [
+const COUNTERS: [(&str, &str); 18] = [
     (
         REPAIRS,
-        "Due entries the reconciler found missing and put back, by kind: bot_turn, clock, archive.",
+        "Due entries the reconciler found missing and put back, by kind: bot_turn, clock, archive, rating.",
+    ),
+    (
+        GAMES_RATED,
+        "Finished rated games whose ratings this process wrote.",
     ),
     (
         BOT_MOVES,
@@ -173,7 +179,11 @@ const GAUGES: [(&str, &str); 2] = [
 ];
 
 /// The gauges registered at their first reading: a process that never reads one exports none.
-const LATE_GAUGES: [(&str, &str); 2] = [
+const LATE_GAUGES: [(&str, &str); 3] = [
+    (
+        RATING_BACKLOG,
+        "Finished rated games waiting for their ratings to be written, in the store (every process's).",
+    ),
     (
         ARCHIVE_BACKLOG,
         "Finished games waiting to be written to the archive, in the store (every process's).",
@@ -298,6 +308,10 @@ pub struct Metrics {
     archived: [Counter; 2],
     /// Due entries the reconciler put back, by kind.
     repairs: Labelled<&'static str, Counter>,
+    /// Games rated by this process.
+    rated: Counter,
+    /// The games waiting for their ratings, registered at the first reading.
+    rating_backlog: OnceLock<Gauge>,
     /// The games waiting for the archive, registered at the first reading (a server with no
     /// archive exports none).
     archive_backlog: OnceLock<Gauge>,
@@ -365,6 +379,8 @@ impl Default for Metrics {
             archived: ["archived", "failed"].map(|result| labelled(GAMES_ARCHIVED, "result", result)),
             archive_backlog: OnceLock::new(),
             repairs: Labelled::default(),
+            rated: counter(GAMES_RATED),
+            rating_backlog: OnceLock::new(),
             bot_moves: Labelled::default(),
             bot_decisions: Labelled::default(),
             bot_backlog: OnceLock::new(),
@@ -596,6 +612,21 @@ impl Metrics {
             .get_or_init(|| {
                 self.recorder
                     .register_gauge(&Key::from_static_name(ARCHIVE_BACKLOG), &METADATA)
+            })
+            .set(games as f64);
+    }
+
+    /// Counts a game whose ratings this process wrote.
+    pub fn game_rated(&self) {
+        self.rated.increment(1);
+    }
+
+    /// Sets the count of finished rated games waiting for their ratings.
+    pub fn rating_backlog(&self, games: u64) {
+        self.rating_backlog
+            .get_or_init(|| {
+                self.recorder
+                    .register_gauge(&Key::from_static_name(RATING_BACKLOG), &METADATA)
             })
             .set(games as f64);
     }

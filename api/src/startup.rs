@@ -303,6 +303,7 @@ impl Application {
         .with_matching(crate::service::MatchConfig {
             ticket_ttl: config.store.ticket_ttl,
             lease: config.store.ticket_lease,
+            window: config.ratings.match_window,
         })
         .with_bots(config.bots)
         .with_record_keys(record_keys)
@@ -321,6 +322,13 @@ impl Application {
         crate::service::matching::spawn_ticket_sweeper(games.clone().into_inner(), config.store.ticket_sweep);
         crate::service::bots::spawn_bot_workers(games.clone().into_inner());
         crate::service::archiving::spawn_archiver(games.clone().into_inner());
+        crate::service::ratings::spawn_rater(
+            games.clone().into_inner(),
+            crate::service::ratings::RatingConfig {
+                sweep: config.ratings.sweep,
+                lease: config.ratings.lease,
+            },
+        );
         crate::service::reconciler::spawn_reconciler(games.clone().into_inner(), config.repair_every);
         let keys = web::Data::from(keys);
         let apps = web::Data::from(apps);

@@ -61,6 +61,10 @@ pub struct Record {
     pub forked_from: Option<ForkedFrom>,
     /// Whether the game was aborted (it then has no outcome).
     pub aborted: bool,
+    /// A rated game's ratings: each seat's rating before and after (as its `ratings_changed`
+    /// event says).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ratings: Option<Vec<crate::table::rating::RatingChange>>,
     /// The scores and winners; `null` for an aborted game.
     pub outcome: Option<Outcome>,
     /// The game's whole event log, as a count and a digest.
@@ -193,6 +197,7 @@ pub fn build(table: &Table, events: &[StoredEvent], actions: &[LoggedAction]) ->
         steps,
         forked_from: table.forked_from.clone(),
         aborted: table.aborted,
+        ratings: table.rated.as_ref().and_then(|rated| rated.changes.clone()),
         outcome: if table.aborted { None } else { table.game.outcome() },
         events: digest(events.iter().map(|e| (&e.audience, body_of(e)))),
         signature: None,

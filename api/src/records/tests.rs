@@ -35,6 +35,7 @@ fn bot_game(slug: &str, seats: usize, seed: u64) -> (Table, Vec<StoredEvent>, Ve
         rules_version: 1,
         forked_from: None,
         aborted: false,
+        rated: None,
         notices: Vec::new(),
     };
     let actions = log.actions.iter().map(|played| played.logged(1)).collect();

@@ -68,6 +68,7 @@ mod tests {
             rules_version: 1,
             forked_from: None,
             aborted: false,
+            rated: None,
             notices: Vec::new(),
         })
     }

@@ -12,6 +12,7 @@ use crate::store::{StoreError, StoredEvent, Work};
 use crate::table::bots::{play_bots, turn_due};
 use crate::table::clock::TimeControl;
 use crate::table::notices::notices;
+use crate::table::rating::Rated;
 use crate::table::refusal::plain_types;
 use crate::table::seats::{SeatSpec, seats_taken, table_of};
 use crate::table::{Clock, Code, ForkedFrom, GameId, Log, Refusal, Revision, Table, seed_commitment};
@@ -57,6 +58,8 @@ pub struct NewGame {
     pub owner: Option<String>,
     /// Where it starts, when it is a fork of another game's position.
     pub fork: Option<Fork>,
+    /// Whether its end rates its players.
+    pub rated: bool,
 }
 
 /// A fork: a new game at the position after `at` actions of a finished game or a record.
@@ -148,6 +151,24 @@ impl Games {
         if let Some(control) = &request.clock {
             control.check()?;
         }
+        let rated = if request.rated {
+            let refused = |why: &str| Refusal::new(Code::NotRatable, format!("a rated game {why}"));
+            if request.app.is_none() && request.owner.is_none() {
+                return Err(refused(
+                    "belongs to an app: create it with an app's key or player token",
+                ));
+            }
+            if request.fork.is_some() {
+                return Err(refused("starts from its setup: a fork is never rated"));
+            }
+            let specs = request
+                .specs
+                .as_deref()
+                .ok_or_else(|| refused("names every seat: `seats` as a list of players and bots"))?;
+            Some(Rated::of_seats(specs)?)
+        } else {
+            None
+        };
         let fork = match &request.fork {
             None => None,
             Some(fork) => Some(self.fork_source(&request, ruleset.slug, fork).await?),
@@ -211,6 +232,7 @@ impl Games {
             rules_version: self.rules.version(ruleset.slug),
             forked_from,
             aborted: false,
+            rated,
             notices: Vec::new(),
         };
         stored.clock = request

@@ -12,9 +12,11 @@ use std::time::Duration;
 use roadie_engine::{AnyGame, BotLevel};
 
 use crate::metrics::TicketResult;
+use crate::store::ratings::Board;
+use crate::table::rating::Rated;
 use crate::table::seats::{SeatSpec, display_name};
 use crate::table::tickets::{
-    Claim, QueueSpec, Seated, Ticket, TicketId, TicketState, claim_id, ticket_token, token_hash,
+    Claim, MatchWindow, QueueSpec, Seated, Ticket, TicketId, TicketState, claim_id, ticket_token, token_hash,
 };
 use crate::table::{Code, GameId, Refusal};
 
@@ -40,6 +42,9 @@ pub struct MatchConfig {
     pub ticket_ttl: Duration,
     /// How long a process holds a claim before another may complete it.
     pub lease: Duration,
+    /// How near in rating the tickets of an app's players must be to sit together; `None`
+    /// seats them whatever their ratings.
+    pub window: Option<MatchWindow>,
 }
 
 impl Default for MatchConfig {
@@ -47,6 +52,7 @@ impl Default for MatchConfig {
         Self {
             ticket_ttl: Duration::from_secs(300),
             lease: Duration::from_secs(10),
+            window: Some(MatchWindow::default()),
         }
     }
 }
@@ -122,6 +128,23 @@ impl Games {
             options,
             app: request.app.as_ref().map(|a| a.to_string()),
         };
+        let rating = match (&request.app, &request.player, &self.matching.window) {
+            (Some(app), Some(player), Some(_)) => self
+                .counted(
+                    self.store
+                        .standings(
+                            Board {
+                                app,
+                                ruleset: ruleset.slug,
+                            },
+                            &[player],
+                        )
+                        .await,
+                )?
+                .first()
+                .map(|standing| standing.skill.shown()),
+            _ => None,
+        };
         let queue = spec.key();
         let id = TicketId::random(&queue);
         let token = ticket_token();
@@ -137,6 +160,8 @@ impl Games {
                 .bots_after_secs
                 .map_or(0, |secs| now.saturating_add(secs.saturating_mul(1000))),
             bot_level: request.bot_level.unwrap_or(BotLevel::Random),
+            rating,
+            opened_ms: now,
             game: None,
             seat: None,
             seat_token: None,
@@ -219,7 +244,13 @@ impl Games {
         for _ in 0..CLAIMS_PER_LOOK {
             let (spec, look) = self.counted(
                 self.store
-                    .look(queue, &claim_id(), now_ms(), self.matching.lease)
+                    .look(
+                        queue,
+                        &claim_id(),
+                        now_ms(),
+                        self.matching.lease,
+                        self.matching.window.as_ref(),
+                    )
                     .await,
             )?;
             next = look.next_ms;
@@ -250,6 +281,8 @@ impl Games {
             })
             .collect();
         specs.extend(std::iter::repeat_n(SeatSpec::Bot(claim.level), claim.bots));
+        // Matched between an app's players (each once), the game is rated; bots anchor it.
+        let rated = spec.app.is_some() && Rated::of_seats(&specs).is_ok();
         let created = self
             .create(NewGame {
                 ruleset: spec.ruleset.clone(),
@@ -265,6 +298,7 @@ impl Games {
                 app: None,
                 owner: spec.app.clone(),
                 fork: None,
+                rated,
             })
             .await?;
         let seated: Vec<Seated> = claim

@@ -21,6 +21,7 @@ pub mod lobby;
 pub mod matching;
 mod owners;
 mod post;
+pub mod ratings;
 mod read;
 pub mod reconciler;
 mod records;

@@ -57,6 +57,8 @@ pub(crate) fn state_of(stored: &Table, viewer: Viewer) -> Result<GameState, Refu
         seed_salt: finished.then(|| stored.salt.clone()),
         clock: stored.clock.as_ref().map(|clock| clock.view()),
         forked_from: stored.forked_from.clone(),
+        rated: stored.rated.is_some(),
+        ratings: stored.rated.as_ref().and_then(|rated| rated.changes.clone()),
     })
 }
 

@@ -7,8 +7,10 @@
 //! sweep reads the state and asks the indexes:
 //! - a bot that searches is to act, and the game is not filed as a bot turn: it is filed;
 //! - a clock runs, and the game is not in the index of clocks: it is filed at its deadline;
-//! - the game is over, an archive is configured, the game is not filed for it and the archive does
-//!   not hold it: it is filed;
+//! - the game is over and rated, its ratings are not in it, and it is not filed for them: it is
+//!   filed;
+//! - the game is over (and rated, if it is rated), an archive is configured, the game is not filed
+//!   for it and the archive does not hold it: it is filed;
 //! - the game is over and nothing is left to do for it (or it is gone): it stops being tracked.
 //!
 //! Filing is harmless when it was not needed (an entry early or twice is found to have nothing to
@@ -49,6 +51,8 @@ pub enum Repair {
     Clock(u64),
     /// An archive entry.
     Archive,
+    /// A rating entry.
+    Rating,
 }
 
 impl Repair {
@@ -58,6 +62,7 @@ impl Repair {
             Repair::BotTurn => "bot_turn",
             Repair::Clock(_) => "clock",
             Repair::Archive => "archive",
+            Repair::Rating => "rating",
         }
     }
 }
@@ -107,12 +112,15 @@ impl Games {
                 }
                 Repair::Clock(deadline) => self.store.schedule_clock(id, deadline, true).await?,
                 Repair::Archive => self.store.file_work(Work::Archive, id, now_ms()).await?,
+                Repair::Rating => self.store.file_work(Work::Rate, id, now_ms()).await?,
             }
             tracing::warn!(game = %id, kind = repair.kind(), "a game lacked a due entry; it was put back");
             self.metrics.repaired(repair.kind());
             repairs += 1;
         }
-        let done = table.is_over() && (self.archiving.is_none() || self.archived(id).await?);
+        let done = table.is_over()
+            && !table.awaits_rating()
+            && (self.archiving.is_none() || self.archived(id).await?);
         Ok((!done).then_some(repairs))
     }
 
@@ -129,7 +137,11 @@ impl Games {
         {
             needed.push(Repair::Clock(deadline));
         }
+        if table.awaits_rating() && !self.store.is_due(Work::Rate, id).await? {
+            needed.push(Repair::Rating);
+        }
         if table.is_over()
+            && !table.awaits_rating()
             && self.archiving.is_some()
             && !self.store.is_due(Work::Archive, id).await?
             && !self.archived(id).await?

@@ -232,7 +232,12 @@ impl Games {
         if bot_due {
             self.counted(self.store.file_work(Work::BotTurn, &table.id, now).await)?;
         }
-        if self.archiving.is_some() && next.is_over() && !table.is_over() {
+        if next.awaits_rating() && !table.awaits_rating() {
+            self.counted(self.store.file_work(Work::Rate, &table.id, now).await)?;
+        }
+        // A rated game is archived once its ratings are in it.
+        let settled = |t: &Table| t.is_over() && !t.awaits_rating();
+        if self.archiving.is_some() && settled(next) && !settled(table) {
             self.counted(self.store.file_work(Work::Archive, &table.id, now).await)?;
         }
         let saved = match self

@@ -42,6 +42,8 @@ pub enum Work {
     BotTurn,
     /// A finished game is to be written to the archive.
     Archive,
+    /// A finished rated game's ratings are to be written.
+    Rate,
 }
 
 impl Work {
@@ -50,6 +52,7 @@ impl Work {
         match self {
             Work::BotTurn => "bots",
             Work::Archive => "archive",
+            Work::Rate => "ratings",
         }
     }
 }

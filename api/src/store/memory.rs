@@ -13,6 +13,7 @@ mod active;
 mod due;
 mod indexes;
 mod outbox;
+mod ratings;
 mod tickets;
 use super::{
     Freshness, GameStore, IdempotentRecord, IdempotentWrite, LoggedAction, MemoryUse, Played, Quota,
@@ -85,6 +86,8 @@ pub struct MemoryStore {
     active: Mutex<ActiveSets>,
     /// Indexes of games by owner.
     indexes: Mutex<indexes::Sets>,
+    /// Ratings, by (app, ruleset).
+    ratings: Mutex<ratings::Sheets>,
 }
 
 impl MemoryStore {
@@ -104,6 +107,7 @@ impl MemoryStore {
             due_work: Mutex::default(),
             active: Mutex::default(),
             indexes: Mutex::default(),
+            ratings: Mutex::default(),
         }
     }
 

@@ -16,6 +16,7 @@ mod due;
 mod indexes;
 mod memory;
 mod outbox;
+pub mod ratings;
 pub mod redis;
 mod tickets;
 mod updates;
@@ -26,6 +27,7 @@ pub use due::{DUE_SHARDS, DueClaim, DueEnd, DueWork, HeldShards, Work, due_shard
 pub use indexes::{Indexed, Indexes};
 pub use memory::MemoryStore;
 pub use outbox::{CLAIM_SCAN, Claim, Failure, Outbox, OutboxNotice, Pending, Room, Webhook, superseded};
+pub use ratings::Ratings;
 pub use redis::RedisStore;
 pub use tickets::Matchmaking;
 
@@ -160,7 +162,9 @@ impl Retention {
 
 /// Games, by id. Implementations are shared by every worker.
 #[async_trait]
-pub trait GameStore: Outbox + Matchmaking + DueWork + ActiveGames + Indexes + Send + Sync + 'static {
+pub trait GameStore:
+    Outbox + Matchmaking + DueWork + ActiveGames + Indexes + Ratings + Send + Sync + 'static
+{
     /// Stores a new game with its setup events. `false` if the id is taken; [`StoreError::Full`]
     /// if the store is fuller than the share of its memory from which new games are refused,
     /// checked in the same atomic step as the write.

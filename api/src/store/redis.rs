@@ -44,6 +44,7 @@ mod indexes;
 mod msgpack;
 mod outbox;
 mod per_thread;
+mod ratings;
 mod tickets;
 use super::{
     Freshness, GameStore, IdempotentRecord, IdempotentWrite, LoggedAction, MemoryUse, Played, Quota,
@@ -1142,6 +1143,7 @@ mod tests {
             rules_version: 1,
             forked_from: None,
             aborted: false,
+            rated: None,
             notices: Vec::new(),
         }
     }

@@ -19,7 +19,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 
 use super::StoreError;
-use crate::table::tickets::{Look, QueueSpec, Seated, Ticket, TicketId, TicketState};
+use crate::table::tickets::{Look, MatchWindow, QueueSpec, Seated, Ticket, TicketId, TicketState};
 
 /// Tickets, queues and claims.
 #[async_trait]
@@ -48,13 +48,15 @@ pub trait Matchmaking {
 
     /// One look at `queue` at `now_ms`, atomically: a claim whose lease ran out is handed over
     /// with a new lease; else tickets past their time expire and a batch that can start becomes
-    /// the claim `claim_id`, leased for `lease`. Also answers the queue's spec.
+    /// the claim `claim_id`, leased for `lease`, its tickets near each other in rating as
+    /// `window` asks ([`crate::table::tickets::batch`]). Also answers the queue's spec.
     async fn look(
         &self,
         queue: &str,
         claim_id: &str,
         now_ms: u64,
         lease: Duration,
+        window: Option<&MatchWindow>,
     ) -> Result<(Option<QueueSpec>, Look), StoreError>;
 
     /// Records each ticket's seat and ends claim `claim` of `queue`, if it is still held by

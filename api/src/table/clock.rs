@@ -294,6 +294,7 @@ pub fn apply_timeouts(stored: &Table, now: u64) -> Option<(Table, Log)> {
     let mut clock = stored.clock.clone()?;
     let mut game = stored.game.clone();
     let mut log = Log::default();
+    let mut timed_out = Vec::new();
     for seat in expired {
         if game.is_over() || !game.to_act().contains(&seat) {
             continue;
@@ -316,6 +317,7 @@ pub fn apply_timeouts(stored: &Table, now: u64) -> Option<(Table, Log)> {
         };
         game = next;
         log.append(played);
+        timed_out.push(seat);
         clock = clock.after(Some(seat), &game.to_act(), now);
     }
     if log.is_empty() {
@@ -326,7 +328,13 @@ pub fn apply_timeouts(stored: &Table, now: u64) -> Option<(Table, Log)> {
         log.append(bots_played);
         clock = clock.after(None, &game.to_act(), now);
     }
-    let next = stored.succeeded_by(game, log.len() as u64, Some(clock), now);
+    let mut next = stored.succeeded_by(game, log.len() as u64, Some(clock), now);
+    if let Some(rated) = &mut next.rated {
+        // "A resignation or timeout ranks that seat last."
+        for seat in timed_out {
+            rated.forfeit(seat);
+        }
+    }
     Some((next, log))
 }
 
@@ -462,6 +470,7 @@ mod tests {
             rules_version: 1,
             forked_from: None,
             aborted: false,
+            rated: None,
             notices: Vec::new(),
         }
     }

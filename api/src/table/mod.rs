@@ -14,6 +14,7 @@ pub mod bots;
 pub mod clock;
 pub mod notices;
 pub mod post;
+pub mod rating;
 pub mod refusal;
 mod revision;
 pub mod seats;
@@ -97,6 +98,9 @@ pub struct Table {
     /// Whether its host or its app aborted it: it ended where it stood, and nobody won.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub aborted: bool,
+    /// Whether it is rated, who each seat counts for, and its ratings' change once rated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rated: Option<rating::Rated>,
     /// The notices this write adds to the webhook's outbox, written in the same atomic step
     /// (never part of the stored state).
     #[serde(skip)]
@@ -142,6 +146,13 @@ impl Table {
             )),
             _ => Ok(()),
         }
+    }
+
+    /// Whether the rules ended a rated game whose ratings are not written yet.
+    pub fn awaits_rating(&self) -> bool {
+        !self.aborted
+            && self.game.is_over()
+            && self.rated.as_ref().is_some_and(|rated| rated.changes.is_none())
     }
 
     /// Whether nothing more can be played: the rules ended the game, or it was aborted.
@@ -230,6 +241,7 @@ impl Table {
             rules_version: self.rules_version,
             forked_from: self.forked_from.clone(),
             aborted: self.aborted,
+            rated: self.rated.clone(),
             notices: Vec::new(),
         };
         next.notices = notices::notices(Some(&self.game), &next, now_ms);

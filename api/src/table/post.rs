@@ -80,6 +80,8 @@ pub(super) fn acted(
         .clock
         .as_ref()
         .map(|clock| clock.after(Some(seat), &game.to_act(), now));
-    let next = table.succeeded_by(game, log.len() as u64, clock, now);
+    let mut next = table.succeeded_by(game, log.len() as u64, clock, now);
+    // The seats whose deadlines passed forfeited a rated game.
+    next.rated.clone_from(&base.rated);
     Transition::new(next, log)
 }

@@ -117,6 +117,8 @@ codes! {
         "The game has no such seat; `seats` in the game says how many it has.";
     GameNotFound = "game_not_found", NotFound,
         "No game has this id (it never existed, was deleted, or expired).";
+    PlayerNotFound = "player_not_found", NotFound,
+        "The app has no player by this id with a rated game (or the player is another app's).";
     TicketNotFound = "ticket_not_found", NotFound,
         "No matchmaking ticket has this id (it never existed, or it was forgotten some minutes after it ended).";
     RulesetNotFound = "ruleset_not_found", NotFound,
@@ -159,6 +161,8 @@ codes! {
         "The rules refuse the action now; `legal_actions` lists what the seat may post.";
     InvalidRecord = "invalid_record", Invalid,
         "The record does not replay to the step asked for (`detail` says where and why); `POST /v1/records/verify` checks it whole.";
+    NotRatable = "not_ratable", Invalid,
+        "A rated game seats only an app's players (each once) and bots, at least one player, and is not a fork; `detail` says which rule the creation broke.";
     InvalidSeats = "invalid_seats", Invalid,
         "The ruleset does not allow this many seats; `GET /v1/rulesets` says how many it does.";
     InvalidOptions = "invalid_options", Invalid,

@@ -19,6 +19,7 @@ use utoipa::ToSchema;
 
 use super::bots::play_bots;
 use super::clock;
+use super::rating::RatedSeat;
 use super::refusal::{Code, Refusal};
 use super::{Change, Refused, StoredEvent, Table, Transition};
 
@@ -764,8 +765,26 @@ impl SeatChange {
             .clock
             .as_ref()
             .map(|clock| clock.after(None, &game.to_act(), now));
+        let mut rated = base.rated.clone();
+        if let Some(rated) = &mut rated {
+            // A rated seat left by its player (to a bot, or to someone else) is its forfeit.
+            let kept = match (&seats.entry(seat).occupant, rated.seats.get(seat.index())) {
+                (
+                    Occupant::Player {
+                        player: Some(now), ..
+                    },
+                    Some(RatedSeat::Player { player, .. }),
+                ) => now == player,
+                (Occupant::Bot { .. }, Some(RatedSeat::Bot { .. })) => true,
+                _ => false,
+            };
+            if !kept {
+                rated.forfeit(seat);
+            }
+        }
         let next = Table {
             seats,
+            rated,
             ..table.succeeded_by(game, log.len() as u64, clock, now)
         };
         Ok((Transition::new(next, log), seat))
@@ -957,6 +976,7 @@ mod tests {
             rules_version: 1,
             forked_from: None,
             aborted: false,
+            rated: None,
             notices: Vec::new(),
         };
         let mut old = serde_json::to_value(&stored).expect("json");

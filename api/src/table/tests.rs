@@ -36,6 +36,7 @@ fn table(specs: &[SeatSpec], clocked: bool) -> Table {
         rules_version: 1,
         forked_from: None,
         aborted: false,
+        rated: None,
         notices: Vec::new(),
     }
 }

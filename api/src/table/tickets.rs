@@ -122,6 +122,13 @@ pub struct Ticket {
     pub bots_ms: u64,
     /// The level of those bots.
     pub bot_level: BotLevel,
+    /// Its player's rating in the queue's ruleset when it was opened, for an app's player: it
+    /// waits for players near it ([`MatchWindow`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<i64>,
+    /// When it was opened (Unix ms).
+    #[serde(default)]
+    pub opened_ms: u64,
     /// Its game, once matched.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub game: Option<String>,
@@ -240,30 +247,144 @@ pub struct Batch {
     pub level: BotLevel,
 }
 
-/// Picks the batch a queue's next claim takes from its `waiting` tickets (in arrival order, with
-/// the time each accepts bots from, `0` for never): the first full game's worth; else, once some
-/// tickets' wait for bots is over at `now_ms`, those tickets with bots in the other seats (at the
-/// level of the first of them). A ticket that asked for no bots, or whose wait is not over, is
-/// never seated beside bots. `None` when no game can start yet.
-pub fn batch(waiting: &[(String, u64, BotLevel)], seats: usize, now_ms: u64) -> Option<Batch> {
+/// How soon a queue with enough tickets but no table that fits their windows is looked at
+/// again, as the windows widen (ms).
+pub const WIDEN_LOOK_MS: u64 = 1_000;
+
+/// A ticket waiting in its queue, as a look at the queue sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Waiting {
+    /// From when it accepts bots (Unix ms; 0: never).
+    pub bots_ms: u64,
+    /// The level of those bots.
+    pub level: BotLevel,
+    /// Its player's rating in the queue's ruleset, when an app's player opened it.
+    pub rating: Option<i64>,
+    /// When it was opened (Unix ms).
+    pub opened_ms: u64,
+}
+
+/// How near in rating tickets must be to sit at one table: `start` points either way at once,
+/// widening evenly to `widest` after `widen_ms` of waiting (`ROADIE_MATCH_WINDOW`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MatchWindow {
+    /// The window at once, in rating points either way.
+    pub start: i64,
+    /// The widest window, in rating points either way.
+    pub widest: i64,
+    /// How long a ticket waits before its window is widest (ms).
+    pub widen_ms: u64,
+}
+
+impl Default for MatchWindow {
+    /// ±50 at once, ±300 after 30 s.
+    fn default() -> Self {
+        Self {
+            start: 50,
+            widest: 300,
+            widen_ms: 30_000,
+        }
+    }
+}
+
+impl MatchWindow {
+    /// The window of a ticket that has waited `waited_ms`.
+    pub fn at(&self, waited_ms: u64) -> i64 {
+        if waited_ms >= self.widen_ms || self.widen_ms == 0 {
+            return self.widest.max(self.start);
+        }
+        let grown = (self.widest - self.start) as i128 * i128::from(waited_ms) / i128::from(self.widen_ms);
+        self.start + grown as i64
+    }
+}
+
+/// Whether `group` (positions in `waiting`) may sit at one table at `now_ms`: the ratings it
+/// has lie within the narrowest window among their tickets (a ticket without a rating sits
+/// with anyone).
+fn fits(waiting: &[Waiting], group: &[usize], now_ms: u64, window: Option<&MatchWindow>) -> bool {
+    let Some(window) = window else {
+        return true;
+    };
+    let rated = group
+        .iter()
+        .filter_map(|&i| waiting[i].rating.map(|r| (r, &waiting[i])));
+    let (mut low, mut high, mut narrowest) = (i64::MAX, i64::MIN, i64::MAX);
+    for (rating, ticket) in rated {
+        low = low.min(rating);
+        high = high.max(rating);
+        narrowest = narrowest.min(window.at(now_ms.saturating_sub(ticket.opened_ms)));
+    }
+    low > high || high - low <= narrowest
+}
+
+/// The largest group (up to `most`) around `waiting[anchor]` drawn from `among`: the nearest in
+/// rating first (then the earliest), each kept while the group still [`fits`].
+fn group_around(
+    waiting: &[Waiting],
+    anchor: usize,
+    among: &[usize],
+    most: usize,
+    now_ms: u64,
+    window: Option<&MatchWindow>,
+) -> Vec<usize> {
+    let mut group = vec![anchor];
+    let mut others: Vec<usize> = among.iter().copied().filter(|&i| i != anchor).collect();
+    if let Some(rating) = waiting[anchor].rating {
+        others.sort_by_key(|&i| waiting[i].rating.map_or(0, |r| (r - rating).abs()));
+    }
+    for i in others {
+        if group.len() >= most {
+            break;
+        }
+        group.push(i);
+        if !fits(waiting, &group, now_ms, window) {
+            group.pop();
+        }
+    }
+    group.sort_unstable();
+    group
+}
+
+/// Picks the batch a queue's next claim takes from its `waiting` tickets (in arrival order):
+/// the first full game's worth whose ratings lie within their windows, each ticket from the
+/// earliest on tried as the one the others gather round; else, once some tickets' wait for bots
+/// is over at `now_ms`, the first of them and those of them near it in rating, with bots in
+/// the other seats (at the level of the first). A ticket that asked for no bots, or whose wait
+/// is not over, is never seated beside bots. `None` when no game can start yet. Without a
+/// window, ratings are not looked at.
+pub fn batch(waiting: &[Waiting], seats: usize, now_ms: u64, window: Option<&MatchWindow>) -> Option<Batch> {
     if seats == 0 || waiting.is_empty() {
         return None;
     }
     if waiting.len() >= seats {
-        return Some(Batch {
-            taken: (0..seats).collect(),
-            bots: 0,
-            level: BotLevel::Random,
-        });
+        let everyone: Vec<usize> = (0..waiting.len()).collect();
+        for anchor in 0..waiting.len() {
+            let group = group_around(waiting, anchor, &everyone, seats, now_ms, window);
+            if group.len() == seats {
+                return Some(Batch {
+                    taken: group,
+                    bots: 0,
+                    level: BotLevel::Random,
+                });
+            }
+        }
     }
     let due: Vec<usize> = (0..waiting.len())
-        .filter(|&i| waiting[i].1 > 0 && waiting[i].1 <= now_ms)
+        .filter(|&i| waiting[i].bots_ms > 0 && waiting[i].bots_ms <= now_ms)
         .collect();
-    let level = waiting[*due.first()?].2;
+    let first = *due.first()?;
+    let taken = group_around(
+        waiting,
+        first,
+        &due,
+        seats.saturating_sub(1).max(1),
+        now_ms,
+        window,
+    );
     Some(Batch {
-        bots: seats - due.len(),
-        taken: due,
-        level,
+        bots: seats - taken.len(),
+        taken,
+        level: waiting[first].level,
     })
 }
 
@@ -309,12 +430,20 @@ mod tests {
         );
     }
 
+    fn t(bots_ms: u64) -> Waiting {
+        Waiting {
+            bots_ms,
+            level: BotLevel::Greedy,
+            rating: None,
+            opened_ms: 0,
+        }
+    }
+
     #[test]
     fn a_batch_is_a_full_game_or_the_tickets_due_for_bots() {
-        let t = |bots| ("t".to_owned(), bots, BotLevel::Greedy);
-        assert_eq!(batch(&[t(0), t(0)], 3, 100), None);
+        assert_eq!(batch(&[t(0), t(0)], 3, 100, None), None);
         assert_eq!(
-            batch(&[t(0), t(0), t(0), t(0)], 3, 100),
+            batch(&[t(0), t(0), t(0), t(0)], 3, 100, None),
             Some(Batch {
                 taken: vec![0, 1, 2],
                 bots: 0,
@@ -324,7 +453,7 @@ mod tests {
         // Only the ticket whose wait is over is seated with bots: one that asked for none, and
         // one whose wait is not over, keep waiting for people.
         assert_eq!(
-            batch(&[t(0), t(50), t(150)], 4, 100),
+            batch(&[t(0), t(50), t(150)], 4, 100, None),
             Some(Batch {
                 taken: vec![1],
                 bots: 3,
@@ -332,13 +461,79 @@ mod tests {
             })
         );
         assert_eq!(
-            batch(&[t(40), t(0), t(50)], 4, 100),
+            batch(&[t(40), t(0), t(50)], 4, 100, None),
             Some(Batch {
                 taken: vec![0, 2],
                 bots: 2,
                 level: BotLevel::Greedy
             })
         );
-        assert_eq!(batch(&[t(0), t(150)], 3, 100), None);
+        assert_eq!(batch(&[t(0), t(150)], 3, 100, None), None);
+    }
+
+    fn rated(rating: i64, opened_ms: u64) -> Waiting {
+        Waiting {
+            rating: Some(rating),
+            opened_ms,
+            ..t(0)
+        }
+    }
+
+    #[test]
+    fn a_window_widens_from_its_start_to_its_widest() {
+        let window = MatchWindow::default();
+        assert_eq!(window.at(0), 50);
+        assert_eq!(window.at(15_000), 175);
+        assert_eq!(window.at(30_000), 300);
+        assert_eq!(window.at(90_000), 300);
+    }
+
+    #[test]
+    fn tickets_sit_together_only_within_their_windows() {
+        let window = MatchWindow::default();
+        let w = Some(&window);
+        let now = 100_000;
+        // Three fresh tickets: 0 and 2 are 40 apart, 1 is 500 away from both.
+        let fresh = [
+            rated(1000, now),
+            rated(1500, now),
+            rated(1040, now),
+            rated(1020, now),
+        ];
+        assert_eq!(batch(&fresh[..3], 2, now, w).map(|b| b.taken), Some(vec![0, 2]));
+        assert_eq!(batch(&fresh[..3], 3, now, w), None);
+        assert_eq!(batch(&fresh, 3, now, w).map(|b| b.taken), Some(vec![0, 2, 3]));
+        // Without a window ratings are not looked at.
+        assert_eq!(
+            batch(&fresh[..3], 3, now, None).map(|b| b.taken),
+            Some(vec![0, 1, 2])
+        );
+        // After 30 s of waiting the window is ±300: 1000 and 1290 sit together, 1000 and 1310 not.
+        let waited = now - 30_000;
+        assert!(batch(&[rated(1000, waited), rated(1290, waited)], 2, now, w).is_some());
+        assert!(batch(&[rated(1000, waited), rated(1310, waited)], 2, now, w).is_none());
+        // The narrowest window of a group counts: a fresh ticket keeps an old one near it.
+        assert!(batch(&[rated(1000, waited), rated(1290, now)], 2, now, w).is_none());
+        // A ticket without a rating sits with anyone.
+        let anyone = Waiting {
+            rating: None,
+            ..rated(0, now)
+        };
+        assert_eq!(
+            batch(&[rated(1000, now), anyone, rated(2000, now)], 2, now, w).map(|b| b.taken),
+            Some(vec![0, 1])
+        );
+    }
+
+    #[test]
+    fn tickets_due_for_bots_take_bots_beside_those_near_them() {
+        let window = MatchWindow::default();
+        let now = 100_000;
+        let due = |rating| Waiting {
+            bots_ms: now - 1,
+            ..rated(rating, now)
+        };
+        let b = batch(&[due(1000), due(2000), due(1030)], 4, now, Some(&window)).expect("bots");
+        assert_eq!((b.taken, b.bots), (vec![0, 2], 2));
     }
 }

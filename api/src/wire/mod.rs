@@ -3,6 +3,7 @@
 pub mod catalogue;
 pub mod hints;
 pub mod lobby;
+pub mod ratings;
 pub mod seats;
 pub mod tickets;
 
@@ -133,6 +134,12 @@ pub struct CreateGame {
     #[serde(default, deserialize_with = "fork_at")]
     #[schema(minimum = 0, maximum = 9007199254740991_u64)]
     pub at: Option<u64>,
+    /// Rate the game: its end updates each player's rating in the ruleset (see `GET
+    /// /v1/rulesets/{ruleset}/leaderboard`). Every seat is then one of the app's players
+    /// (`{"player": id}`, each once) or a bot, whose fixed rating anchors the others'; an abort
+    /// rates nobody. Needs an app's credential; a fork is never rated.
+    #[serde(default)]
+    pub rated: bool,
 }
 
 fn fork_at<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
@@ -288,6 +295,13 @@ pub struct GameState {
     /// Where a forked game started; absent for a game set up afresh.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forked_from: Option<crate::table::ForkedFrom>,
+    /// Whether the game's end rates its players (see `ratings`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
+    /// Once a rated game is over and rated: each seat's rating before and after. A rated game
+    /// that is over shows none for the moment its ratings take to be written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ratings: Option<Vec<crate::table::rating::RatingChange>>,
 }
 
 /// What a seat may do now.

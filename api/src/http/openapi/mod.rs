@@ -43,6 +43,7 @@ mod links;
         crate::wire::seats::SeatGrant, crate::wire::seats::JoinSeat, crate::wire::seats::ReplaceSeat, crate::wire::seats::SeatChanged,
         crate::table::seats::SeatEvent, crate::table::seats::SeatInfo, crate::wire::lobby::OpenGames, crate::wire::lobby::ListStatus,
         crate::table::notices::WebhookNotice, crate::table::clock::ClockExpired, crate::table::abort::GameAborted,
+        crate::table::rating::RatingsChanged,
         crate::wire::tickets::CreateTicket, crate::wire::tickets::CreatedTicket, crate::wire::tickets::TicketInfo,
         crate::wire::tickets::TicketStatus, crate::wire::hints::Hint, crate::wire::hints::ConsideredAction,
         ),
@@ -58,6 +59,7 @@ mod links;
         (name = "matchmaking", description = "Tickets that seat strangers who want the same game together"),
         (name = "rulesets", description = "The games Roadie hosts, their options and phase machines"),
         (name = "records", description = "Finished games' signed records, played again and checked"),
+        (name = "ratings", description = "Players' ratings per ruleset in an app, its leaderboards and players"),
         (name = "operations", description = "Health, readiness and metrics"),
     ),
     modifiers(&RulesetDocs),
@@ -564,12 +566,17 @@ fn titles(schemas: &mut Schemas) {
 
 /// Every ruleset's event union also lists the events the service itself writes into any game's
 /// log: the seat events ([`crate::table::seats::SeatEvent`], whose own union is then left out),
-/// [`crate::table::clock::ClockExpired`] and [`crate::table::abort::GameAborted`].
+/// [`crate::table::clock::ClockExpired`], [`crate::table::abort::GameAborted`] and
+/// [`crate::table::rating::RatingsChanged`].
 fn service_events_in_every_ruleset(schemas: &mut Schemas) {
     let Some(mut seat_events) = schemas.remove("SeatEvent") else {
         return;
     };
-    for (schema, kind) in [("ClockExpired", "clock_expired"), ("GameAborted", "game_aborted")] {
+    for (schema, kind) in [
+        ("ClockExpired", "clock_expired"),
+        ("GameAborted", "game_aborted"),
+        ("RatingsChanged", "ratings_changed"),
+    ] {
         if !schemas.contains_key(schema) {
             continue;
         }

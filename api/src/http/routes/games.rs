@@ -151,6 +151,7 @@ fn new_game(body: CreateGame, app: Option<std::sync::Arc<crate::apps::App>>) -> 
         app,
         owner: None,
         fork,
+        rated: body.rated,
     })
 }
 

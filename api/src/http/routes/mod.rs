@@ -6,6 +6,7 @@
 pub mod games;
 pub mod health;
 pub mod lobby;
+pub mod ratings;
 pub mod records;
 pub mod rulesets;
 pub mod seats;
@@ -59,6 +60,9 @@ routes! {
     "/v1/rulesets/{ruleset}" => { GET => rulesets::get_ruleset }
     "/v1/rulesets/{ruleset}/components" => { GET => rulesets::get_components }
     "/v1/rulesets/{ruleset}/rules" => { GET => rulesets::get_rules }
+    "/v1/rulesets/{ruleset}/leaderboard" => { GET => ratings::get_leaderboard }
+    "/v1/players/{player}" => { GET => ratings::get_player }
+    "/v1/me" => { GET => ratings::get_me }
     "/v1/games/{id}/hint" => { GET => games::get_hint }
     "/v1/games/{id}/abort" => { POST => games::abort_game }
     "/v1/games/{id}/events" => { GET => games::list_events }

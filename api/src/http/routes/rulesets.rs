@@ -19,6 +19,10 @@ const SERVICE_MESSAGES: &[(&str, &str)] = &[
     ("seat_replaced", "The host gave seat {seat} to a {level} bot"),
     ("seat_handed", "The app handed seat {seat} to player {player}"),
     ("game_aborted", "The game was aborted by its {by}: nobody wins"),
+    (
+        "ratings_changed",
+        "The game was rated: each player's rating moved",
+    ),
     ("token_reissued", "The host issued {seat|seat} a new token"),
     (
         "clock_expired",

@@ -267,6 +267,7 @@ mod tests {
             rules_version: 1,
             forked_from: None,
             aborted: false,
+            rated: None,
             notices: vec![notice("n0", "your_turn", &[0])],
         };
         assert!(store.create(&stored, &[], &[]).await.expect("create"));

@@ -8,7 +8,8 @@ use async_trait::async_trait;
 use super::MemoryStore;
 use crate::store::{Matchmaking, StoreError};
 use crate::table::tickets::{
-    Batch, Claim, Claimed, Look, QueueSpec, Seated, Ticket, TicketId, TicketState, batch,
+    Batch, Claim, Claimed, Look, MatchWindow, QueueSpec, Seated, Ticket, TicketId, TicketState,
+    WIDEN_LOOK_MS, Waiting, batch,
 };
 
 /// A ticket and when it is forgotten.
@@ -135,8 +136,10 @@ impl Matchmaking for MemoryStore {
         claim_id: &str,
         now_ms: u64,
         lease: Duration,
+        window: Option<&MatchWindow>,
     ) -> Result<(Option<QueueSpec>, Look), StoreError> {
         let lease_ms = u64::try_from(lease.as_millis()).unwrap_or(u64::MAX);
+        let mut formed = false;
         let mut m = self.matching()?;
         let Some(mut q) = m.queues.remove(queue) else {
             return Ok((None, Look::default()));
@@ -156,12 +159,22 @@ impl Matchmaking for MemoryStore {
                     ticket.state = TicketState::Expired;
                     continue;
                 }
-                waiting.push((id, ticket.bots_ms, ticket.bot_level));
+                waiting.push((
+                    id,
+                    Waiting {
+                        bots_ms: ticket.bots_ms,
+                        level: ticket.bot_level,
+                        rating: ticket.rating,
+                        opened_ms: ticket.opened_ms,
+                    },
+                ));
             }
-            if let Some(Batch { taken, bots, level }) = batch(&waiting, q.spec.seats, now_ms) {
+            let seen: Vec<Waiting> = waiting.iter().map(|(_, w)| *w).collect();
+            if let Some(Batch { taken, bots, level }) = batch(&seen, q.spec.seats, now_ms, window) {
+                formed = true;
                 let mut tickets = Vec::new();
                 for &i in taken.iter().rev() {
-                    let (id, _, _) = waiting.remove(i);
+                    let (id, _) = waiting.remove(i);
                     if let Some(ticket) = m.live(&id) {
                         ticket.state = TicketState::Claimed;
                         tickets.push(Claimed {
@@ -182,11 +195,13 @@ impl Matchmaking for MemoryStore {
                 q.claims.insert(claim.id.clone(), claim.clone());
                 look.claim = Some(claim);
             }
-            q.waiting = waiting.into_iter().map(|(id, _, _)| id).collect();
+            q.waiting = waiting.into_iter().map(|(id, _)| id).collect();
         }
         let mut next: Option<u64> = q.claims.values().map(|c| c.lease).min();
         if q.waiting.len() >= q.spec.seats {
-            next = Some(now_ms);
+            // Another batch may start at once; else the windows widen.
+            let at = if formed { now_ms } else { now_ms + WIDEN_LOOK_MS };
+            next = Some(next.map_or(at, |n| n.min(at)));
         }
         for id in &q.waiting {
             if let Some(ticket) = m.live(id) {
@@ -308,6 +323,8 @@ mod tests {
             expires_ms: now + 60_000,
             bots_ms,
             bot_level: BotLevel::Greedy,
+            rating: None,
+            opened_ms: now,
             game: None,
             seat: None,
             seat_token: None,
@@ -326,13 +343,13 @@ mod tests {
         let queue = spec().key();
         let first = enqueue(&store, "Ann", now, 0).await;
         let (_, look) = store
-            .look(&queue, "c1", now, Duration::from_secs(1))
+            .look(&queue, "c1", now, Duration::from_secs(1), None)
             .await
             .expect("look");
         assert!(look.claim.is_none(), "one ticket of two cannot start a game");
         let second = enqueue(&store, "Bob", now, 0).await;
         let (_, look) = store
-            .look(&queue, "c2", now, Duration::from_secs(1))
+            .look(&queue, "c2", now, Duration::from_secs(1), None)
             .await
             .expect("look");
         let claim = look.claim.expect("a claim");
@@ -342,7 +359,7 @@ mod tests {
             ["Ann", "Bob"]
         );
         let (_, again) = store
-            .look(&queue, "c3", now + 10, Duration::from_secs(1))
+            .look(&queue, "c3", now + 10, Duration::from_secs(1), None)
             .await
             .expect("look");
         assert!(again.claim.is_none(), "a leased claim is nobody else's");
@@ -352,7 +369,7 @@ mod tests {
             Some(TicketState::Claimed)
         );
         let (_, late) = store
-            .look(&queue, "c4", claim.lease, Duration::from_secs(1))
+            .look(&queue, "c4", claim.lease, Duration::from_secs(1), None)
             .await
             .expect("look");
         assert_eq!(
@@ -395,13 +412,13 @@ mod tests {
         let queue = spec().key();
         enqueue(&store, "Ann", now, now + 500).await;
         let (_, look) = store
-            .look(&queue, "c1", now, Duration::from_secs(1))
+            .look(&queue, "c1", now, Duration::from_secs(1), None)
             .await
             .expect("look");
         assert!(look.claim.is_none());
         assert_eq!(look.next_ms, Some(now + 500));
         let (_, look) = store
-            .look(&queue, "c2", now + 500, Duration::from_secs(1))
+            .look(&queue, "c2", now + 500, Duration::from_secs(1), None)
             .await
             .expect("look");
         let claim = look.claim.expect("a claim with bots");

@@ -22,7 +22,9 @@ use roadie_engine::{BotLevel, Seat};
 
 use super::{RedisStore, ttl_secs};
 use crate::store::{Matchmaking, StoreError};
-use crate::table::tickets::{Claim, Look, QueueSpec, Seated, Ticket, TicketId, TicketState};
+use crate::table::tickets::{
+    Claim, Look, MatchWindow, QueueSpec, Seated, Ticket, TicketId, TicketState, WIDEN_LOOK_MS,
+};
 
 /// The index of queues.
 const DUE: &str = "roadie:{mm}:due";
@@ -43,12 +45,13 @@ fn ticket_prefix(queue: &str) -> String {
 
 /// Writes a ticket and appends it to its queue.
 /// KEYS: ticket, queue, spec, claims. ARGV: id, arrival ms, keep secs, name, token hash,
-/// expires ms, bots ms, bot level, spec, player id ('' for none).
+/// expires ms, bots ms, bot level, spec, player id ('' for none), rating ('' for none).
 static ENQUEUE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
 redis.call('HSET', KEYS[1], 'state', 'waiting', 'name', ARGV[4], 'token', ARGV[5], 'expires', ARGV[6], 'bots', ARGV[7], 'level', ARGV[8])
 if ARGV[10] ~= '' then redis.call('HSET', KEYS[1], 'player', ARGV[10]) end
+if ARGV[11] ~= '' then redis.call('HSET', KEYS[1], 'rating', ARGV[11]) end
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
 redis.call('EXPIRE', KEYS[2], ARGV[3])
@@ -70,9 +73,11 @@ return 1
     )
 });
 
-/// One look at a queue (see [`Matchmaking::look`]).
+/// One look at a queue (see [`Matchmaking::look`]); the batch is chosen as
+/// [`crate::table::tickets::batch`] chooses it.
 /// KEYS: queue, claims, spec. ARGV: now ms, lease ms, new claim id, ticket key prefix, keep
-/// secs, most tickets read.
+/// secs, most tickets read, then the rating window's start, widest and widening ms ('' for no
+/// window), and the ms after which a queue whose tickets do not fit is looked at again.
 /// Returns {spec or '', claim or '', next look ms or ''}.
 static LOOK: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
@@ -94,33 +99,81 @@ for i = 1, #claims, 2 do
   end
 end
 local waiting = {}
-local ids = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[6]) - 1)
-for _, id in ipairs(ids) do
+local ids = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[6]) - 1, 'WITHSCORES')
+for k = 1, #ids, 2 do
+  local id = ids[k]
   local key = ARGV[4] .. id
-  local t = redis.call('HMGET', key, 'state', 'expires', 'bots', 'level', 'name', 'player')
+  local t = redis.call('HMGET', key, 'state', 'expires', 'bots', 'level', 'name', 'player', 'rating')
   if t[1] ~= 'waiting' then
     redis.call('ZREM', KEYS[1], id)
   elseif tonumber(t[2]) <= now then
     redis.call('HSET', key, 'state', 'expired')
     redis.call('ZREM', KEYS[1], id)
   else
-    table.insert(waiting, {id = id, expires = tonumber(t[2]), bots = tonumber(t[3]), level = t[4], name = t[5], player = t[6]})
+    table.insert(waiting, {id = id, expires = tonumber(t[2]), bots = tonumber(t[3]), level = t[4], name = t[5], player = t[6], rating = tonumber(t[7]), opened = tonumber(ids[k + 1])})
   end
 end
+local wstart, widest, widen = tonumber(ARGV[7]), tonumber(ARGV[8]), tonumber(ARGV[9])
+local function window(w)
+  local waited = now - w.opened
+  if widen == 0 or waited >= widen then return math.max(widest, wstart) end
+  return wstart + math.floor((widest - wstart) * waited / widen)
+end
+local function fits(group)
+  if not wstart then return true end
+  local low, high, narrowest = nil, nil, nil
+  for _, i in ipairs(group) do
+    local w = waiting[i]
+    if w.rating then
+      if not low or w.rating < low then low = w.rating end
+      if not high or w.rating > high then high = w.rating end
+      local at = window(w)
+      if not narrowest or at < narrowest then narrowest = at end
+    end
+  end
+  return not low or high - low <= narrowest
+end
+local function around(anchor, among, most)
+  local group = {anchor}
+  local others = {}
+  for _, i in ipairs(among) do if i ~= anchor then table.insert(others, i) end end
+  local r = waiting[anchor].rating
+  if r then
+    local function gap(i) local o = waiting[i].rating; if o then return math.abs(o - r) end return 0 end
+    table.sort(others, function(x, y) local a, b = gap(x), gap(y); if a ~= b then return a < b end return x < y end)
+  end
+  for _, i in ipairs(others) do
+    if #group >= most then break end
+    table.insert(group, i)
+    if not fits(group) then table.remove(group) end
+  end
+  table.sort(group)
+  return group
+end
+local formed = false
 if handed == '' then
   local chosen, bots, level = {}, 0, 'random'
   if #waiting >= seats then
-    for i = 1, seats do table.insert(chosen, i) end
-  else
-    for i, w in ipairs(waiting) do
-      if w.bots > 0 and w.bots <= now then
-        if #chosen == 0 then level = w.level end
-        table.insert(chosen, i)
-      end
+    local everyone = {}
+    for i = 1, #waiting do table.insert(everyone, i) end
+    for anchor = 1, #waiting do
+      local group = around(anchor, everyone, seats)
+      if #group == seats then chosen = group; break end
     end
-    bots = seats - #chosen
+  end
+  if #chosen == 0 then
+    local due = {}
+    for i, w in ipairs(waiting) do
+      if w.bots > 0 and w.bots <= now then table.insert(due, i) end
+    end
+    if #due > 0 then
+      level = waiting[due[1]].level
+      chosen = around(due[1], due, math.max(seats - 1, 1))
+      bots = seats - #chosen
+    end
   end
   if #chosen > 0 then
+    formed = true
     local tickets = {}
     for _, i in ipairs(chosen) do
       local w = waiting[i]
@@ -139,7 +192,11 @@ for _, v in ipairs(redis.call('HVALS', KEYS[2])) do
   local c = cjson.decode(v)
   if not next or c.lease < next then next = c.lease end
 end
-if #waiting >= seats then next = now end
+if #waiting >= seats then
+  local at = now
+  if not formed then at = now + tonumber(ARGV[10]) end
+  if not next or at < next then next = at end
+end
 for _, w in ipairs(waiting) do
   local at = w.expires
   if w.bots > 0 and w.bots < at then at = w.bots end
@@ -268,6 +325,11 @@ fn ticket_of(mut fields: HashMap<String, String>) -> Result<Option<Ticket>, Stor
         token_hash: fields.remove("token").unwrap_or_default(),
         game: fields.remove("game"),
         seat_token: fields.remove("seat_token"),
+        rating: match fields.get("rating") {
+            Some(rating) => Some(rating.parse::<i64>().map_err(|_| corrupt("rating"))?),
+            None => None,
+        },
+        opened_ms: 0,
     }))
 }
 
@@ -308,6 +370,7 @@ where
                     .arg(level)
                     .arg(&spec_json)
                     .arg(ticket.player.as_deref().unwrap_or(""))
+                    .arg(ticket.rating.map(|r| r.to_string()).unwrap_or_default())
                     .invoke_async(conn)
                     .await
             })
@@ -383,6 +446,7 @@ where
         claim_id: &str,
         now_ms: u64,
         lease: Duration,
+        window: Option<&MatchWindow>,
     ) -> Result<(Option<QueueSpec>, Look), StoreError> {
         let (spec, claim, next): (String, String, String) = self
             .run(async |conn| {
@@ -395,6 +459,10 @@ where
                     .arg(ticket_prefix(queue))
                     .arg(ttl_secs(self.retention.idle))
                     .arg(LOOK_SCAN)
+                    .arg(window.map(|w| w.start.to_string()).unwrap_or_default())
+                    .arg(window.map(|w| w.widest.to_string()).unwrap_or_default())
+                    .arg(window.map(|w| w.widen_ms.to_string()).unwrap_or_default())
+                    .arg(WIDEN_LOOK_MS)
                     .invoke_async(conn)
                     .await
             })
