@@ -77,14 +77,38 @@ export function heldTokens(id) {
   }
 }
 
-/** Keeps `token` (a seat's) for game `id` in this tab. */
-export function holdToken(id, token) {
-  const seat = seatOf(token);
-  if (seat === null) return null;
+/** Keeps `token` (a seat's, or the player token of the player sitting in `seat`) for game `id`
+ * in this tab. */
+export function holdToken(id, token, seat = seatOf(token)) {
+  if (!Number.isInteger(seat) || typeof token !== "string" || !token) return null;
   const held = heldTokens(id);
   held[seat] = token;
   sessionStorage.setItem(`roadie:${id}`, JSON.stringify(held));
   return seat;
+}
+
+/** Where this tab keeps the player token an app gave its player. */
+const PLAYER_KEY = "roadie:player";
+
+/** The app's player token this tab holds, or `null`: it names the player in the lobby (ratings,
+ * the player's games) and opens the seat the player holds at a table. */
+export function playerToken() {
+  const token = sessionStorage.getItem(PLAYER_KEY);
+  return token ? token : null;
+}
+
+/** Keeps `token` as this tab's player token; an empty one forgets it. */
+export function keepPlayerToken(token) {
+  const trimmed = String(token ?? "").trim();
+  if (trimmed) sessionStorage.setItem(PLAYER_KEY, trimmed);
+  else sessionStorage.removeItem(PLAYER_KEY);
+}
+
+/** `+12`, `−5` or `±0`: a rating's change. */
+export function signed(delta) {
+  if (delta > 0) return `+${delta}`;
+  if (delta < 0) return `\u2212${-delta}`;
+  return "\u00b10";
 }
 
 /** Forgets this tab's token for `seat` of game `id` (a resigned seat's token no longer works). */

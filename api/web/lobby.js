@@ -1,8 +1,11 @@
 // The lobby: pick a ruleset, its options, who sits in each seat and a clock, create a game and
 // share each player's link; join an open seat of someone else's game; or "Play now": wait in the
 // matchmaking queue for the chosen game and be seated with strangers (or bots, after a wait).
+// With a player token from an app, the lobby acts as that player (the app's open games, games
+// created, tickets and seats joined are its own) and shows the player's ratings, its games and
+// the chosen ruleset's leaderboard in the app.
 
-import { api, fill, h, holdToken, nameNode, occupantNode, showError } from "./api.js";
+import { api, fill, h, holdToken, keepPlayerToken, nameNode, occupantNode, playerToken, showError } from "./api.js";
 import { machineList } from "./machine.js";
 
 const select = document.getElementById("ruleset");
@@ -14,6 +17,8 @@ const seatRows = document.getElementById("seat-rows");
 const openList = document.getElementById("open-list");
 let schemas = null;
 let current = null;
+/** Each ruleset's title, by slug. */
+const titles = new Map();
 
 async function openapiSchemas() {
   if (schemas === null) {
@@ -69,7 +74,8 @@ async function choose(slug) {
   } catch (e) {
     showError(e.message);
   }
-  await refreshOpen();
+  await Promise.all([refreshOpen(), loadBoard(false)]);
+  markMyRating();
 }
 
 /** Seat kinds a creation offers: a value of a row's select, and how it reads. */
@@ -231,12 +237,16 @@ async function refreshOpen() {
   const slug = select.value;
   if (!slug) return;
   try {
-    const { json } = await api(`/v1/games?ruleset=${encodeURIComponent(slug)}&status=open&limit=50`);
+    const { json } = await api(`/v1/games?ruleset=${encodeURIComponent(slug)}&status=open&limit=50`, { token: playerToken() ?? undefined });
     if (select.value !== slug) return;
     const games = Array.isArray(json?.games) ? json.games : [];
     fill(openList, games.length ? games.map(openGame) : h("li", { class: "nil" }, "No game of this ruleset has an open seat: create one above."));
     document.body.dataset.openListed = slug;
   } catch (e) {
+    if (e.status === 401 && !playerToken()) {
+      fill(openList, h("li", { class: "nil" }, "This server's games belong to apps: use your player token above to see the open ones."));
+      return;
+    }
     showError(e.message);
   }
 }
@@ -245,7 +255,7 @@ async function refreshOpen() {
 async function join(id, seat, name) {
   showError(null);
   try {
-    const { json } = await api(`/v1/games/${encodeURIComponent(id)}/seats/${encodeURIComponent(seat)}`, { method: "POST", body: { name } });
+    const { json } = await api(`/v1/games/${encodeURIComponent(id)}/seats/${encodeURIComponent(seat)}`, { method: "POST", body: { name }, token: playerToken() ?? undefined });
     const held = holdToken(id, String(json?.token ?? ""));
     if (held !== null) sessionStorage.setItem(`roadie:${id}:viewer`, String(held));
     location.assign(`/play/${encodeURIComponent(id)}`);
@@ -264,7 +274,7 @@ document.getElementById("create").addEventListener("submit", async (event) => {
     if (seed !== "") body.seed = Number(seed);
     const clock = readClock();
     if (clock) body.clock = clock;
-    const { json } = await api("/v1/games", { method: "POST", body });
+    const { json } = await api("/v1/games", { method: "POST", body, token: playerToken() ?? undefined });
     showCreated(json, body.seats);
     await refreshOpen();
   } catch (e) {
@@ -334,7 +344,7 @@ ticketForm.addEventListener("submit", async (event) => {
     if (options) body.options = options;
     const bots = document.getElementById("ticket-bots").value;
     if (bots !== "") body.bots_after_secs = Number(bots);
-    const { json } = await api("/v1/tickets", { method: "POST", body });
+    const { json } = await api("/v1/tickets", { method: "POST", body, token: playerToken() ?? undefined });
     waiting = { id: String(json?.id ?? ""), token: String(json?.token ?? "") };
     document.body.dataset.ticket = waiting.id;
     ticketForm.hidden = true;
@@ -361,6 +371,160 @@ ticketCancel.addEventListener("click", async () => {
   }
 });
 
+/** The player this tab's token names, as `GET /v1/me` answered; `null` without a token. */
+let me = null;
+const meBox = document.getElementById("me");
+const playerForm = document.getElementById("player-form");
+
+/** The player's name, games and wins, its rating in each ruleset it played rated, and its games. */
+async function showMe() {
+  const token = playerToken();
+  me = null;
+  playerForm.hidden = Boolean(token);
+  if (!token) {
+    fill(meBox, h("p", { class: "nil" }, "On a server where apps seat their players, paste the player token your app gave you: the lobby then shows your ratings, your games and the leaderboards."));
+    document.body.dataset.me = "";
+    return;
+  }
+  let profile;
+  try {
+    profile = (await api("/v1/me", { token })).json;
+  } catch (e) {
+    fill(meBox, h("p", { class: "error" }, `This player token does not work here: ${e.message}`), forgetButton());
+    document.body.dataset.me = "";
+    return;
+  }
+  me = profile;
+  const ratings = Array.isArray(profile?.ratings) ? profile.ratings : [];
+  const list = h("ul", { id: "my-games", class: "my-games" });
+  fill(meBox,
+    h("p", { class: "player-line" }, "Playing as ", nameNode(profile?.name || profile?.player || "you"), ` · ${count(profile?.games, "rated game")}, ${profile?.wins ?? 0} won `, forgetButton()),
+    ratings.length
+      ? h("table", { class: "scores my-ratings" },
+          h("thead", {}, h("tr", {}, h("th", {}, "game"), h("th", {}, "your rating"), h("th", {}, "games"), h("th", {}, "wins"), h("th", {}, "place"))),
+          h("tbody", {}, ratings.map((r) => h("tr", { dataset: { ruleset: r.ruleset } },
+            h("td", {}, titles.get(r.ruleset) ?? r.ruleset),
+            h("td", { class: "number my-rating" }, r.rating),
+            h("td", { class: "number" }, r.games),
+            h("td", { class: "number" }, r.wins),
+            h("td", { class: "number" }, r.place)))))
+      : h("p", { class: "nil" }, "No rated game yet: your ratings show here once you have played one."),
+    h("h3", {}, "Your games"),
+    list,
+  );
+  markMyRating();
+  document.body.dataset.me = String(profile?.player ?? "");
+  await showMyGames(list, token);
+}
+
+/** `1 rated game`, `3 rated games`. */
+function count(n, noun) {
+  const many = Number(n ?? 0);
+  return `${many} ${noun}${many === 1 ? "" : "s"}`;
+}
+
+function forgetButton() {
+  return h("button", { type: "button", id: "player-forget", onclick: () => {
+    keepPlayerToken("");
+    showError(null);
+    showMe();
+    loadBoard(false);
+    refreshOpen();
+  } }, "Forget the token");
+}
+
+/** Marks the chosen ruleset's row among the player's ratings. */
+function markMyRating() {
+  for (const row of meBox.querySelectorAll(".my-ratings tbody tr")) row.classList.toggle("current", row.dataset.ruleset === select.value);
+  for (const row of document.querySelectorAll("#board tbody tr")) row.classList.toggle("mine", Boolean(me) && row.dataset.player === me.player);
+}
+
+/** The player's games in its app (`GET /v1/me/games`), running first, each a link to its table. */
+async function showMyGames(list, token) {
+  try {
+    const { json } = await api("/v1/me/games?limit=20", { token });
+    const games = Array.isArray(json?.games) ? json.games : [];
+    fill(list, games.length
+      ? games.map((g) => h("li", { class: "my-game", dataset: { id: g.id, status: g.status ?? "" } },
+          h("a", { class: "my-game-link", href: `/play/${encodeURIComponent(g.id)}` }, `${titles.get(g.ruleset) ?? g.ruleset} · ${g.id}`),
+          ` · ${g.status ?? ""}`,
+          g.finished?.replay ? [" · ", h("a", { href: g.finished.replay }, "Replay")] : null))
+      : h("li", { class: "nil" }, "None yet."));
+  } catch (e) {
+    fill(list, h("li", { class: "nil" }, e.message));
+  }
+}
+
+const boardBox = document.getElementById("board");
+const boardMore = document.getElementById("board-more");
+/** The leaderboard shown: its ruleset, filter, rows so far and the cursor of its next page. */
+let board = { key: null, rows: [], next: null };
+let boardLoads = 0;
+
+/**
+ * The chosen ruleset's leaderboard in the player's app (`GET /v1/rulesets/{slug}/leaderboard`),
+ * a page of the chosen size at a time: `more` adds the next page below the rows shown.
+ */
+async function loadBoard(more) {
+  const slug = select.value;
+  const token = playerToken();
+  document.getElementById("board-title").textContent = `Leaderboard: ${titles.get(slug) ?? slug}`;
+  if (!slug || !token) {
+    board = { key: null, rows: [], next: null };
+    boardMore.hidden = true;
+    fill(boardBox, h("p", { class: "nil" }, "Leaderboards belong to an app: use your player token above to see this one."));
+    return;
+  }
+  const limit = Number(document.getElementById("board-rows").value) || 20;
+  const min = Number(document.getElementById("board-min").value) || 0;
+  const key = `${slug}\u0000${limit}\u0000${min}`;
+  let path = `/v1/rulesets/${encodeURIComponent(slug)}/leaderboard?limit=${limit}&min_games=${min}`;
+  if (more && board.key === key && board.next) path += `&cursor=${encodeURIComponent(board.next)}`;
+  else more = false;
+  try {
+    const { json } = await api(path, { token });
+    if (select.value !== slug) return;
+    const rows = Array.isArray(json?.rows) ? json.rows : [];
+    board = { key, rows: more ? [...board.rows, ...rows] : rows, next: typeof json?.next === "string" ? json.next : null };
+  } catch (e) {
+    showError(e.message);
+    return;
+  }
+  boardMore.hidden = !board.next;
+  fill(boardBox, board.rows.length
+    ? h("table", { class: "scores board" },
+        h("thead", {}, h("tr", {}, h("th", {}, "rank"), h("th", {}, "player"), h("th", {}, "rating"), h("th", {}, "games"), h("th", {}, "wins"))),
+        h("tbody", {}, board.rows.map((r) => h("tr", { class: "board-row", dataset: { player: r.player } },
+          h("td", { class: "number" }, r.rank),
+          h("td", {}, nameNode(r.name || r.player)),
+          h("td", { class: "number" }, r.rating),
+          h("td", { class: "number" }, r.games),
+          h("td", { class: "number" }, r.wins)))))
+    : h("p", { class: "nil" }, "Nobody has played this game rated yet."));
+  markMyRating();
+  boardLoads += 1;
+  document.body.dataset.boardLoads = String(boardLoads);
+}
+
+playerForm.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  showError(null);
+  const input = document.getElementById("player-token");
+  keepPlayerToken(input.value);
+  input.value = "";
+  await showMe();
+  await Promise.all([loadBoard(false), refreshOpen()]);
+});
+document.getElementById("board-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  showError(null);
+  loadBoard(false);
+});
+boardMore.addEventListener("click", () => {
+  showError(null);
+  loadBoard(true);
+});
+
 select.addEventListener("change", () => choose(select.value));
 seats.addEventListener("input", drawSeatRows);
 document.getElementById("refresh-open").addEventListener("click", () => {
@@ -371,7 +535,9 @@ document.getElementById("refresh-open").addEventListener("click", () => {
 try {
   const { json } = await api("/v1/rulesets");
   const list = Array.isArray(json?.rulesets) ? json.rulesets : [];
+  for (const r of list) titles.set(r.slug, r.title ?? r.slug);
   fill(select, ...list.map((r) => h("option", { value: r.slug }, `${r.title ?? r.slug} (${r?.seats?.min ?? "?"}-${r?.seats?.max ?? "?"} seats)`)));
+  await showMe();
   if (list.length) await choose(list[0].slug);
   document.body.dataset.ready = "true";
 } catch (e) {

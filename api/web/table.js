@@ -3,7 +3,7 @@
 // sentences, phase machine, the rules and how to play); a ruleset's renderer, when there is one,
 // draws the view above the tree.
 
-import { api, catalogue, dropToken, fill, h, heldTokens, holdToken, occupantText, seatName, seatOf, serverNow, showError } from "./api.js";
+import { api, catalogue, dropToken, fill, h, heldTokens, holdToken, occupantText, playerToken, seatName, seatOf, serverNow, showError, signed } from "./api.js";
 import { showMachine } from "./machine.js";
 import { actionForm } from "./schema-form.js";
 import { citedRules, listen, loadRules, renderRules, ruleLink, seatWords, sentence } from "./texts.js";
@@ -52,7 +52,7 @@ function tokenOf(viewer) {
 
 function heldSeats() {
   return Object.entries(heldTokens(id))
-    .filter(([, token]) => seatOf(token) !== null)
+    .filter(([, token]) => seatOf(token) !== null || (token && token === playerToken()))
     .map(([seat]) => Number(seat))
     .sort((a, b) => a - b);
 }
@@ -134,7 +134,39 @@ function renderOutcome(game) {
               h("td", {}, s.rank ?? ""), h("td", {}, who(s.seat)), h("td", {}, s.total ?? ""),
               h("td", {}, (Array.isArray(s.lines) ? s.lines : []).map((l) => `${l.label}: ${l.points}`).join("; "))))))
       : tree(game.outcome, state.names),
+    ratingsOf(game),
   );
+}
+
+/** Whether the game is rated and over, and its ratings are still being written. */
+function awaitingRatings(game) {
+  return Boolean(game?.rated) && game.status === "finished" && !Array.isArray(game.ratings);
+}
+
+/** A rated game's end: each seat's rating before and after, and the change; "rating…" while the
+ * server is still writing them (the table keeps following the game until they come). */
+function ratingsOf(game) {
+  if (!game?.rated) return null;
+  if (game.status === "aborted") return h("p", { id: "ratings-none", class: "nil" }, "Not rated: the game was aborted.");
+  if (!Array.isArray(game.ratings)) {
+    document.body.dataset.ratings = "pending";
+    return h("div", { id: "ratings", class: "ratings" }, h("h3", {}, "Ratings"), h("p", { id: "ratings-pending", class: "nil", "aria-live": "polite" }, "rating…"));
+  }
+  document.body.dataset.ratings = "shown";
+  return h("div", { id: "ratings", class: "ratings" },
+    h("h3", {}, "Ratings"),
+    h("table", { class: "scores rating-changes" },
+      h("thead", {}, h("tr", {}, h("th", {}, "place"), h("th", {}, "seat"), h("th", {}, "rating"), h("th", {}, "change"))),
+      h("tbody", {}, [...game.ratings].sort((a, b) => (a.place ?? 0) - (b.place ?? 0) || a.seat - b.seat).map((r) => {
+        const before = Number(r?.before?.rating ?? 0);
+        const after = Number(r?.after?.rating ?? 0);
+        const delta = after - before;
+        return h("tr", { class: `rating-row${r.seat === state.viewer ? " mine" : ""}`, dataset: { seat: r.seat, before, after } },
+          h("td", {}, r.place ?? ""),
+          h("td", {}, who(r.seat), r.bot ? h("span", { class: "tag" }, "fixed") : null),
+          h("td", { class: "rating-move" }, `${before} \u2192 ${after}`),
+          h("td", { class: `rating-delta ${delta > 0 ? "up" : delta < 0 ? "down" : "same"}` }, signed(delta)));
+      }))));
 }
 
 function renderBoard(game) {
@@ -491,7 +523,9 @@ async function follow(controller) {
 }
 
 async function watch(controller) {
-  if (await follow(controller)) return;
+  // The stream ends with the game; a rated game's ratings come a moment later, by the long poll.
+  if (await follow(controller) && !awaitingRatings(state.game)) return;
+  if (controller.signal.aborted) return;
   document.body.dataset.live = "poll";
 
   let failures = 0;
@@ -523,6 +557,19 @@ function restartWatch() {
   watch(state.watch);
 }
 
+/** The seat this tab's player token opens in the game, kept as that seat's token; `null` when
+ * the tab holds none or its player sits elsewhere. */
+async function playersSeat() {
+  const token = playerToken();
+  if (!token) return null;
+  try {
+    const { json } = await api(`/v1/games/${encodeURIComponent(id)}`, { token });
+    return Number.isInteger(json?.seat) ? holdToken(id, token, json.seat) : null;
+  } catch {
+    return null;
+  }
+}
+
 async function start() {
   const fromLink = takeFragmentToken();
   const seats = heldSeats();
@@ -531,6 +578,7 @@ async function start() {
   else if (kept === "spectator") state.viewer = null;
   else if (kept !== null && seats.includes(Number(kept))) state.viewer = Number(kept);
   else state.viewer = seats.length ? seats[0] : null;
+  if (fromLink === null && !seats.length && kept !== "spectator") state.viewer = await playersSeat();
   try {
     const first = await api(`/v1/games/${encodeURIComponent(id)}`, { token: tokenOf(state.viewer) });
     const slug = first.json?.ruleset;

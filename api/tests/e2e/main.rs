@@ -44,4 +44,5 @@ mod support;
 mod tokens;
 mod upgrade;
 mod web;
+mod web_ratings;
 mod webhooks;
