@@ -46,8 +46,10 @@ function takeFragmentToken() {
   return seat;
 }
 
+/** The token the viewer calls with: its seat's; a spectator goes without one, or with the tab's
+ * player token, which a server with apps asks of anyone who looks at its app's games. */
 function tokenOf(viewer) {
-  return viewer === null ? undefined : heldTokens(id)[viewer];
+  return viewer === null ? playerToken() ?? undefined : heldTokens(id)[viewer];
 }
 
 function heldSeats() {

@@ -3,7 +3,8 @@
 //! in the lobby. The finished game shows "rating…" while its ratings are being written, then
 //! each seat's rating before and after and the change, exactly as the game's `ratings` say; the
 //! lobby shows the player's own ratings (`GET /v1/me`) and the ruleset's leaderboard, page by
-//! page, row for row as `GET /v1/rulesets/{ruleset}/leaderboard` answers it.
+//! page, row for row as `GET /v1/rulesets/{ruleset}/leaderboard` answers it; and a game of the
+//! app she did not play in is watched with her token as a spectator, its ratings shown alike.
 
 use std::path::Path;
 use std::process::Command;
@@ -596,6 +597,20 @@ fn a_rated_games_end_shows_each_seats_rating_change_and_the_lobby_the_leaderboar
         vec![],
     );
     save_screenshot(&browser.screenshot(), "leaderboard");
+    assert_no_console_errors(&browser);
+
+    // A game of the app Ann did not play in: she watches it by her player token, as a
+    // spectator, and sees its rating changes too.
+    browser.open(&roadie.url(&format!("/play/{first}")));
+    wait_page(&browser, "the other game's table", |b| {
+        body_data(b, "viewer") == "spectator" && body_data(b, "ratings") == "shown"
+    });
+    assert_changes_shown(&browser, &rated(&roadie, &app, &first), &["Bea", "Cy", "Dan"]);
+    assert_eq!(
+        browser.read("document.querySelectorAll('#ratings tr.rating-row.mine').length"),
+        json!(0),
+        "a spectator has no row of its own"
+    );
     assert_no_console_errors(&browser);
 }
 
