@@ -336,7 +336,9 @@ impl Games {
                 format!("the app has no player {player:?} with a rated game"),
             ));
         }
-        profile.recent.sort_by_key(|game| std::cmp::Reverse(game.rated_ms));
+        profile
+            .recent
+            .sort_by_key(|game| std::cmp::Reverse(game.rated_ms));
         profile.recent.truncate(crate::store::ratings::RECENT_GAMES);
         Ok(profile)
     }

@@ -14,11 +14,11 @@ use serde_json::{Value, json};
 use crate::support::{Redis, Reply, Roadie, roadie_binary, scratch, send};
 
 /// A player-signing key of an app: the private half to sign with, the public half as a JWK.
-struct SigningKey {
+pub(crate) struct SigningKey {
     algorithm: Algorithm,
     kid: String,
     private: EncodingKey,
-    jwk: Value,
+    pub(crate) jwk: Value,
 }
 
 fn openssl(args: &[&str]) -> Vec<u8> {
@@ -32,7 +32,7 @@ fn openssl(args: &[&str]) -> Vec<u8> {
 }
 
 impl SigningKey {
-    fn ed25519(dir: &Path, kid: &str) -> Self {
+    pub(crate) fn ed25519(dir: &Path, kid: &str) -> Self {
         let der = dir.join(format!("{kid}.der"));
         let der = der.to_str().expect("path");
         openssl(&["genpkey", "-algorithm", "ed25519", "-outform", "DER", "-out", der]);
@@ -63,7 +63,7 @@ impl SigningKey {
         }
     }
 
-    fn sign(&self, claims: &Value) -> String {
+    pub(crate) fn sign(&self, claims: &Value) -> String {
         let mut header = Header::new(self.algorithm);
         header.kid = Some(self.kid.clone());
         jsonwebtoken::encode(&header, claims, &self.private).expect("signed")
@@ -77,12 +77,12 @@ fn now() -> u64 {
         .as_secs()
 }
 
-fn claims(app: &str, player: &str) -> Value {
+pub(crate) fn claims(app: &str, player: &str) -> Value {
     json!({"iss": app, "sub": player, "aud": "roadie", "exp": now() + 600, "name": player})
 }
 
 /// An API key made by the CLI, and its hash line.
-fn new_key(app: &str) -> (String, String) {
+pub(crate) fn new_key(app: &str) -> (String, String) {
     let out = Command::new(roadie_binary())
         .args(["apps", "new-key", app])
         .output()
@@ -117,7 +117,7 @@ fn apps_file(acme_keys: &[&str], acme_jwk: &Value, bolt_keys: &[&str], bolt_jwks
 }
 
 /// A JSON object as a TOML inline table.
-fn toml_inline(value: &Value) -> String {
+pub(crate) fn toml_inline(value: &Value) -> String {
     let fields: Vec<String> = value
         .as_object()
         .expect("object")

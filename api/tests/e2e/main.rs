@@ -30,6 +30,7 @@ mod logs;
 mod matchmaking;
 mod play;
 mod processes;
+mod ratings;
 mod readiness;
 mod readme;
 mod records;
