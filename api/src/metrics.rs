@@ -812,6 +812,7 @@ mod tests {
         metrics.bot_decided(BotLevel::Expert, Duration::ZERO);
         metrics.bot_backlog(0);
         metrics.archive_backlog(0);
+        metrics.rating_backlog(0);
         metrics.hint_served("shrewd-producer", Duration::ZERO);
         metrics.repaired("clock");
         let text = metrics.render(Some(MemoryUse {
