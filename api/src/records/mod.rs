@@ -296,6 +296,14 @@ impl Record {
         if self.rules_version > i32::MAX as u32 {
             return Some("`rules_version` is at most 2^31 - 1".into());
         }
+        let counts = self
+            .ratings
+            .iter()
+            .flatten()
+            .flat_map(|change| [change.before.games, change.after.games]);
+        if counts.into_iter().any(|games| games > i32::MAX as u32) {
+            return Some("a rating's `games` is at most 2^31 - 1".into());
+        }
         self.steps.iter().enumerate().find_map(|(i, step)| {
             let object = |v: &Option<Value>| v.as_ref().is_none_or(Value::is_object);
             (!object(&step.action) || !object(&step.event))
