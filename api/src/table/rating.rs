@@ -92,9 +92,21 @@ pub fn bot_skill(ruleset: &str, level: BotLevel) -> Skill {
 /// How sure an anchor's rating is: the spread of the measurement, a tenth of a new player's.
 const BOT_SIGMA_MILLI: i64 = 50_000;
 
-/// Each bot's `mu` by ruleset and level, from `cargo run --release -p roadie-tests --bin bots --
-/// rate` (the table in `docs/playing.md`).
-const BOT_RATINGS: &[(&str, BotLevel, i64)] = &[];
+/// Each bot's `mu` by ruleset and level, in whole points, from `cargo run --release -p
+/// roadie-tests --bin bots -- rate --games 100 --iterations 50` (100 three-seat games per
+/// ruleset among the three levels, the expert at 50 playouts a decision; the table in
+/// `docs/playing.md`).
+const BOT_RATINGS: &[(&str, BotLevel, i64)] = &[
+    ("shrewd-producer", BotLevel::Random, 122),
+    ("shrewd-producer", BotLevel::Greedy, 1887),
+    ("shrewd-producer", BotLevel::Expert, 2344),
+    ("rock-the-world", BotLevel::Random, -131),
+    ("rock-the-world", BotLevel::Greedy, 2288),
+    ("rock-the-world", BotLevel::Expert, 2052),
+    ("show-business", BotLevel::Random, 241),
+    ("show-business", BotLevel::Greedy, 2126),
+    ("show-business", BotLevel::Expert, 1971),
+];
 
 /// Who a seat of a rated game counts for.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]

@@ -13,13 +13,18 @@
 //! decision (by default those of `Budget::DEFAULT`) and, with `--ms`, at most that long. A shared first place counts 1/k for each of the k
 //! winners, so every finished game hands out exactly one win.
 //!
+//! `bots rate` measures the levels' ratings instead: see [`RateArgs`].
+//!
 //! `cargo run --release -p roadie-tests --bin bots -- --games 2000`
 //! `cargo run --release -p roadie-tests --bin bots -- --level expert --against greedy --games 100 --seats 2 --json`
+//! `cargo run --release -p roadie-tests --bin bots -- rate --games 300`
 
-use clap::{Parser, ValueEnum};
-use rand::SeedableRng;
+use clap::{Parser, Subcommand, ValueEnum};
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use roadie_engine::{AnyGame, BotLevel, Budget, RULESETS, Seat};
+use roadie_api::table::rating::{self, START, Skill};
+use roadie_engine::{AnyGame, BotLevel, Budget, Outcome, RULESETS, Seat};
 
 /// A bot level, as the command line names it.
 #[derive(Clone, Copy, ValueEnum)]
@@ -40,8 +45,13 @@ impl From<Level> for BotLevel {
 }
 
 #[derive(Parser)]
-#[command(about = "Win rate of each ruleset's bot of one level against bots of another")]
+#[command(
+    about = "Win rate of each ruleset's bot of one level against bots of another",
+    args_conflicts_with_subcommands = true
+)]
 struct Args {
+    #[command(subcommand)]
+    mode: Option<Mode>,
     /// The level of the one tracked seat.
     #[arg(long, value_enum, default_value = "greedy")]
     level: Level,
@@ -228,6 +238,10 @@ fn seat_counts(allowed: &std::ops::RangeInclusive<usize>, asked: Option<usize>) 
 
 fn main() {
     let args = Args::parse();
+    if let Some(Mode::Rate(rate)) = &args.mode {
+        rate_levels(rate);
+        return;
+    }
     let (level, against) = (BotLevel::from(args.level), BotLevel::from(args.against));
     if args.json {
         let mut rows = Vec::new();
@@ -297,5 +311,317 @@ fn main() {
         );
     } else {
         println!("{level} does NOT clearly beat {against} everywhere");
+    }
+}
+
+#[derive(Subcommand)]
+enum Mode {
+    /// Rate each level as a player: see `RateArgs`.
+    Rate(RateArgs),
+}
+
+/// `bots rate`: each level's rating, measured the way players are rated.
+///
+/// For every ruleset it plays `--games` seeded games at `--seats` seats (3 by default, or the
+/// ruleset's nearest), the seats shared among the three levels at random: game i (seed
+/// `--seed` + i) deals the levels to the seats in a random order, one seat each, and any seats
+/// beyond three to levels drawn at random. Each level is one player, starting at the service's
+/// start (1,500 ± 500), nobody anchored, rated after every game in game order with the
+/// service's own `rating::places` and `rating::update`. A level that held several seats of one
+/// game takes the mean of those seats' updates. The expert searches `--iterations` playouts a
+/// decision with no time bound, so a run is reproducible whatever the machine's load.
+#[derive(clap::Args)]
+struct RateArgs {
+    /// Games per ruleset.
+    #[arg(long, default_value_t = 300)]
+    games: usize,
+    /// Seats per game (the ruleset's fewest when below them, its most when above).
+    #[arg(long, default_value_t = 3)]
+    seats: usize,
+    /// The expert's search iterations per decision.
+    #[arg(long, default_value_t = Budget::DEFAULT.iterations)]
+    iterations: u32,
+    /// First game seed; game i uses seed + i.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Only this ruleset (slug).
+    #[arg(long)]
+    ruleset: Option<String>,
+    /// Actions after which a game counts as unfinished (and is not rated).
+    #[arg(long, default_value_t = 100_000)]
+    max_steps: usize,
+    /// Worker threads.
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Print the rows as a JSON list.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The levels of one game's seats, in seat order: every level once, in an order drawn from
+/// `seed`, then levels drawn at random for any seats beyond three (and only the first `seats`
+/// when there are fewer).
+fn deal_levels(seats: usize, seed: u64) -> Vec<BotLevel> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x0de1_1e7e);
+    let mut levels = BotLevel::ALL.to_vec();
+    while levels.len() < seats {
+        levels.push(BotLevel::ALL[rng.random_range(0..BotLevel::ALL.len())]);
+    }
+    levels.shuffle(&mut rng);
+    levels.truncate(seats);
+    levels
+}
+
+/// A played game of `rate`: its seats' levels and outcome, and the expert's thinking.
+struct Played {
+    levels: Vec<BotLevel>,
+    outcome: Option<Outcome>,
+    expert_decisions: usize,
+    expert_thinking: std::time::Duration,
+}
+
+/// Plays game `seed` of `slug` at `seats` seats among the levels [`deal_levels`] gives.
+fn play_levels(slug: &str, seats: usize, seed: u64, args: &RateArgs) -> Played {
+    let levels = deal_levels(seats, seed);
+    let mut played = Played {
+        levels: levels.clone(),
+        outcome: None,
+        expert_decisions: 0,
+        expert_thinking: std::time::Duration::ZERO,
+    };
+    let Ok((mut game, _)) = AnyGame::setup(slug, None, seats, seed) else {
+        return played;
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_b075);
+    let budget = Budget::iterations(args.iterations);
+    for _ in 0..args.max_steps {
+        if let Some(outcome) = game.outcome() {
+            played.outcome = Some(outcome);
+            return played;
+        }
+        let Some(&seat) = game.to_act().first() else {
+            return played;
+        };
+        let Some(&level) = levels.get(seat.index()) else {
+            return played;
+        };
+        let started = std::time::Instant::now();
+        let Some(action) = game.bot_action_within(seat, level, budget, &mut rng) else {
+            return played;
+        };
+        if level == BotLevel::Expert {
+            played.expert_decisions += 1;
+            played.expert_thinking += started.elapsed();
+        }
+        if let Err(refused) = game.apply(seat, action.get()) {
+            panic!(
+                "{slug} seed {seed}: the {} bot's {} was refused: {refused}",
+                level.as_str(),
+                action.get()
+            );
+        }
+    }
+    played
+}
+
+/// Each level's rating (in the order of `BotLevel::ALL`) after rating `games` in order, each
+/// level a player starting at `START`; games that did not finish are skipped.
+fn rate_games<'a>(games: impl IntoIterator<Item = (&'a [BotLevel], &'a Outcome)>) -> [Skill; 3] {
+    let mut skills = [START; 3];
+    let slot = |level: BotLevel| BotLevel::ALL.iter().position(|&l| l == level).unwrap_or(0);
+    for (levels, outcome) in games {
+        let before: Vec<Skill> = levels.iter().map(|&l| skills[slot(l)]).collect();
+        let places = rating::places(outcome, &[]);
+        let after = rating::update(&before, &places, &vec![false; levels.len()]);
+        for (k, level) in BotLevel::ALL.iter().enumerate() {
+            let held: Vec<&Skill> = levels
+                .iter()
+                .zip(&after)
+                .filter(|(l, _)| *l == level)
+                .map(|(_, skill)| skill)
+                .collect();
+            if held.is_empty() {
+                continue;
+            }
+            let n = held.len() as i64;
+            skills[k] = Skill {
+                mu_milli: held.iter().map(|s| s.mu_milli).sum::<i64>() / n,
+                sigma_milli: held.iter().map(|s| s.sigma_milli).sum::<i64>() / n,
+            };
+        }
+    }
+    skills
+}
+
+/// One row of `rate --json`: a level's rating in a ruleset.
+#[derive(serde::Serialize)]
+struct RateRow<'a> {
+    ruleset: &'a str,
+    seats: usize,
+    level: &'a str,
+    games: usize,
+    /// The mean and uncertainty after all the games, in points.
+    mu: f64,
+    sigma: f64,
+    /// The conservative rating shown, `mu − 3σ`.
+    shown: i64,
+    /// The mean after the first half of the games, to see it settle.
+    mu_half: f64,
+    /// Its mean place (1 is first).
+    mean_place: f64,
+    /// The expert's mean time per decision, in milliseconds (the expert's row only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ms_per_decision: Option<f64>,
+}
+
+fn rate_levels(args: &RateArgs) {
+    let started = std::time::Instant::now();
+    let mut rows = Vec::new();
+    for ruleset in RULESETS {
+        if args.ruleset.as_deref().is_some_and(|r| r != ruleset.slug) {
+            continue;
+        }
+        let seats = args.seats.clamp(*ruleset.seats.start(), *ruleset.seats.end());
+        let threads = args.threads.max(1);
+        let mut played: Vec<(usize, Played)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads)
+                .map(|t| {
+                    scope.spawn(move || {
+                        (t..args.games)
+                            .step_by(threads)
+                            .map(|i| (i, play_levels(ruleset.slug, seats, args.seed + i as u64, args)))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|handle| handle.join().expect("a worker panicked"))
+                .collect()
+        });
+        played.sort_by_key(|(i, _)| *i);
+        let finished: Vec<(&[BotLevel], &Outcome)> = played
+            .iter()
+            .filter_map(|(_, p)| p.outcome.as_ref().map(|o| (&p.levels[..], o)))
+            .collect();
+        let skills = rate_games(finished.iter().copied());
+        let half = rate_games(finished.iter().take(finished.len() / 2).copied());
+        let decisions: usize = played.iter().map(|(_, p)| p.expert_decisions).sum();
+        let thinking: std::time::Duration = played.iter().map(|(_, p)| p.expert_thinking).sum();
+        for (k, level) in BotLevel::ALL.iter().enumerate() {
+            let mut places = 0usize;
+            let mut seats_held = 0usize;
+            for (levels, outcome) in &finished {
+                let placed = rating::places(outcome, &[]);
+                for (l, place) in levels.iter().zip(placed) {
+                    if l == level {
+                        places += place;
+                        seats_held += 1;
+                    }
+                }
+            }
+            rows.push(RateRow {
+                ruleset: ruleset.slug,
+                seats,
+                level: level.as_str(),
+                games: finished.len(),
+                mu: skills[k].mu_milli as f64 / 1000.0,
+                sigma: skills[k].sigma_milli as f64 / 1000.0,
+                shown: skills[k].shown(),
+                mu_half: half[k].mu_milli as f64 / 1000.0,
+                mean_place: places as f64 / seats_held.max(1) as f64,
+                ms_per_decision: (*level == BotLevel::Expert)
+                    .then(|| thinking.as_secs_f64() * 1000.0 / decisions.max(1) as f64),
+            });
+        }
+        eprintln!(
+            "{}: {} of {} games finished, {:.0} s so far",
+            ruleset.slug,
+            finished.len(),
+            args.games,
+            started.elapsed().as_secs_f64()
+        );
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&rows).expect("rows serialize"));
+        return;
+    }
+    println!(
+        "{:<16} {:>5} {:>6} {:<7} {:>8} {:>6} {:>6} {:>9} {:>10}",
+        "ruleset", "seats", "games", "level", "mu", "sigma", "shown", "mu@half", "mean place"
+    );
+    for row in &rows {
+        println!(
+            "{:<16} {:>5} {:>6} {:<7} {:>8.0} {:>6.0} {:>6} {:>9.0} {:>10.2}",
+            row.ruleset,
+            row.seats,
+            row.games,
+            row.level,
+            row.mu,
+            row.sigma,
+            row.shown,
+            row.mu_half,
+            row.mean_place
+        );
+    }
+    let expert_ms: Vec<String> = rows
+        .iter()
+        .filter_map(|row| {
+            row.ms_per_decision
+                .map(|ms| format!("{} {ms:.1} ms", row.ruleset))
+        })
+        .collect();
+    println!(
+        "expert: {} playouts a decision, mean time per decision {}; {:.0} s in all",
+        args.iterations,
+        expert_ms.join(", "),
+        started.elapsed().as_secs_f64()
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_level_gets_a_seat_and_the_deal_is_reproducible() {
+        for seed in 0..50 {
+            let levels = deal_levels(3, seed);
+            for level in BotLevel::ALL {
+                assert!(levels.contains(&level), "seed {seed}: {levels:?}");
+            }
+            assert_eq!(levels, deal_levels(3, seed));
+            assert_eq!(deal_levels(5, seed).len(), 5);
+            assert_eq!(deal_levels(2, seed).len(), 2);
+        }
+    }
+
+    #[test]
+    fn a_level_that_always_wins_rates_above_one_that_always_loses() {
+        let levels = [
+            BotLevel::Expert,
+            BotLevel::Random,
+            BotLevel::Greedy,
+            BotLevel::Random,
+        ];
+        let outcome = Outcome {
+            scores: [1, 4, 2, 3]
+                .iter()
+                .enumerate()
+                .map(|(i, &rank)| roadie_engine::SeatScore {
+                    seat: Seat::new(i),
+                    total: 0,
+                    lines: Vec::new(),
+                    tiebreaks: Vec::new(),
+                    rank,
+                })
+                .collect(),
+            winners: vec![Seat::new(0)],
+        };
+        let games: Vec<(&[BotLevel], &Outcome)> = (0..20).map(|_| (&levels[..], &outcome)).collect();
+        let [random, greedy, expert] = rate_games(games);
+        assert!(expert.mu_milli > greedy.mu_milli, "{expert:?} {greedy:?}");
+        assert!(greedy.mu_milli > random.mu_milli, "{greedy:?} {random:?}");
+        assert!(random.sigma_milli < START.sigma_milli);
     }
 }
