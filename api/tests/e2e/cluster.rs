@@ -110,7 +110,8 @@ fn node_of(node: &Redis, owners: &[(u16, u16, u16)], key: &str) -> u16 {
 #[test]
 fn the_shards_of_due_work_and_clocks_spread_over_the_clusters_nodes() {
     let (nodes, url) = redis_cluster(&scratch("cluster_shards"));
-    // One slow worker: the experts' turns wait in their shards long enough to be counted.
+    // One slow worker: the experts' turns wait in their shards long enough to be counted. The
+    // webhooks go to a port nothing listens on, so their games stay due, backing off.
     let roadie = Roadie::start(
         "cluster_shards_roadie",
         None,
@@ -118,6 +119,7 @@ fn the_shards_of_due_work_and_clocks_spread_over_the_clusters_nodes() {
             ("ROADIE_REDIS_URL", &url),
             ("ROADIE_BOT_WORKERS", "1"),
             ("ROADIE_BOT_EXPERT_MS", "2000"),
+            ("ROADIE_WEBHOOK_HOSTS", "127.0.0.1:9"),
         ],
     );
     let create = |body: serde_json::Value| {
@@ -128,9 +130,17 @@ fn the_shards_of_due_work_and_clocks_spread_over_the_clusters_nodes() {
         create(
             serde_json::json!({"ruleset": "shrewd-producer", "seats": [{"bot": "expert"}, {"bot": "expert"}, {"bot": "greedy"}]}),
         );
-        create(
-            serde_json::json!({"ruleset": "rock-the-world", "seats": 2, "clock": {"per_decision_secs": 600, "bank_secs": 0}}),
-        );
+        create(serde_json::json!({"ruleset": "rock-the-world", "seats": 2,
+            "clock": {"per_decision_secs": 600, "bank_secs": 0},
+            "webhook": {"url": "http://127.0.0.1:9/hook"}}));
+    }
+    // One ticket waiting alone in each queue (a ruleset and a number of seats).
+    for (slug, min, max) in rulesets(&roadie) {
+        for seats in min..=max {
+            let body = serde_json::json!({"ruleset": slug, "seats": seats, "name": "alone"});
+            let reply = roadie.post("/v1/tickets", None, &body);
+            assert_eq!(reply.status, 201, "{}", reply.body);
+        }
     }
     let owners = slot_owners(&nodes[0]);
     let ports: Vec<u16> = nodes.iter().map(|n| n.port).collect();
@@ -152,6 +162,8 @@ fn the_shards_of_due_work_and_clocks_spread_over_the_clusters_nodes() {
         ("bots", ":due", "roadie:{bots}:due"),
         ("archive", ":due", "roadie:{archive}:due"),
         ("clocks", "", "roadie:clocks"),
+        ("mm", ":due", "roadie:{mm}:due"),
+        ("webhooks", ":due", "roadie:{webhooks}:due"),
     ] {
         let keys = due_keys(kind, suffix);
         let shards = per_node(&one, &keys);
