@@ -147,9 +147,14 @@ fn spectators_held_open_see_every_posted_version_and_the_servers_memory_is_read(
         summary["delivery_ms_p99"].as_f64().is_some_and(|ms| ms > 0.0),
         "{summary:#}"
     );
-    let kib = |field: &str| summary[field].as_u64().unwrap_or_default();
-    assert!(kib("rss_kib_before") > 1024, "{summary:#}");
-    assert!(kib("rss_kib_idle") >= kib("rss_kib_before"), "{summary:#}");
+    // Read every time (a couple hundred streams are within the allocator's own ups and downs, so
+    // only their presence is checked here).
+    for field in ["rss_kib_before", "rss_kib_idle", "rss_kib_after", "rss_kib_peak"] {
+        assert!(
+            summary[field].as_u64().is_some_and(|kib| kib > 1024),
+            "{field}: {summary:#}"
+        );
+    }
     assert!(summary["rss_kib_per_stream"].as_f64().is_some(), "{summary:#}");
 }
 
