@@ -96,6 +96,68 @@ fn streams_opened_on_every_game_each_deliver_its_events_to_the_end() {
     assert!(events >= 2 * actions, "{summary:#}");
 }
 
+/// `--flow spectate`: streams held open over a few games see every posted version, each timed,
+/// and the server's memory is read before and with them.
+#[test]
+fn spectators_held_open_see_every_posted_version_and_the_servers_memory_is_read() {
+    let redis = Redis::start();
+    let roadie = Roadie::start("loadtest_spectate", Some(&redis), &[]);
+    let pid = roadie_pid(&roadie).to_string();
+    let output = Command::new(env!("CARGO_BIN_EXE_loadtest"))
+        .args([
+            "--url",
+            &roadie.base,
+            "--ruleset",
+            "show-business",
+            "--seats",
+            "3",
+        ])
+        .args([
+            "--games",
+            "8",
+            "--streams",
+            "200",
+            "--rate",
+            "50",
+            "--hold-secs",
+            "2",
+        ])
+        .args(["--connections", "2", "--server-pid", &pid, "--time-limit", "120"])
+        .args(["--flow", "spectate", "--json"])
+        .output()
+        .expect("run loadtest");
+    let summary: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "loadtest printed no JSON summary ({e}): {}",
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    assert!(output.status.success(), "loadtest failed: {summary:#}");
+    assert_eq!(summary["streams_opened"], 200, "{summary:#}");
+    assert_eq!(summary["lagging_streams"], 0, "{summary:#}");
+    let posts = summary["posts"].as_u64().expect("posts");
+    assert!(posts >= 50, "two seconds at 50 a second: {summary:#}");
+    // Each version reaches the 25 streams of its game (a stream behind may skip one).
+    let deliveries = summary["deliveries"].as_u64().expect("deliveries");
+    assert!(
+        deliveries >= posts * 20 && deliveries <= posts * 25,
+        "{summary:#}"
+    );
+    assert!(
+        summary["delivery_ms_p99"].as_f64().is_some_and(|ms| ms > 0.0),
+        "{summary:#}"
+    );
+    // Read every time (a couple hundred streams are within the allocator's own ups and downs, so
+    // only their presence is checked here).
+    for field in ["rss_kib_before", "rss_kib_idle", "rss_kib_after", "rss_kib_peak"] {
+        assert!(
+            summary[field].as_u64().is_some_and(|kib| kib > 1024),
+            "{field}: {summary:#}"
+        );
+    }
+    assert!(summary["rss_kib_per_stream"].as_f64().is_some(), "{summary:#}");
+}
+
 #[test]
 fn with_bot_seats_only_the_remote_seats_post_and_every_game_ends() {
     let redis = Redis::start();

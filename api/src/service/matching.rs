@@ -12,6 +12,7 @@ use std::time::Duration;
 use roadie_engine::{AnyGame, BotLevel};
 
 use crate::metrics::TicketResult;
+use crate::store::HeldShards;
 use crate::store::ratings::Board;
 use crate::table::rating::Rated;
 use crate::table::seats::{SeatSpec, display_name};
@@ -345,13 +346,35 @@ impl Games {
         }
     }
 
-    /// One sweep of the index of queues: every queue due now is looked at and filed again.
-    pub async fn sweep_tickets(&self) -> Result<(), Refusal> {
-        let due = self.counted(self.store.due_queues(now_ms(), SWEEP_QUEUES).await)?;
-        for (queue, seen) in due {
-            match self.match_queue(&queue).await {
-                Ok(next) => self.counted(self.store.reschedule_queue(&queue, seen, next).await)?,
-                Err(e) => tracing::warn!(queue = %queue, error = %e, "could not look at a matchmaking queue"),
+    /// One sweep of the index of queues: in every shard this process holds (or can lease now),
+    /// every queue due now (at most [`SWEEP_QUEUES`] a shard) is looked at and filed again. Queues
+    /// an earlier version filed in its single index are moved into their shards first.
+    pub async fn sweep_tickets(&self, held: &mut HeldShards) -> Result<(), Refusal> {
+        let moved = self.counted(self.store.move_unsharded_queues(SWEEP_QUEUES).await)?;
+        if moved > 0 {
+            tracing::info!(
+                queues = moved,
+                "queues of the unsharded index moved into their shards"
+            );
+        }
+        for shard in held.rotation() {
+            let store = &self.store;
+            let mine = held
+                .hold(shard, async |holder, lease| {
+                    store.lease_queue_shard(shard, holder, lease).await
+                })
+                .await;
+            if !self.counted(mine)? {
+                continue;
+            }
+            let due = self.counted(self.store.due_queues(shard, now_ms(), SWEEP_QUEUES).await)?;
+            for (queue, seen) in due {
+                match self.match_queue(&queue).await {
+                    Ok(next) => self.counted(self.store.reschedule_queue(&queue, seen, next).await)?,
+                    Err(e) => {
+                        tracing::warn!(queue = %queue, error = %e, "could not look at a matchmaking queue")
+                    }
+                }
             }
         }
         Ok(())
@@ -377,14 +400,16 @@ fn view_of(id: &TicketId, ticket: &Ticket, state: TicketState, position: Option<
     }
 }
 
-/// Sweeps the index of queues every `interval`, for as long as the process runs.
+/// Sweeps the index of queues every `interval`, for as long as the process runs, under shard
+/// leases of twice that.
 pub fn spawn_ticket_sweeper(games: Arc<Games>, interval: Duration) {
     actix_web::rt::spawn(async move {
+        let mut held = HeldShards::new(interval * 2);
         let mut tick = tokio::time::interval(interval);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tick.tick().await;
-            if let Err(e) = games.sweep_tickets().await {
+            if let Err(e) = games.sweep_tickets(&mut held).await {
                 tracing::warn!(error = %e, "the matchmaking sweep could not read the store");
             }
         }

@@ -14,7 +14,9 @@
 //!
 //! A process delivers to 32 games at once, and each receiver gets a fair share of those slots
 //! (see `slots`): a claim passes over the games of a receiver that holds its share, so a receiver
-//! that never answers holds its share for the timeout and no more.
+//! that never answers holds its share for the timeout and no more. The due set is in shards by
+//! game id; a sweeper claims only in the shards it holds a lease on (taken for two sweep periods,
+//! as the other sweeps' are), so processes share the shards rather than all reading one key.
 //!
 //! Only `http` and `https` URLs whose host (or `host:port`) is in `ROADIE_WEBHOOK_HOSTS` are
 //! accepted, so that a client cannot aim the server at addresses the operator did not allow;
@@ -30,7 +32,7 @@ use reqwest::Url;
 use sha2::Sha256;
 
 use crate::metrics::{Metrics, NoticeResult};
-use crate::store::{Claim, GameStore, OutboxNotice, Webhook};
+use crate::store::{CLAIM_SCAN, Claim, GameStore, HeldShards, OutboxNotice, Webhook};
 use crate::table::{Code, Refusal};
 
 mod slots;
@@ -190,33 +192,58 @@ impl Sweeper {
     async fn run(self: Arc<Self>) {
         let slots = Slots::new(GAMES_AT_ONCE);
         let lease = self.config.lease();
+        let mut held = HeldShards::new(self.config.sweep_every * 2);
         let mut tick = tokio::time::interval(self.config.sweep_every);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tick.tick().await;
-            let room = slots.room();
-            if room.games == 0 {
-                continue;
-            }
-            let claimed_at = Instant::now();
-            let claims = match self.store.claim_due(&room, lease).await {
-                Ok(claims) => claims,
-                Err(e) => {
-                    tracing::debug!(error = %e, "could not claim due webhook notices");
-                    continue;
+            match self.store.move_unsharded_outboxes(CLAIM_SCAN).await {
+                Ok(0) => {}
+                Ok(moved) => {
+                    tracing::info!(
+                        games = moved,
+                        "games of the unsharded webhook due set moved into their shards"
+                    );
                 }
-            };
-            for claim in claims {
-                let sweeper = self.clone();
-                // The claim respected the room; a slot is missing only when the room changed
-                // in between, and then the game is due again at the next sweep.
-                let slot = slots.take(&claim.receiver);
-                tokio::spawn(async move {
-                    match slot {
-                        Some(slot) => sweeper.deliver(&claim, claimed_at, slot).await,
-                        None => sweeper.release(&claim, Some(sweeper.config.sweep_every)).await,
+                Err(e) => tracing::debug!(error = %e, "could not look at the unsharded webhook due set"),
+            }
+            for shard in held.rotation() {
+                // No slot free: no lease taken, so another process sweeps the shards meanwhile.
+                let room = slots.room();
+                if room.games == 0 {
+                    break;
+                }
+                let store = &self.store;
+                let mine = held
+                    .hold(shard, async |holder, lease| {
+                        store.lease_outbox_shard(shard, holder, lease).await
+                    })
+                    .await;
+                let claimed_at = Instant::now();
+                let claims = match mine {
+                    Ok(true) => self.store.claim_due(shard, &room, lease).await,
+                    Ok(false) => continue,
+                    Err(e) => Err(e),
+                };
+                let claims = match claims {
+                    Ok(claims) => claims,
+                    Err(e) => {
+                        tracing::debug!(error = %e, "could not claim due webhook notices");
+                        break;
                     }
-                });
+                };
+                for claim in claims {
+                    let sweeper = self.clone();
+                    // The claim respected the room; a slot is missing only when the room changed
+                    // in between, and then the game is due again at the next sweep.
+                    let slot = slots.take(&claim.receiver);
+                    tokio::spawn(async move {
+                        match slot {
+                            Some(slot) => sweeper.deliver(&claim, claimed_at, slot).await,
+                            None => sweeper.release(&claim, Some(sweeper.config.sweep_every)).await,
+                        }
+                    });
+                }
             }
         }
     }

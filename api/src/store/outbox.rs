@@ -5,6 +5,10 @@
 //! when its write does. Before such a write, the game is marked in a due set shared by every
 //! process ([`Outbox::mark_due`]); a sweeper claims due games with a lease
 //! ([`Outbox::claim_due`]), delivers their notices, and releases them ([`Outbox::release`]).
+//! The due set is split into [`DUE_SHARDS`](crate::store::DUE_SHARDS) shards, a game in the one
+//! of its id ([`due_shard`](crate::store::due_shard)), so that on a Redis Cluster the shards spread
+//! over the nodes; a sweeper claims only in the shards it holds a lease on
+//! ([`Outbox::lease_outbox_shard`]), as the indexes of due work are leased.
 //!
 //! The due set's score is the time (milliseconds, the store's clock) from which a game may be
 //! claimed. A claim moves it to the end of the lease, so no other process claims the game while
@@ -129,10 +133,10 @@ pub trait Outbox: Send + Sync {
     /// finds an empty outbox.
     async fn mark_due(&self, id: &str, receiver: &str) -> Result<(), StoreError>;
 
-    /// Claims due games, earliest due first, each for `lease`, as many as `room` allows; a game
-    /// whose receiver has no room left stays due for a later claim. Looks at the first
-    /// [`CLAIM_SCAN`] due games at most.
-    async fn claim_due(&self, room: &Room, lease: Duration) -> Result<Vec<Claim>, StoreError>;
+    /// Claims due games of `shard`, earliest due first, each for `lease`, as many as `room`
+    /// allows; a game whose receiver has no room left stays due for a later claim. Looks at the
+    /// first [`CLAIM_SCAN`] due games of the shard at most.
+    async fn claim_due(&self, shard: u16, room: &Room, lease: Duration) -> Result<Vec<Claim>, StoreError>;
 
     /// Game `id`'s webhook and up to `limit` of its oldest notices; `None` when the game is gone
     /// or has no webhook.
@@ -157,6 +161,18 @@ pub trait Outbox: Send + Sync {
         retry_in: Option<Duration>,
         grace: Duration,
     ) -> Result<(), StoreError>;
+
+    /// Takes `shard` of the due set for the sweep for `lease`, unless it is held (by anyone: a
+    /// lease is never extended): whether `holder` has it now.
+    async fn lease_outbox_shard(&self, shard: u16, holder: &str, lease: Duration)
+    -> Result<bool, StoreError>;
+
+    /// Moves up to `limit` games from the single due set that earlier versions kept into their
+    /// shards (a game leased there keeps its lease); a game marked or claimed there meanwhile (by
+    /// a process of an earlier version, during a rolling upgrade) stays for the next call, filed
+    /// in both. Answers how many left the single set (none, once no process of an earlier
+    /// version runs).
+    async fn move_unsharded_outboxes(&self, limit: usize) -> Result<u64, StoreError>;
 }
 
 #[cfg(test)]

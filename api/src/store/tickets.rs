@@ -10,9 +10,13 @@
 //! a process that dies holding one loses it when the lease runs out, and the next look hands it
 //! to another process, which finds the game already created or creates it.
 //!
-//! The index of queues (one more key, in its own slot) files each queue under when it next
-//! needs a look, with a count of the tickets that touched it: a look reschedules the queue only
-//! when no ticket came in since the look read its entry, so no ticket is left unindexed.
+//! The index of queues files each queue under when it next needs a look, with a count of the
+//! tickets that touched it: a look reschedules the queue only when no ticket came in since the
+//! look read its entry, so no ticket is left unindexed. It is split into
+//! [`DUE_SHARDS`](crate::store::DUE_SHARDS) shards, a queue in the shard of its key
+//! ([`due_shard`](crate::store::due_shard): the key is hex of a digest, so queues spread evenly),
+//! each shard in its own Cluster slot; a sweep looks only at the shards it holds a lease on
+//! ([`Matchmaking::lease_queue_shard`], as the indexes of due work are leased).
 
 use std::time::Duration;
 
@@ -69,10 +73,26 @@ pub trait Matchmaking {
         keep: Duration,
     ) -> Result<bool, StoreError>;
 
-    /// Up to `limit` queues of the index due at `now_ms`, each with its count of touches.
-    async fn due_queues(&self, now_ms: u64, limit: usize) -> Result<Vec<(String, u64)>, StoreError>;
+    /// Up to `limit` queues of `shard` of the index due at `now_ms`, each with its count of
+    /// touches.
+    async fn due_queues(
+        &self,
+        shard: u16,
+        now_ms: u64,
+        limit: usize,
+    ) -> Result<Vec<(String, u64)>, StoreError>;
 
     /// Files `queue` under `next_ms` (or takes it out of the index when `None`), only if no
     /// ticket touched it since its count was `seen`.
     async fn reschedule_queue(&self, queue: &str, seen: u64, next_ms: Option<u64>) -> Result<(), StoreError>;
+
+    /// Takes `shard` of the index of queues for the sweep for `lease`, unless it is held (by
+    /// anyone: a lease is never extended): whether `holder` has it now.
+    async fn lease_queue_shard(&self, shard: u16, holder: &str, lease: Duration) -> Result<bool, StoreError>;
+
+    /// Moves up to `limit` queues from the single index of queues that earlier versions kept into
+    /// their shards, each due at once; a queue touched there meanwhile (by a process of an earlier
+    /// version, during a rolling upgrade) stays for the next call, filed in both. Answers how
+    /// many left the single index (none, once no process of an earlier version runs).
+    async fn move_unsharded_queues(&self, limit: usize) -> Result<u64, StoreError>;
 }

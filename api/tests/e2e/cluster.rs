@@ -22,13 +22,20 @@ fn cluster_node(dir: &std::path::Path, i: usize) -> Redis {
 /// Three masters on loopback, slots spread by `redis-cli --cluster create`: the nodes and the
 /// `redis+cluster://` URL naming them.
 pub fn redis_cluster(dir: &std::path::Path) -> (Vec<Redis>, String) {
+    cluster_of(dir, 0)
+}
+
+/// Three masters and `replicas` replicas of each (the masters first among the nodes), slots
+/// spread by `redis-cli --cluster create`, every replica in sync: the nodes and the
+/// `redis+cluster://` URL naming them all.
+pub fn cluster_of(dir: &std::path::Path, replicas: usize) -> (Vec<Redis>, String) {
     ensure_installed("/usr/bin/redis-cli", "redis-tools");
-    let nodes: Vec<Redis> = (0..3).map(|i| cluster_node(dir, i)).collect();
+    let nodes: Vec<Redis> = (0..3 * (1 + replicas)).map(|i| cluster_node(dir, i)).collect();
     let addresses: Vec<String> = nodes.iter().map(|n| format!("127.0.0.1:{}", n.port)).collect();
     let created = Command::new("redis-cli")
         .args(["--cluster", "create"])
         .args(&addresses)
-        .args(["--cluster-replicas", "0", "--cluster-yes"])
+        .args(["--cluster-replicas", &replicas.to_string(), "--cluster-yes"])
         .output()
         .expect("redis-cli --cluster create");
     assert!(
@@ -47,6 +54,16 @@ pub fn redis_cluster(dir: &std::path::Path) -> (Vec<Redis>, String) {
                 break;
             }
             assert!(Instant::now() < deadline, "the cluster did not come up");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+    for node in &nodes {
+        loop {
+            let info = node.cli(&["INFO", "replication"]);
+            if info.contains("role:master") || info.contains("master_link_status:up") {
+                break;
+            }
+            assert!(Instant::now() < deadline, "a replica did not sync: {info}");
             std::thread::sleep(Duration::from_millis(100));
         }
     }
@@ -75,7 +92,7 @@ fn games_play_the_same_on_a_three_node_redis_cluster() {
 }
 
 /// Which node (by port) serves each slot, from `CLUSTER NODES`.
-fn slot_owners(node: &Redis) -> Vec<(u16, u16, u16)> {
+pub fn slot_owners(node: &Redis) -> Vec<(u16, u16, u16)> {
     let mut owners = Vec::new();
     for line in node.cli(&["CLUSTER", "NODES"]).lines() {
         let fields: Vec<&str> = line.split_whitespace().collect();
@@ -98,7 +115,7 @@ fn slot_owners(node: &Redis) -> Vec<(u16, u16, u16)> {
 }
 
 /// The port of the node serving `key`.
-fn node_of(node: &Redis, owners: &[(u16, u16, u16)], key: &str) -> u16 {
+pub fn node_of(node: &Redis, owners: &[(u16, u16, u16)], key: &str) -> u16 {
     let slot: u16 = node.cli(&["CLUSTER", "KEYSLOT", key]).parse().expect("a slot");
     owners
         .iter()
@@ -110,7 +127,8 @@ fn node_of(node: &Redis, owners: &[(u16, u16, u16)], key: &str) -> u16 {
 #[test]
 fn the_shards_of_due_work_and_clocks_spread_over_the_clusters_nodes() {
     let (nodes, url) = redis_cluster(&scratch("cluster_shards"));
-    // One slow worker: the experts' turns wait in their shards long enough to be counted.
+    // One slow worker: the experts' turns wait in their shards long enough to be counted. The
+    // webhooks go to a port nothing listens on, so their games stay due, backing off.
     let roadie = Roadie::start(
         "cluster_shards_roadie",
         None,
@@ -118,6 +136,7 @@ fn the_shards_of_due_work_and_clocks_spread_over_the_clusters_nodes() {
             ("ROADIE_REDIS_URL", &url),
             ("ROADIE_BOT_WORKERS", "1"),
             ("ROADIE_BOT_EXPERT_MS", "2000"),
+            ("ROADIE_WEBHOOK_HOSTS", "127.0.0.1:9"),
         ],
     );
     let create = |body: serde_json::Value| {
@@ -128,9 +147,17 @@ fn the_shards_of_due_work_and_clocks_spread_over_the_clusters_nodes() {
         create(
             serde_json::json!({"ruleset": "shrewd-producer", "seats": [{"bot": "expert"}, {"bot": "expert"}, {"bot": "greedy"}]}),
         );
-        create(
-            serde_json::json!({"ruleset": "rock-the-world", "seats": 2, "clock": {"per_decision_secs": 600, "bank_secs": 0}}),
-        );
+        create(serde_json::json!({"ruleset": "rock-the-world", "seats": 2,
+            "clock": {"per_decision_secs": 600, "bank_secs": 0},
+            "webhook": {"url": "http://127.0.0.1:9/hook"}}));
+    }
+    // One ticket waiting alone in each queue (a ruleset and a number of seats).
+    for (slug, min, max) in rulesets(&roadie) {
+        for seats in min..=max {
+            let body = serde_json::json!({"ruleset": slug, "seats": seats, "name": "alone"});
+            let reply = roadie.post("/v1/tickets", None, &body);
+            assert_eq!(reply.status, 201, "{}", reply.body);
+        }
     }
     let owners = slot_owners(&nodes[0]);
     let ports: Vec<u16> = nodes.iter().map(|n| n.port).collect();
@@ -152,6 +179,8 @@ fn the_shards_of_due_work_and_clocks_spread_over_the_clusters_nodes() {
         ("bots", ":due", "roadie:{bots}:due"),
         ("archive", ":due", "roadie:{archive}:due"),
         ("clocks", "", "roadie:clocks"),
+        ("mm", ":due", "roadie:{mm}:due"),
+        ("webhooks", ":due", "roadie:{webhooks}:due"),
     ] {
         let keys = due_keys(kind, suffix);
         let shards = per_node(&one, &keys);

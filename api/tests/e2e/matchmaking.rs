@@ -288,7 +288,7 @@ fn cancel_expiry_and_bad_input_get_documented_problems() {
 
 /// What the claim script leaves when its process dies before creating the game: the queue's
 /// waiting tickets taken off it into a claim (with one bot seat) whose lease has run out, and
-/// the queue still filed as due.
+/// the queue still filed as due in the index `ARGV[4]`.
 const DEAD_CLAIM: &str = r"
 local prefix = 'roadie:mm:{' .. ARGV[1] .. '}:'
 local ids = redis.call('ZRANGE', prefix .. 'queue', 0, -1)
@@ -300,14 +300,32 @@ for _, id in ipairs(ids) do
 end
 local claim = {id = ARGV[3], tickets = tickets, bots = 1, level = 'random', lease = tonumber(ARGV[2])}
 redis.call('HSET', prefix .. 'claims', ARGV[3], cjson.encode(claim))
-redis.call('ZADD', 'roadie:{mm}:due', ARGV[2], ARGV[1])
+redis.call('ZADD', ARGV[4], ARGV[2], ARGV[1])
 return #ids
 ";
 
+/// The shard of the index of queues that queue `queue` is filed in.
+fn queue_shard(queue: &str) -> String {
+    crate::support::due_key("mm", ":due", queue)
+}
+
 #[test]
 fn a_claim_whose_process_died_is_completed_by_another() {
+    claim_of_a_dead_process_completed("matchmaking_dead_claim", false);
+}
+
+/// A process of an earlier version filed its queues in one index, `roadie:{mm}:due`: after an
+/// upgrade, a queue left there is moved into its shard and looked at.
+#[test]
+fn a_queue_left_in_the_unsharded_index_of_an_earlier_version_is_still_looked_at() {
+    claim_of_a_dead_process_completed("matchmaking_unsharded", true);
+}
+
+/// Three tickets taken into a claim by a process that died, with the queue filed in its shard
+/// (or, `unsharded`, in the single index of earlier versions): another process completes it.
+fn claim_of_a_dead_process_completed(name: &str, unsharded: bool) {
     let redis = Redis::start();
-    let roadie = Roadie::start("matchmaking_dead_claim", Some(&redis), &[]);
+    let roadie = Roadie::start(name, Some(&redis), &[]);
     let tickets: Vec<Posted> = (0..3)
         .map(|i| post_ticket(&roadie, &ticket_body(&format!("patient {i}"))).expect("posted"))
         .collect();
@@ -321,7 +339,27 @@ fn a_claim_whose_process_died_is_completed_by_another() {
     assert_eq!(third.json["status"], "waiting", "{}", third.body);
     assert_eq!(third.json["position"], 3, "{}", third.body);
     let game = "0123456789abcdef01234567";
-    let claimed = redis.cli(&["EVAL", DEAD_CLAIM, "0", queue, &now, game]);
+    // A sweep has filed the queue in its shard under its tickets' expiry, minutes away: only the
+    // entry the dead claim leaves makes it due now.
+    let now_ms: u64 = now.parse().expect("a time");
+    let filed = Instant::now() + Duration::from_secs(10);
+    loop {
+        let score = redis.cli(&["ZSCORE", &queue_shard(queue), queue]);
+        if score.parse::<u64>().is_ok_and(|at| at > now_ms + 60_000) {
+            break;
+        }
+        assert!(
+            Instant::now() < filed,
+            "the queue is not filed under its tickets' expiry: {score:?}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let index = if unsharded {
+        "roadie:{mm}:due".to_owned()
+    } else {
+        queue_shard(queue)
+    };
+    let claimed = redis.cli(&["EVAL", DEAD_CLAIM, "0", queue, &now, game, &index]);
     assert_eq!(claimed.trim(), "3", "{claimed}");
     let cancel = send(
         roadie
@@ -343,6 +381,17 @@ fn a_claim_whose_process_died_is_completed_by_another() {
     assert_eq!(granted[game].len(), 3);
     let view = roadie.get(&format!("/v1/games/{game}"), None);
     assert_eq!(view.json["occupants"][3]["occupant"], "bot", "{}", view.body);
+    // Unsharded, the queue's own shard had it filed only at its tickets' expiry, minutes away:
+    // the claim was completed because the entry left in the single index was moved there.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while redis.cli(&["ZCARD", "roadie:{mm}:due"]) != "0" || redis.cli(&["ZCARD", &queue_shard(queue)]) != "0"
+    {
+        assert!(
+            Instant::now() < deadline,
+            "the queue has nothing left to look at, yet stays filed"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }
 
 #[test]
@@ -401,7 +450,9 @@ fn a_claim_whose_game_was_created_before_its_process_died_is_not_created_twice()
         .as_millis()
         .to_string();
     assert_eq!(
-        redis.cli(&["EVAL", DEAD_CLAIM, "0", queue, &now, game]).trim(),
+        redis
+            .cli(&["EVAL", DEAD_CLAIM, "0", queue, &now, game, &queue_shard(queue)])
+            .trim(),
         "3"
     );
     let matched: Vec<(Posted, Value)> = tickets

@@ -480,11 +480,14 @@ fn a_failing_receiver_gets_the_notice_again_with_backoff_until_accepted_or_dropp
     // The games leave the due set once no write can still be on its way (twice the store's
     // timeout and a second after their last mark).
     let deadline = Instant::now() + Duration::from_secs(15);
-    while redis.cli(&["ZCARD", "roadie:{webhooks}:due"]) != "0" {
+    // The due set is in shards, `roadie:{webhooks:00}:due` to `roadie:{webhooks:15}:due`.
+    while redis.zcard_shards("webhooks", ":due") != 0 {
         assert!(Instant::now() < deadline, "games stay due");
         std::thread::sleep(Duration::from_millis(50));
     }
-    assert_eq!(redis.cli(&["HLEN", "roadie:{webhooks}:marked"]), "0");
+    for key in crate::support::due_keys("webhooks", ":marked") {
+        assert_eq!(redis.cli(&["HLEN", &key]), "0", "{key}");
+    }
     for game in [&flaky, &down] {
         assert_eq!(
             redis.cli(&["LLEN", &format!("roadie:{{{}}}:outbox", game.id)]),
@@ -578,6 +581,86 @@ fn a_killed_process_leaves_its_notices_to_the_other() {
     }
     assert!(total > games.len());
     drop(b);
+}
+
+/// Moves game `ARGV[1]`'s entry from its shard of the due set (`KEYS[1..3]`: due, marked,
+/// receivers) into the single due set of earlier versions (`KEYS[4..6]`), as a process of an
+/// earlier version would have filed it. Returns 1 when the game was filed.
+const UNSHARD: &str = r"
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not score then return 0 end
+redis.call('ZADD', KEYS[4], score, ARGV[1])
+redis.call('HSET', KEYS[5], ARGV[1], redis.call('HGET', KEYS[2], ARGV[1]))
+redis.call('HSET', KEYS[6], ARGV[1], redis.call('HGET', KEYS[3], ARGV[1]))
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('HDEL', KEYS[3], ARGV[1])
+return 1
+";
+
+/// After an upgrade, the games an earlier version's process left in its single due set
+/// (`roadie:{webhooks}:due`, here some still under that process's lease when it died) are moved
+/// into their shards and every notice is delivered.
+#[test]
+fn notices_left_in_the_unsharded_due_set_of_an_earlier_version_are_delivered() {
+    let redis = Redis::start();
+    let receiver = Receiver::start();
+    let hosts = webhook_env(&receiver);
+    let env = [
+        ("ROADIE_WEBHOOK_HOSTS", hosts.as_str()),
+        ("ROADIE_WEBHOOK_SWEEP_MS", "20"),
+        ("ROADIE_WEBHOOK_TIMEOUT_MS", "1000"),
+    ];
+    receiver.hold.store(true, Ordering::SeqCst);
+    let a = Roadie::start("webhooks_unsharded_a", Some(&redis), &env);
+    let games: Vec<Created> = (0..4)
+        .map(|i| create_with_webhook(&a, 3, 300 + i, &receiver.url("/hook")).0)
+        .collect();
+    let mut expected = HashMap::new();
+    for game in &games {
+        expected.insert(game.id.clone(), play(&[&a], game, Some(3)));
+    }
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while receiver.arrived.load(Ordering::SeqCst) == 0 {
+        assert!(Instant::now() < deadline, "a posted nothing");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    a.kill();
+    let killed_at = Instant::now();
+    let unsharded = [
+        "roadie:{webhooks}:due",
+        "roadie:{webhooks}:marked",
+        "roadie:{webhooks}:receivers",
+    ];
+    for game in &games {
+        let mut args = vec!["EVAL", UNSHARD, "6"];
+        let shard: Vec<String> = [":due", ":marked", ":receivers"]
+            .iter()
+            .map(|suffix| crate::support::due_key("webhooks", suffix, &game.id))
+            .collect();
+        args.extend(shard.iter().map(String::as_str));
+        args.extend(unsharded);
+        args.push(&game.id);
+        assert_eq!(redis.cli(&args), "1", "game {} was not filed", game.id);
+    }
+    assert_eq!(redis.zcard_shards("webhooks", ":due"), 0);
+    assert_eq!(redis.cli(&["ZCARD", unsharded[0]]), games.len().to_string());
+    receiver.hold.store(false, Ordering::SeqCst);
+    let b = Roadie::start("webhooks_unsharded_b", Some(&redis), &env);
+    let deliveries = receiver.wait_for(Duration::from_secs(60), "every notice, from b", |d| {
+        let after: Vec<Delivery> = d.iter().filter(|d| d.at > killed_at).cloned().collect();
+        games
+            .iter()
+            .all(|g| all_kept_received(&after, &g.id, &expected[&g.id]))
+    });
+    let after: Vec<Delivery> = deliveries.into_iter().filter(|d| d.at > killed_at).collect();
+    for game in &games {
+        assert_delivered(&after, &game.id, &expected[&game.id]);
+    }
+    for key in unsharded {
+        assert_eq!(redis.cli(&["EXISTS", key]), "0", "{key} is left");
+    }
+    assert!(b.log_text().contains("moved into their shards"));
 }
 
 #[test]

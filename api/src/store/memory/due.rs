@@ -23,7 +23,8 @@ pub(super) struct Entry {
 #[derive(Debug, Default)]
 pub(super) struct Indexes {
     entries: HashMap<Work, HashMap<String, Entry>>,
-    /// Until when each shard is leased, by index (`bots`, `archive`, `clocks`) and shard.
+    /// Until when each shard is leased, by index (`bots`, `archive`, `clocks`, `mm`, `webhooks`)
+    /// and shard.
     leases: HashMap<(&'static str, u16), Instant>,
 }
 
@@ -48,6 +49,16 @@ impl MemoryStore {
 }
 
 impl MemoryStore {
+    /// Takes the lease on `shard` of index `index` for `lease` unless it is held.
+    pub(super) fn lease_index(
+        &self,
+        index: &'static str,
+        shard: u16,
+        lease: Duration,
+    ) -> Result<bool, StoreError> {
+        Ok(self.work_due()?.lease(index, shard, lease))
+    }
+
     /// Whether game `id` is filed for `work`.
     pub(super) fn work_filed(&self, work: Work, id: &str) -> Result<bool, StoreError> {
         Ok(self

@@ -5,7 +5,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 
 use super::MemoryStore;
-use crate::store::{CLAIM_SCAN, Claim, Failure, Outbox, OutboxNotice, Pending, Room, StoreError};
+use crate::store::{CLAIM_SCAN, Claim, Failure, Outbox, OutboxNotice, Pending, Room, StoreError, due_shard};
 
 /// A game of the due set, in milliseconds since the store's epoch.
 #[derive(Clone, Debug, Default)]
@@ -59,13 +59,13 @@ impl Outbox for MemoryStore {
         Ok(())
     }
 
-    async fn claim_due(&self, room: &Room, lease: Duration) -> Result<Vec<Claim>, StoreError> {
+    async fn claim_due(&self, shard: u16, room: &Room, lease: Duration) -> Result<Vec<Claim>, StoreError> {
         let now = self.now_ms();
         let lease_until = now.saturating_add(millis(lease).max(1));
         let mut due = self.due()?;
         let mut ready: Vec<(u64, String)> = due
             .iter()
-            .filter(|(_, due)| due.at <= now)
+            .filter(|(game, due)| due.at <= now && due_shard(game) == shard)
             .map(|(game, due)| (due.at, game.clone()))
             .collect();
         ready.sort();
@@ -185,6 +185,20 @@ impl Outbox for MemoryStore {
             .at = at;
         Ok(())
     }
+
+    async fn lease_outbox_shard(
+        &self,
+        shard: u16,
+        _holder: &str,
+        lease: Duration,
+    ) -> Result<bool, StoreError> {
+        self.lease_index("webhooks", shard, lease)
+    }
+
+    async fn move_unsharded_outboxes(&self, _limit: usize) -> Result<u64, StoreError> {
+        // Memory keeps nothing from an earlier version.
+        Ok(0)
+    }
 }
 
 #[cfg(test)]
@@ -201,6 +215,9 @@ mod tests {
 
     const LEASE: Duration = Duration::from_secs(30);
 
+    /// The shard of the tests' games, whose ids are not hex: the first.
+    const SHARD: u16 = 0;
+
     fn room(games: usize) -> Room {
         Room {
             games,
@@ -210,7 +227,7 @@ mod tests {
     }
 
     async fn claimed(store: &MemoryStore) -> Vec<String> {
-        let claims = store.claim_due(&room(10), LEASE).await.expect("claim");
+        let claims = store.claim_due(SHARD, &room(10), LEASE).await.expect("claim");
         claims.into_iter().map(|c| c.game).collect()
     }
 
@@ -311,7 +328,7 @@ mod tests {
             per_receiver: vec![("hang:80".into(), 1)],
             other: 5,
         };
-        let claims = store.claim_due(&room, LEASE).await.expect("claim");
+        let claims = store.claim_due(SHARD, &room, LEASE).await.expect("claim");
         let games: Vec<(&str, &str)> = claims
             .iter()
             .map(|c| (c.game.as_str(), c.receiver.as_str()))
@@ -320,10 +337,27 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_game_is_claimed_from_its_own_shard_only() {
+        let store = store();
+        let game = "1f0000000000000000000000";
+        store.mark_due(game, "r:80").await.expect("mark");
+        let shard = due_shard(game);
+        assert_eq!(shard, 0x1f % crate::store::DUE_SHARDS);
+        for other in (0..crate::store::DUE_SHARDS).filter(|s| *s != shard) {
+            let claims = store.claim_due(other, &room(10), LEASE).await.expect("claim");
+            assert!(claims.is_empty(), "claimed from shard {other}");
+        }
+        let claims = store.claim_due(shard, &room(10), LEASE).await.expect("claim");
+        assert_eq!(claims.len(), 1);
+        assert!(store.lease_outbox_shard(shard, "a", LEASE).await.expect("lease"));
+        assert!(!store.lease_outbox_shard(shard, "b", LEASE).await.expect("lease"));
+    }
+
+    #[tokio::test]
     async fn a_claimed_game_is_nobody_elses_until_released_even_when_marked_again() {
         let store = store();
         store.mark_due("g", "r:80").await.expect("mark");
-        let claims = store.claim_due(&room(10), LEASE).await.expect("claim");
+        let claims = store.claim_due(SHARD, &room(10), LEASE).await.expect("claim");
         assert_eq!(claims.len(), 1);
         assert!(claimed(&store).await.is_empty(), "claimed twice");
         store.mark_due("g", "r:80").await.expect("mark");
@@ -341,14 +375,14 @@ mod tests {
         let store = store();
         let grace = Duration::from_millis(200);
         store.mark_due("g", "r:80").await.expect("mark");
-        let claims = store.claim_due(&room(10), LEASE).await.expect("claim");
+        let claims = store.claim_due(SHARD, &room(10), LEASE).await.expect("claim");
         store
             .release(&claims[0], LEASE, None, grace)
             .await
             .expect("release");
         assert!(claimed(&store).await.is_empty(), "due again before the grace");
         tokio::time::sleep(grace + Duration::from_millis(50)).await;
-        let claims = store.claim_due(&room(10), LEASE).await.expect("claim");
+        let claims = store.claim_due(SHARD, &room(10), LEASE).await.expect("claim");
         assert_eq!(claims.len(), 1, "the game was dropped within the grace");
         store
             .release(&claims[0], LEASE, None, grace)
@@ -362,7 +396,7 @@ mod tests {
     async fn a_failed_game_is_due_again_after_its_delay() {
         let store = store();
         store.mark_due("g", "r:80").await.expect("mark");
-        let claims = store.claim_due(&room(10), LEASE).await.expect("claim");
+        let claims = store.claim_due(SHARD, &room(10), LEASE).await.expect("claim");
         let delay = Duration::from_millis(100);
         store
             .release(&claims[0], LEASE, Some(delay), Duration::ZERO)

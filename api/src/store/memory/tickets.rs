@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use async_trait::async_trait;
 
 use super::MemoryStore;
-use crate::store::{Matchmaking, StoreError};
+use crate::store::{Matchmaking, StoreError, due_shard};
 use crate::table::tickets::{
     Batch, Claim, Claimed, Look, MatchWindow, QueueSpec, Seated, Ticket, TicketId, TicketState,
     WIDEN_LOOK_MS, Waiting, batch,
@@ -251,12 +251,17 @@ impl Matchmaking for MemoryStore {
         Ok(true)
     }
 
-    async fn due_queues(&self, now_ms: u64, limit: usize) -> Result<Vec<(String, u64)>, StoreError> {
+    async fn due_queues(
+        &self,
+        shard: u16,
+        now_ms: u64,
+        limit: usize,
+    ) -> Result<Vec<(String, u64)>, StoreError> {
         let m = self.matching()?;
         let mut due: Vec<(u64, String, u64)> = m
             .due
             .iter()
-            .filter(|(_, (at, _))| *at <= now_ms)
+            .filter(|(q, (at, _))| *at <= now_ms && due_shard(q) == shard)
             .map(|(q, (at, touched))| (*at, q.clone(), *touched))
             .collect();
         due.sort();
@@ -282,6 +287,20 @@ impl Matchmaking for MemoryStore {
             }
         }
         Ok(())
+    }
+
+    async fn lease_queue_shard(
+        &self,
+        shard: u16,
+        _holder: &str,
+        lease: Duration,
+    ) -> Result<bool, StoreError> {
+        self.lease_index("mm", shard, lease)
+    }
+
+    async fn move_unsharded_queues(&self, _limit: usize) -> Result<u64, StoreError> {
+        // Memory keeps nothing from an earlier version.
+        Ok(0)
     }
 }
 
@@ -434,7 +453,10 @@ mod tests {
         let now = T0;
         let queue = spec().key();
         enqueue(&store, "Ann", now, 0).await;
-        let due = store.due_queues(now + 1, 10).await.expect("due");
+        let due = store
+            .due_queues(due_shard(&queue), now + 1, 10)
+            .await
+            .expect("due");
         let seen = due.iter().find(|(q, _)| *q == queue).expect("filed").1;
         enqueue(&store, "Bob", now, 0).await;
         store
@@ -443,7 +465,7 @@ mod tests {
             .expect("reschedule");
         assert!(
             store
-                .due_queues(now + 1, 10)
+                .due_queues(due_shard(&queue), now + 1, 10)
                 .await
                 .expect("due")
                 .iter()
@@ -455,6 +477,12 @@ mod tests {
             .reschedule_queue(&queue, seen, None)
             .await
             .expect("reschedule");
-        assert!(store.due_queues(now + 1, 10).await.expect("due").is_empty());
+        assert!(
+            store
+                .due_queues(due_shard(&queue), now + 1, 10)
+                .await
+                .expect("due")
+                .is_empty()
+        );
     }
 }

@@ -186,7 +186,12 @@ where
     C: ConnectionLike + Clone + Send + Sync + 'static,
 {
     /// Sets `key` to `holder` for `lease` unless it is set: whether it was.
-    async fn take_lease(&self, key: String, holder: &str, lease: Duration) -> Result<bool, StoreError> {
+    pub(super) async fn take_lease(
+        &self,
+        key: String,
+        holder: &str,
+        lease: Duration,
+    ) -> Result<bool, StoreError> {
         let taken: Option<String> = self
             .run(async |conn| {
                 redis::cmd("SET")

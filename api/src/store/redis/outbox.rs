@@ -1,9 +1,17 @@
-//! Webhook outboxes in Redis: each game's notices under its own hash tag, and one sorted set of
-//! games with notices due, `roadie:{webhooks}:due`, scored by the millisecond (Redis's clock) from
-//! which each may be claimed, with the hashes `roadie:{webhooks}:marked` of when each was last
-//! marked and `roadie:{webhooks}:receivers` of the receiver each last mark named. Scripts touch
-//! either a game's keys or those three, never both, so each runs on one Cluster slot. The
-//! coalescing of an outbox is in the write script (`SAVE` in the parent module).
+//! Webhook outboxes in Redis: each game's notices under its own hash tag, and the due set, split
+//! into [`DUE_SHARDS`](crate::store::DUE_SHARDS) shards by game id
+//! ([`due_shard`](crate::store::due_shard)): for shard `<NN>`, the sorted set
+//! `roadie:{webhooks:<NN>}:due` of games with notices due, scored by the millisecond (Redis's
+//! clock) from which each may be claimed, with the hashes `roadie:{webhooks:<NN>}:marked` of when
+//! each was last marked and `roadie:{webhooks:<NN>}:receivers` of the receiver each last mark
+//! named, and `roadie:{webhooks:<NN>}:lease`, the sweep's lease on the shard. Scripts touch either
+//! a game's keys or one shard's, never both, so each runs on one Cluster slot, and the shards'
+//! tags spread over the Cluster's slots. The coalescing of an outbox is in the write script
+//! (`SAVE` in the parent module).
+//!
+//! Earlier versions kept one due set, `roadie:{webhooks}:due` with `roadie:{webhooks}:marked` and
+//! `roadie:{webhooks}:receivers`; its games are moved into their shards as they are found there
+//! ([`Outbox::move_unsharded_outboxes`]).
 
 use std::sync::LazyLock;
 use std::time::Duration;
@@ -13,16 +21,27 @@ use redis::aio::ConnectionLike;
 use redis::{Script, Value};
 
 use super::{RedisStore, bytes_of, decode, key, ttl_secs};
-use crate::store::{CLAIM_SCAN, Claim, Failure, Outbox, OutboxNotice, Pending, Room, StoreError, Webhook};
+use crate::store::{
+    CLAIM_SCAN, Claim, Failure, Outbox, OutboxNotice, Pending, Room, StoreError, Webhook, due_shard,
+};
 
-/// The due set.
-const DUE: &str = "roadie:{webhooks}:due";
+/// The single due set of earlier versions, and its hashes of marks and receivers.
+const UNSHARDED: [&str; 3] = [
+    "roadie:{webhooks}:due",
+    "roadie:{webhooks}:marked",
+    "roadie:{webhooks}:receivers",
+];
 
-/// When each game of the due set was last marked, in Redis's milliseconds.
-const MARKED: &str = "roadie:{webhooks}:marked";
+/// Shard `shard` of the due set, and its hashes: when each game was last marked (in Redis's
+/// milliseconds), and the receiver each last mark named.
+fn shard_keys(shard: u16) -> [String; 3] {
+    ["due", "marked", "receivers"].map(|what| format!("roadie:{{webhooks:{shard:02}}}:{what}"))
+}
 
-/// The receiver each game of the due set last named.
-const RECEIVERS: &str = "roadie:{webhooks}:receivers";
+/// The keys of game `id`'s shard of the due set.
+fn keys_of(id: &str) -> [String; 3] {
+    shard_keys(due_shard(id))
+}
 
 /// Marks a game due. KEYS: due, marked, receivers. ARGV: game, receiver.
 static MARK: LazyLock<Script> = LazyLock::new(|| {
@@ -109,6 +128,60 @@ return 1
     )
 });
 
+/// Games of the single due set of earlier versions. KEYS: due, marked, receivers. ARGV: most
+/// games. Returns {game, score, marked or '', receiver or '', ...}.
+static UNSHARDED_GAMES: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"#!lua flags=no-writes
+local games = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1, 'WITHSCORES')
+local out = {}
+for i = 1, #games, 2 do
+  out[#out + 1] = games[i]
+  out[#out + 1] = games[i + 1]
+  out[#out + 1] = redis.call('HGET', KEYS[2], games[i]) or ''
+  out[#out + 1] = redis.call('HGET', KEYS[3], games[i]) or ''
+end
+return out
+",
+    )
+});
+
+/// Files a game of the single due set in its shard: with its score when the shard lacks it (a
+/// lease taken there still holds), and its later mark in either. KEYS: due, marked, receivers
+/// of the shard. ARGV: game, score, marked ('' for none), receiver.
+static PLACE: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then
+  redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+  redis.call('HSET', KEYS[3], ARGV[1], ARGV[4])
+end
+if ARGV[3] ~= '' then
+  local marked = tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '0')
+  if tonumber(ARGV[3]) > marked then redis.call('HSET', KEYS[2], ARGV[1], ARGV[3]) end
+end
+return 1
+",
+    )
+});
+
+/// Takes a game out of the single due set unless it was marked or claimed since it was read.
+/// KEYS: due, marked, receivers. ARGV: game, score read, marked read ('' for none).
+/// Returns 1 removed, 0 left.
+static UNFILE: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not score or tonumber(score) ~= tonumber(ARGV[2]) then return 0 end
+if (redis.call('HGET', KEYS[2], ARGV[1]) or '') ~= ARGV[3] then return 0 end
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('HDEL', KEYS[3], ARGV[1])
+return 1
+",
+    )
+});
+
 /// A game's webhook and its oldest notices. KEYS: webhook, outbox. ARGV: most notices.
 static PENDING: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
@@ -168,11 +241,12 @@ where
     C: ConnectionLike + Clone + Send + Sync + 'static,
 {
     async fn mark_due(&self, id: &str, receiver: &str) -> Result<(), StoreError> {
+        let [due, marked, receivers] = keys_of(id);
         let _: i64 = self
             .run(async |conn| {
-                MARK.key(DUE)
-                    .key(MARKED)
-                    .key(RECEIVERS)
+                MARK.key(&due)
+                    .key(&marked)
+                    .key(&receivers)
                     .arg(id)
                     .arg(receiver)
                     .invoke_async(conn)
@@ -182,12 +256,13 @@ where
         Ok(())
     }
 
-    async fn claim_due(&self, room: &Room, lease: Duration) -> Result<Vec<Claim>, StoreError> {
+    async fn claim_due(&self, shard: u16, room: &Room, lease: Duration) -> Result<Vec<Claim>, StoreError> {
+        let [due, _, receivers] = shard_keys(shard);
         let reply: Vec<Value> = self
             .run(async |conn| {
                 let mut call = CLAIM.prepare_invoke();
-                call.key(DUE)
-                    .key(RECEIVERS)
+                call.key(&due)
+                    .key(&receivers)
                     .arg(millis(lease).max(1))
                     .arg(room.games)
                     .arg(CLAIM_SCAN)
@@ -305,12 +380,13 @@ where
         grace: Duration,
     ) -> Result<(), StoreError> {
         let delay = retry_in.map(|d| millis(d).to_string()).unwrap_or_default();
+        let [due, marked, receivers] = keys_of(&claim.game);
         let _: i64 = self
             .run(async |conn| {
                 RELEASE
-                    .key(DUE)
-                    .key(MARKED)
-                    .key(RECEIVERS)
+                    .key(&due)
+                    .key(&marked)
+                    .key(&receivers)
                     .arg(&claim.game)
                     .arg(claim.lease_until)
                     .arg(millis(lease).max(1))
@@ -321,5 +397,68 @@ where
             })
             .await?;
         Ok(())
+    }
+
+    async fn lease_outbox_shard(
+        &self,
+        shard: u16,
+        holder: &str,
+        lease: Duration,
+    ) -> Result<bool, StoreError> {
+        self.take_lease(format!("roadie:{{webhooks:{shard:02}}}:lease"), holder, lease)
+            .await
+    }
+
+    async fn move_unsharded_outboxes(&self, limit: usize) -> Result<u64, StoreError> {
+        let [due, marked, receivers] = UNSHARDED;
+        let flat: Vec<String> = self
+            .run(async |conn| {
+                UNSHARDED_GAMES
+                    .key(due)
+                    .key(marked)
+                    .key(receivers)
+                    .arg(limit.max(1))
+                    .invoke_async(conn)
+                    .await
+            })
+            .await?;
+        let mut moved = 0;
+        for entry in flat.chunks(4) {
+            let [game, score, mark, receiver] = entry else {
+                continue;
+            };
+            // Filed in its shard first, then taken out of the single set unless a process of an
+            // earlier version marked or claimed it meanwhile (then it is moved again next time).
+            let [shard_due, shard_marked, shard_receivers] = keys_of(game);
+            let _: i64 = self
+                .run(async |conn| {
+                    PLACE
+                        .key(&shard_due)
+                        .key(&shard_marked)
+                        .key(&shard_receivers)
+                        .arg(game)
+                        .arg(score)
+                        .arg(mark)
+                        .arg(receiver)
+                        .invoke_async(conn)
+                        .await
+                })
+                .await?;
+            let removed: i64 = self
+                .run(async |conn| {
+                    UNFILE
+                        .key(due)
+                        .key(marked)
+                        .key(receivers)
+                        .arg(game)
+                        .arg(score)
+                        .arg(mark)
+                        .invoke_async(conn)
+                        .await
+                })
+                .await?;
+            moved += u64::try_from(removed).unwrap_or(0);
+        }
+        Ok(moved)
     }
 }

@@ -8,8 +8,13 @@
 //! | `roadie:mm:{<q>}:claims` | a hash of [`Claim`]s as JSON, by claim id |
 //! | `roadie:mm:{<q>}:t:<ticket>` | a hash of the ticket's fields |
 //!
-//! The index of queues is the sorted set `roadie:{mm}:due` (queue keys scored by when each next
-//! needs a look, Unix ms) with the hash `roadie:{mm}:touched` of each queue's count of touches.
+//! The index of queues is split into [`DUE_SHARDS`](crate::store::DUE_SHARDS) shards, a queue in the one of its key's first
+//! byte ([`due_shard`]): the sorted set `roadie:{mm:<NN>}:due` (queue keys scored by when each next
+//! needs a look, Unix ms) with the hash `roadie:{mm:<NN>}:touched` of each queue's count of
+//! touches, both under the shard's own hash tag (so the shards spread over a Cluster's slots), and
+//! `roadie:{mm:<NN>}:lease`, the sweep's lease on the shard. Earlier versions kept one index,
+//! `roadie:{mm}:due` with `roadie:{mm}:touched`; its queues are moved into their shards as they
+//! are found there ([`Matchmaking::move_unsharded_queues`]).
 
 use std::collections::HashMap;
 use std::sync::LazyLock;
@@ -21,16 +26,26 @@ use redis::aio::ConnectionLike;
 use roadie_engine::{BotLevel, Seat};
 
 use super::{RedisStore, ttl_secs};
-use crate::store::{Matchmaking, StoreError};
+use crate::store::{Matchmaking, StoreError, due_shard};
 use crate::table::tickets::{
     Claim, Look, MatchWindow, QueueSpec, Seated, Ticket, TicketId, TicketState, WIDEN_LOOK_MS,
 };
 
-/// The index of queues.
-const DUE: &str = "roadie:{mm}:due";
+/// The single index of queues that earlier versions kept, drained into the shards.
+const UNSHARDED_DUE: &str = "roadie:{mm}:due";
 
-/// Each queue's count of touches.
-const TOUCHED: &str = "roadie:{mm}:touched";
+/// The single index's counts of touches.
+const UNSHARDED_TOUCHED: &str = "roadie:{mm}:touched";
+
+/// Shard `shard` of the index of queues.
+fn due(shard: u16) -> String {
+    format!("roadie:{{mm:{shard:02}}}:due")
+}
+
+/// The counts of touches of the queues of shard `shard`.
+fn touched(shard: u16) -> String {
+    format!("roadie:{{mm:{shard:02}}}:touched")
+}
 
 /// How many tickets of a queue one look reads at most.
 const LOOK_SCAN: usize = 1000;
@@ -375,18 +390,7 @@ where
                     .await
             })
             .await?;
-        let _: i64 = self
-            .run(async |conn| {
-                TOUCH
-                    .key(DUE)
-                    .key(TOUCHED)
-                    .arg(queue)
-                    .arg(now)
-                    .invoke_async(conn)
-                    .await
-            })
-            .await?;
-        Ok(())
+        self.touch_queue(queue, now).await
     }
 
     async fn ticket(&self, id: &TicketId) -> Result<Option<(Ticket, Option<u64>)>, StoreError> {
@@ -506,13 +510,102 @@ where
         Ok(done == 1)
     }
 
-    async fn due_queues(&self, now_ms: u64, limit: usize) -> Result<Vec<(String, u64)>, StoreError> {
+    async fn due_queues(
+        &self,
+        shard: u16,
+        now_ms: u64,
+        limit: usize,
+    ) -> Result<Vec<(String, u64)>, StoreError> {
+        self.queues_in(&due(shard), &touched(shard), &now_ms.to_string(), limit)
+            .await
+    }
+
+    async fn reschedule_queue(&self, queue: &str, seen: u64, next_ms: Option<u64>) -> Result<(), StoreError> {
+        let next = next_ms.map(|n| n.to_string()).unwrap_or_default();
+        let _: i64 = self
+            .run(async |conn| {
+                RESCHEDULE
+                    .key(due(due_shard(queue)))
+                    .key(touched(due_shard(queue)))
+                    .arg(queue)
+                    .arg(seen)
+                    .arg(&next)
+                    .invoke_async(conn)
+                    .await
+            })
+            .await?;
+        Ok(())
+    }
+
+    async fn lease_queue_shard(&self, shard: u16, holder: &str, lease: Duration) -> Result<bool, StoreError> {
+        self.take_lease(format!("roadie:{{mm:{shard:02}}}:lease"), holder, lease)
+            .await
+    }
+
+    async fn move_unsharded_queues(&self, limit: usize) -> Result<u64, StoreError> {
+        let found = self
+            .queues_in(UNSHARDED_DUE, UNSHARDED_TOUCHED, "+inf", limit)
+            .await?;
+        let mut moved = 0;
+        for (queue, seen) in found {
+            // Filed in its shard first, due now (an early look finds nothing to do), then taken
+            // out of the single index unless an earlier version's process touched it meanwhile.
+            self.touch_queue(&queue, 0).await?;
+            let removed: i64 = self
+                .run(async |conn| {
+                    RESCHEDULE
+                        .key(UNSHARDED_DUE)
+                        .key(UNSHARDED_TOUCHED)
+                        .arg(&queue)
+                        .arg(seen)
+                        .arg("")
+                        .invoke_async(conn)
+                        .await
+                })
+                .await?;
+            moved += u64::try_from(removed).unwrap_or(0);
+        }
+        Ok(moved)
+    }
+}
+
+impl<C> RedisStore<C>
+where
+    C: ConnectionLike + Clone + Send + Sync + 'static,
+{
+    /// Files `queue` in its shard as due at `now_ms` (or earlier, if it is already), counting the
+    /// touch.
+    async fn touch_queue(&self, queue: &str, now_ms: u64) -> Result<(), StoreError> {
+        let shard = due_shard(queue);
+        let _: i64 = self
+            .run(async |conn| {
+                TOUCH
+                    .key(due(shard))
+                    .key(touched(shard))
+                    .arg(queue)
+                    .arg(now_ms)
+                    .invoke_async(conn)
+                    .await
+            })
+            .await?;
+        Ok(())
+    }
+
+    /// Up to `limit` queues of the index `due` due at `until` (a score, or `+inf`), each with its
+    /// count of touches in `touched`.
+    async fn queues_in(
+        &self,
+        due: &str,
+        touched: &str,
+        until: &str,
+        limit: usize,
+    ) -> Result<Vec<(String, u64)>, StoreError> {
         let flat: Vec<String> = self
             .run(async |conn| {
                 DUE_QUEUES
-                    .key(DUE)
-                    .key(TOUCHED)
-                    .arg(now_ms)
+                    .key(due)
+                    .key(touched)
+                    .arg(until)
                     .arg(limit.max(1))
                     .invoke_async(conn)
                     .await
@@ -525,22 +618,5 @@ where
                 _ => None,
             })
             .collect())
-    }
-
-    async fn reschedule_queue(&self, queue: &str, seen: u64, next_ms: Option<u64>) -> Result<(), StoreError> {
-        let next = next_ms.map(|n| n.to_string()).unwrap_or_default();
-        let _: i64 = self
-            .run(async |conn| {
-                RESCHEDULE
-                    .key(DUE)
-                    .key(TOUCHED)
-                    .arg(queue)
-                    .arg(seen)
-                    .arg(&next)
-                    .invoke_async(conn)
-                    .await
-            })
-            .await?;
-        Ok(())
     }
 }

@@ -16,6 +16,10 @@
 //! `--flow listed` (the default) lists the seat's actions before each post; `--flow mirrored`
 //! plays from a local copy of the rules and posts only, one request per action.
 //!
+//! `--flow spectate --streams N --rate R --hold-secs S` holds `N` idle spectator streams over
+//! `--games` games, then posts `R` actions a second for `S` seconds and reports how soon each
+//! write reached the streams, and the server's memory (see `spectate.rs`).
+//!
 //! The run fails (exit status 1) on any 5xx, transport error, refused listed action, lost action
 //! (a version that does not advance by exactly one per accepted post) or game that does not finish.
 //! It only talks to loopback addresses, and every loop in it is bounded in count and in time.
@@ -27,6 +31,7 @@ mod lean;
 mod mirror;
 mod play;
 mod report;
+mod spectate;
 mod stream;
 mod tickets;
 
@@ -57,6 +62,8 @@ const MAX_GAMES: usize = 100_000;
 const MAX_CONNECTIONS: usize = 1_024;
 const MAX_SECONDS: u64 = 3_600;
 const MAX_STREAMS_PER_GAME: usize = 64;
+const MAX_STREAMS: usize = 50_000;
+const MAX_RATE: f64 = 20_000.0;
 
 /// How each connection learns what it may post.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -72,6 +79,9 @@ pub enum Flow {
     /// Matchmaking: `--games` × `--seats` tickets, posted alternately to `--url` and
     /// `--second-url`, each long-polled until matched (see `tickets.rs`).
     Tickets,
+    /// Spectators: `--streams` idle push streams over `--games` games, then `--rate` posts a
+    /// second for `--hold-secs`, timing each write's arrival on the streams (see `spectate.rs`).
+    Spectate,
 }
 
 /// Plays games against a Roadie server and reports throughput, latency and errors.
@@ -134,6 +144,15 @@ pub struct Args {
     /// summary reports the events they delivered per second (at most 64).
     #[arg(long, default_value_t = 0)]
     streams_per_game: usize,
+    /// `--flow spectate`: spectator streams held open over the games, in all (at most 50,000).
+    #[arg(long, default_value_t = 1_000)]
+    streams: usize,
+    /// `--flow spectate`: posted actions per second, over every game (at most 20,000).
+    #[arg(long, default_value_t = 100.0)]
+    rate: f64,
+    /// `--flow spectate`: seconds of posts (at most the time limit).
+    #[arg(long, default_value_t = 20)]
+    hold_secs: u64,
     /// The server's process id: its CPU time (`/proc/PID/stat`, every thread) over the play phase
     /// is reported per posted action. Must be a process on this machine.
     #[arg(long)]
@@ -204,6 +223,55 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if args.flow == Flow::Spectate {
+        if args.streams > MAX_STREAMS
+            || !(args.rate > 0.0 && args.rate <= MAX_RATE)
+            || args.hold_secs > args.time_limit
+        {
+            eprintln!(
+                "loadtest: --flow spectate takes at most {MAX_STREAMS} streams, a --rate above 0 and at most {MAX_RATE}, and --hold-secs within --time-limit"
+            );
+            return ExitCode::from(2);
+        }
+        let runtime = match tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(args.threads)
+            .enable_all()
+            .build()
+        {
+            Ok(rt) => rt,
+            Err(e) => {
+                eprintln!("loadtest: cannot start the runtime: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        let plan = spectate::SpectatePlan {
+            ruleset: args.ruleset.clone(),
+            seats: args.seats,
+            seed: args.seed,
+            games: args.games,
+            streams: args.streams,
+            rate: args.rate,
+            hold: Duration::from_secs(args.hold_secs),
+            posters: args.connections,
+            server_pid: args.server_pid,
+            timeout: Duration::from_secs(args.request_timeout.max(1)),
+            deadline: Instant::now() + Duration::from_secs(args.time_limit),
+        };
+        let summary = runtime.block_on(spectate::run(&server, plan));
+        if args.json {
+            match serde_json::to_string_pretty(&summary) {
+                Ok(text) => println!("{text}"),
+                Err(e) => eprintln!("loadtest: cannot write the summary: {e}"),
+            }
+        } else {
+            print!("{}", summary.table());
+        }
+        return if summary.passed {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        };
+    }
     if args.flow == Flow::Tickets {
         let runtime = match tokio::runtime::Builder::new_multi_thread()
             .worker_threads(args.threads)

@@ -115,7 +115,9 @@ async fn play_one(
     let accepted = match plan.flow {
         Flow::Listed => play_listed(client, shared, &created, &keys, &mut rng, stats).await?,
         Flow::Mirrored => play_mirrored(client, shared, &created, &keys, seed, &mut rng, stats).await?,
-        Flow::Tickets => return Err("games are not played in --flow tickets".into()),
+        Flow::Tickets | Flow::Spectate => {
+            return Err("games are not played to the end in --flow tickets or spectate".into());
+        }
     };
     let last = client
         .game(stats, &id)
