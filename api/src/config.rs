@@ -56,8 +56,9 @@ pub struct Config {
 #[derive(Clone, Debug)]
 pub struct RatingsConfig {
     /// `ROADIE_MATCH_WINDOW`: how near in rating the tickets of an app's players must be to sit
-    /// together, `start,widest,secs` (default `50,300,30`: ±50 at once, widening to ±300 after
-    /// 30 s of waiting); `off` seats them whatever their ratings.
+    /// together, `start,later,secs` (default `50,300,30`: ±50 at once, ±300 after 30 s of
+    /// waiting, and wider at that pace for as long as a ticket waits); `off` seats them whatever
+    /// their ratings.
     pub match_window: Option<MatchWindow>,
     /// `ROADIE_RATING_SWEEP_MS`: how often each process looks for finished rated games to rate
     /// (default 250).
@@ -67,18 +68,18 @@ pub struct RatingsConfig {
     pub lease: Duration,
 }
 
-/// A window as `ROADIE_MATCH_WINDOW` writes it: `start,widest,secs`.
+/// A window as `ROADIE_MATCH_WINDOW` writes it: `start,later,secs`.
 fn match_window(text: &str) -> Option<MatchWindow> {
     let mut parts = text.split(',').map(str::trim);
     let start: i64 = parts.next()?.parse().ok()?;
-    let widest: i64 = parts.next()?.parse().ok()?;
+    let later: i64 = parts.next()?.parse().ok()?;
     let secs: u64 = parts.next()?.parse().ok()?;
-    if parts.next().is_some() || start < 0 || widest < start || secs > 86_400 {
+    if parts.next().is_some() || start < 0 || later < start || secs > 86_400 {
         return None;
     }
     Some(MatchWindow {
         start,
-        widest,
+        later,
         widen_ms: secs * 1000,
     })
 }
@@ -362,7 +363,7 @@ impl Config {
                     Some(text) => Some(match_window(&text).ok_or(ConfigError {
                         name: "ROADIE_MATCH_WINDOW",
                         value: text.clone(),
-                        reason: "is `start,widest,secs` (points either way, 0 <= start <= widest; secs up to 86400), or `off`",
+                        reason: "is `start,later,secs` (points either way, 0 <= start <= later; secs up to 86400), or `off`",
                     })?),
                 },
                 sweep: Duration::from_millis(number("ROADIE_RATING_SWEEP_MS", 250)?.max(10)),

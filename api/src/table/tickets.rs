@@ -265,23 +265,26 @@ pub struct Waiting {
 }
 
 /// How near in rating tickets must be to sit at one table: `start` points either way at once,
-/// widening evenly to `widest` after `widen_ms` of waiting (`ROADIE_MATCH_WINDOW`).
+/// widening evenly to `later` after `widen_ms` of waiting, and on at that pace for as long as
+/// the ticket waits, so that a player far from everyone else's rating still finds a table
+/// (`ROADIE_MATCH_WINDOW`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MatchWindow {
     /// The window at once, in rating points either way.
     pub start: i64,
-    /// The widest window, in rating points either way.
-    pub widest: i64,
-    /// How long a ticket waits before its window is widest (ms).
+    /// The window after `widen_ms`, in rating points either way.
+    pub later: i64,
+    /// How long a ticket waits for its window to grow from `start` to `later` (ms); `0` keeps
+    /// it at `later`.
     pub widen_ms: u64,
 }
 
 impl Default for MatchWindow {
-    /// ±50 at once, ±300 after 30 s.
+    /// ±50 at once, ±300 after 30 s, ±550 after a minute.
     fn default() -> Self {
         Self {
             start: 50,
-            widest: 300,
+            later: 300,
             widen_ms: 30_000,
         }
     }
@@ -290,11 +293,12 @@ impl Default for MatchWindow {
 impl MatchWindow {
     /// The window of a ticket that has waited `waited_ms`.
     pub fn at(&self, waited_ms: u64) -> i64 {
-        if waited_ms >= self.widen_ms || self.widen_ms == 0 {
-            return self.widest.max(self.start);
+        if self.widen_ms == 0 {
+            return self.later.max(self.start);
         }
-        let grown = (self.widest - self.start) as i128 * i128::from(waited_ms) / i128::from(self.widen_ms);
-        self.start + grown as i64
+        let grown =
+            (self.later - self.start).max(0) as i128 * i128::from(waited_ms) / i128::from(self.widen_ms);
+        i64::try_from(i128::from(self.start) + grown).unwrap_or(i64::MAX)
     }
 }
 
@@ -480,12 +484,13 @@ mod tests {
     }
 
     #[test]
-    fn a_window_widens_from_its_start_to_its_widest() {
+    fn a_window_widens_from_its_start_and_on_at_the_same_pace() {
         let window = MatchWindow::default();
         assert_eq!(window.at(0), 50);
         assert_eq!(window.at(15_000), 175);
         assert_eq!(window.at(30_000), 300);
-        assert_eq!(window.at(90_000), 300);
+        assert_eq!(window.at(90_000), 800);
+        assert!(window.at(u64::MAX) > window.at(90_000), "no overflow at any wait");
     }
 
     #[test]
@@ -508,7 +513,8 @@ mod tests {
             batch(&fresh[..3], 3, now, None).map(|b| b.taken),
             Some(vec![0, 1, 2])
         );
-        // After 30 s of waiting the window is ±300: 1000 and 1290 sit together, 1000 and 1310 not.
+        // After 30 s of waiting the window is ±300: 1000 and 1290 sit together, 1000 and 1310 not
+        // yet.
         let waited = now - 30_000;
         assert!(batch(&[rated(1000, waited), rated(1290, waited)], 2, now, w).is_some());
         assert!(batch(&[rated(1000, waited), rated(1310, waited)], 2, now, w).is_none());

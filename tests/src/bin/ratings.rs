@@ -1,6 +1,6 @@
 //! Measures ratings and matchmaking by rating on a simulated population
 //! ([`roadie_tests::population`]): players of known hidden strength queue, are seated by the
-//! service's batch rule with the default window (±50 at once, ±300 after 30 s) and without
+//! service's batch rule with the default window (±50 at once, ±300 after 30 s, wider on at that pace) and without
 //! one, and are rated by the service's own update. For each seat count it prints, at each
 //! checkpoint of games per player, Spearman's correlation of the shown rating (and of `mu`)
 //! with the true strength, the mean spread of shown ratings and of true strengths within the
@@ -55,7 +55,10 @@ fn main() {
     );
     let mut totals = Vec::new();
     for &seats in &args.seats {
-        for (name, window) in [("±50→300", Some(MatchWindow::default())), ("none", None)] {
+        for (name, window) in [
+            ("±50, +250 per 30 s", Some(MatchWindow::default())),
+            ("none", None),
+        ] {
             let mut model = Model::new(args.spread, seats, window, args.seed);
             model.players = args.players;
             model.checkpoints = args.checkpoints.clone();

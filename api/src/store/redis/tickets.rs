@@ -91,7 +91,7 @@ return 1
 /// One look at a queue (see [`Matchmaking::look`]); the batch is chosen as
 /// [`crate::table::tickets::batch`] chooses it.
 /// KEYS: queue, claims, spec. ARGV: now ms, lease ms, new claim id, ticket key prefix, keep
-/// secs, most tickets read, then the rating window's start, widest and widening ms ('' for no
+/// secs, most tickets read, then the rating window's start, later and widening ms ('' for no
 /// window), and the ms after which a queue whose tickets do not fit is looked at again.
 /// Returns {spec or '', claim or '', next look ms or ''}.
 static LOOK: LazyLock<Script> = LazyLock::new(|| {
@@ -128,11 +128,11 @@ for k = 1, #ids, 2 do
     table.insert(waiting, {id = id, expires = tonumber(t[2]), bots = tonumber(t[3]), level = t[4], name = t[5], player = t[6], rating = tonumber(t[7]), opened = tonumber(ids[k + 1])})
   end
 end
-local wstart, widest, widen = tonumber(ARGV[7]), tonumber(ARGV[8]), tonumber(ARGV[9])
+local wstart, later, widen = tonumber(ARGV[7]), tonumber(ARGV[8]), tonumber(ARGV[9])
 local function window(w)
   local waited = now - w.opened
-  if widen == 0 or waited >= widen then return math.max(widest, wstart) end
-  return wstart + math.floor((widest - wstart) * waited / widen)
+  if widen == 0 then return math.max(later, wstart) end
+  return wstart + math.floor(math.max(later - wstart, 0) * waited / widen)
 end
 local function fits(group)
   if not wstart then return true end
@@ -464,7 +464,7 @@ where
                     .arg(ttl_secs(self.retention.idle))
                     .arg(LOOK_SCAN)
                     .arg(window.map(|w| w.start.to_string()).unwrap_or_default())
-                    .arg(window.map(|w| w.widest.to_string()).unwrap_or_default())
+                    .arg(window.map(|w| w.later.to_string()).unwrap_or_default())
                     .arg(window.map(|w| w.widen_ms.to_string()).unwrap_or_default())
                     .arg(WIDEN_LOOK_MS)
                     .invoke_async(conn)
