@@ -9,7 +9,7 @@ use secrecy::{SecretSlice, SecretString};
 use crate::http::limits::{ClientAddress, LimitsConfig};
 use crate::service::bots::BotConfig;
 use crate::service::webhooks::WebhookConfig;
-use crate::store::Quota;
+use crate::store::{DEFAULT_DUE_SHARDS, Quota};
 use crate::table::tickets::MatchWindow;
 
 /// The shortest `ROADIE_JWT_SECRET` accepted, in bytes: HS256 with a short or guessable secret
@@ -166,6 +166,9 @@ pub struct StoreConfig {
     /// `ROADIE_TICKET_SWEEP_MS`: how often each process looks at the matchmaking queues that are
     /// due (default 250): bots and expiries come at most this late.
     pub ticket_sweep: Duration,
+    /// `ROADIE_DUE_SHARDS`: how many shards each index of due work is spread over (default 16,
+    /// 1 to 256); every process on one store must say the same.
+    pub due_shards: u16,
 }
 
 /// Seat and host tokens.
@@ -313,6 +316,16 @@ impl Config {
                 ticket_ttl: Duration::from_secs(number("ROADIE_TICKET_TTL_SECS", 300)?.max(1)),
                 ticket_lease: Duration::from_millis(number("ROADIE_TICKET_LEASE_MS", 10_000)?.max(100)),
                 ticket_sweep: Duration::from_millis(number("ROADIE_TICKET_SWEEP_MS", 250)?.max(10)),
+                due_shards: match number("ROADIE_DUE_SHARDS", u64::from(DEFAULT_DUE_SHARDS))? {
+                    n @ 1..=256 => n as u16,
+                    n => {
+                        return Err(ConfigError {
+                            name: "ROADIE_DUE_SHARDS",
+                            value: n.to_string(),
+                            reason: "is from 1 to 256",
+                        });
+                    }
+                },
             },
             tokens: TokenConfig {
                 jwt_secret: SecretSlice::from(jwt_secret),

@@ -223,6 +223,8 @@ impl Application {
                 config.store.finished_ttl
             },
         };
+        // The shards name the keys of every index of due work: set before the store is used.
+        store::set_due_shards(config.store.due_shards);
         let store: Arc<dyn GameStore> = match &config.store.redis_url {
             Some(url) => {
                 store::redis::connect(

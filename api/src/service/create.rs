@@ -130,6 +130,24 @@ impl Games {
                 "a seat by player id needs an app: this server has no apps configured (ROADIE_APPS)",
             ));
         }
+        let rated = if request.rated {
+            let refused = |why: &str| Refusal::new(Code::NotRatable, format!("a rated game {why}"));
+            if request.app.is_none() && request.owner.is_none() {
+                return Err(refused(
+                    "belongs to an app: create it with an app's key or player token",
+                ));
+            }
+            if request.fork.is_some() {
+                return Err(refused("starts from its setup: a fork is never rated"));
+            }
+            let specs = request
+                .specs
+                .as_deref()
+                .ok_or_else(|| refused("names every seat: `seats` as a list of players and bots"))?;
+            Some(Rated::of_seats(specs)?)
+        } else {
+            None
+        };
         let mut webhook = request
             .webhook
             .as_deref()
@@ -151,24 +169,6 @@ impl Games {
         if let Some(control) = &request.clock {
             control.check()?;
         }
-        let rated = if request.rated {
-            let refused = |why: &str| Refusal::new(Code::NotRatable, format!("a rated game {why}"));
-            if request.app.is_none() && request.owner.is_none() {
-                return Err(refused(
-                    "belongs to an app: create it with an app's key or player token",
-                ));
-            }
-            if request.fork.is_some() {
-                return Err(refused("starts from its setup: a fork is never rated"));
-            }
-            let specs = request
-                .specs
-                .as_deref()
-                .ok_or_else(|| refused("names every seat: `seats` as a list of players and bots"))?;
-            Some(Rated::of_seats(specs)?)
-        } else {
-            None
-        };
         let fork = match &request.fork {
             None => None,
             Some(fork) => Some(self.fork_source(&request, ruleset.slug, fork).await?),

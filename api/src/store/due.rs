@@ -1,5 +1,5 @@
 //! Work due apart from requests (a bot's turn, a finished game's archiving), shared by every
-//! process: for each kind of [`Work`], [`DUE_SHARDS`] indexes, a game in the one of its id's
+//! process: for each kind of [`Work`], [`due_shards`] indexes, a game in the one of its id's
 //! shard ([`due_shard`]), so that on a Redis Cluster the work spreads over the nodes.
 //!
 //! A sweeper claims only in the shards it holds a lease on ([`DueWork::lease_due_shard`], taken
@@ -19,6 +19,7 @@
 //! (due at the filing plus the grace), since the write filed then may not have landed when the
 //! worker read the game.
 
+use std::sync::atomic::{AtomicU16, Ordering};
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
@@ -26,13 +27,31 @@ use async_trait::async_trait;
 use super::StoreError;
 use super::active::shard_of;
 
-/// How many shards each index of due work (and the index of clocks) is spread over. Every
-/// process must agree on it: it names the keys.
-pub const DUE_SHARDS: u16 = 16;
+/// How many shards each index of due work (and the index of clocks) is spread over unless
+/// `ROADIE_DUE_SHARDS` says otherwise.
+pub const DEFAULT_DUE_SHARDS: u16 = 16;
+
+/// The most shards an index may be spread over.
+pub const MAX_DUE_SHARDS: u16 = 256;
+
+/// How many shards each index of due work is spread over in this process: set once at start,
+/// before the store is used. Every process must agree on it, since it names the keys.
+static DUE_SHARDS: AtomicU16 = AtomicU16::new(DEFAULT_DUE_SHARDS);
+
+/// How many shards each index of due work (and the index of clocks) is spread over.
+pub fn due_shards() -> u16 {
+    DUE_SHARDS.load(Ordering::Relaxed)
+}
+
+/// Spreads every index of due work over `shards` shards (1 to [`MAX_DUE_SHARDS`]), from now on:
+/// called at start, before any index is read or written.
+pub fn set_due_shards(shards: u16) {
+    DUE_SHARDS.store(shards.clamp(1, MAX_DUE_SHARDS), Ordering::Relaxed);
+}
 
 /// The shard of game `id` in the indexes of due work and of clocks.
 pub fn due_shard(id: &str) -> u16 {
-    shard_of(id, DUE_SHARDS)
+    shard_of(id, due_shards())
 }
 
 /// A kind of work done apart from requests.
@@ -140,16 +159,17 @@ impl HeldShards {
         Self {
             holder: format!("{}:{}", std::process::id(), rand::random::<u32>()),
             lease,
-            until: vec![None; usize::from(DUE_SHARDS)],
+            until: vec![None; usize::from(due_shards())],
             next: 0,
         }
     }
 
     /// Every shard, starting at a different one each sweep so that none is always last.
     pub fn rotation(&mut self) -> impl Iterator<Item = u16> + use<> {
-        let start = self.next;
-        self.next = (self.next + 1) % DUE_SHARDS;
-        (0..DUE_SHARDS).map(move |i| (start + i) % DUE_SHARDS)
+        let shards = due_shards();
+        let start = self.next % shards;
+        self.next = (start + 1) % shards;
+        (0..shards).map(move |i| (start + i) % shards)
     }
 
     /// Whether this process holds `shard` now, taking its lease with `take` (given the holder
@@ -160,7 +180,11 @@ impl HeldShards {
         take: impl AsyncFnOnce(&str, Duration) -> Result<bool, StoreError>,
     ) -> Result<bool, StoreError> {
         let now = Instant::now();
-        let slot = &mut self.until[usize::from(shard % DUE_SHARDS)];
+        let index = usize::from(shard % due_shards());
+        if index >= self.until.len() {
+            self.until.resize(index + 1, None);
+        }
+        let slot = &mut self.until[index];
         if slot.is_some_and(|until| until > now + self.lease / 10) {
             return Ok(true);
         }

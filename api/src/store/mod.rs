@@ -23,7 +23,10 @@ mod updates;
 
 pub use crate::table::{LoggedAction, MalformedRevision, Played, Revision, StoredEvent, Table};
 pub use active::{ACTIVE_SHARDS, ActiveGames, ActivePage, shard_of};
-pub use due::{DUE_SHARDS, DueClaim, DueEnd, DueWork, HeldShards, Work, due_shard};
+pub use due::{
+    DEFAULT_DUE_SHARDS, DueClaim, DueEnd, DueWork, HeldShards, MAX_DUE_SHARDS, Work, due_shard, due_shards,
+    set_due_shards,
+};
 pub use indexes::{Indexed, Indexes};
 pub use memory::MemoryStore;
 pub use outbox::{CLAIM_SCAN, Claim, Failure, Outbox, OutboxNotice, Pending, Room, Webhook, superseded};

@@ -5,7 +5,7 @@
 //! when its write does. Before such a write, the game is marked in a due set shared by every
 //! process ([`Outbox::mark_due`]); a sweeper claims due games with a lease
 //! ([`Outbox::claim_due`]), delivers their notices, and releases them ([`Outbox::release`]).
-//! The due set is split into [`DUE_SHARDS`](crate::store::DUE_SHARDS) shards, a game in the one
+//! The due set is split into [`due_shards`](crate::store::due_shards) shards, a game in the one
 //! of its id ([`due_shard`](crate::store::due_shard)), so that on a Redis Cluster the shards spread
 //! over the nodes; a sweeper claims only in the shards it holds a lease on
 //! ([`Outbox::lease_outbox_shard`]), as the indexes of due work are leased.

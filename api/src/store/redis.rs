@@ -24,7 +24,7 @@
 //! the sorted set `roadie:open:{<ruleset>}` (one slot), scored by when each would expire
 //! untouched (seconds on Redis's clock), so that stale entries are pruned as the list is read.
 //! Games with notices to deliver are in the sorted sets `roadie:{webhooks:<shard>}:due`, a game
-//! in its id's shard (see [`super::Outbox`]). The index of clocks is [`super::DUE_SHARDS`] sorted sets
+//! in its id's shard (see [`super::Outbox`]). The index of clocks is [`super::due_shards`] sorted sets
 //! `roadie:{clocks:<shard>}` ([`clocks_key`]): game ids scored by their earliest deadline (Unix
 //! ms), a game in its id's shard; the clock sweep's lease on a shard is
 //! `roadie:{clocks:<shard>}:lease`.

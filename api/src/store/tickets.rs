@@ -13,7 +13,7 @@
 //! The index of queues files each queue under when it next needs a look, with a count of the
 //! tickets that touched it: a look reschedules the queue only when no ticket came in since the
 //! look read its entry, so no ticket is left unindexed. It is split into
-//! [`DUE_SHARDS`](crate::store::DUE_SHARDS) shards, a queue in the shard of its key
+//! [`due_shards`](crate::store::due_shards) shards, a queue in the shard of its key
 //! ([`due_shard`](crate::store::due_shard): the key is hex of a digest, so queues spread evenly),
 //! each shard in its own Cluster slot; a sweep looks only at the shards it holds a lease on
 //! ([`Matchmaking::lease_queue_shard`], as the indexes of due work are leased).

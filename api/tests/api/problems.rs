@@ -582,6 +582,17 @@ async fn every_problem_code_is_provoked() {
         .get(&format!("/v1/games/{id}/actions?seat=1"), Some(&player))
         .await;
     assert_eq!(one.status, 200, "a named seat is found: {}", one.body);
+    let open_seat = json!({"ruleset": "shrewd-producer", "seats": [{"player": "p"}, {"open": true}, {"bot": "greedy"}], "rated": true});
+    saw(
+        &mut seen,
+        with_apps.post("/v1/games", Some(&key), &open_seat).await,
+        "not_ratable",
+    );
+    saw(
+        &mut seen,
+        with_apps.get("/v1/players/nobody", Some(&player)).await,
+        "player_not_found",
+    );
     std::fs::remove_dir_all(dir).ok();
 
     let expected: BTreeSet<String> = Code::ALL

@@ -40,6 +40,7 @@ mod rollback;
 mod schemathesis;
 mod seats;
 mod seeds;
+mod shards;
 mod stream;
 mod support;
 mod tokens;

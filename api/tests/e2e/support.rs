@@ -143,7 +143,7 @@ impl Drop for Redis {
 /// Every shard's key of a sharded index of due work (`bots`, `archive`) or of clocks (`clocks`):
 /// `roadie:{<index>:NN}<suffix>`.
 pub fn due_keys(index: &str, suffix: &str) -> Vec<String> {
-    (0..roadie_api::store::DUE_SHARDS)
+    (0..roadie_api::store::DEFAULT_DUE_SHARDS)
         .map(|shard| format!("roadie:{{{index}:{shard:02}}}{suffix}"))
         .collect()
 }

@@ -377,7 +377,7 @@ mod tests {
         assert!(take(&mut theirs, 5).await, "a lapsed lease is anyone's");
         assert!(!take(&mut mine, 5).await);
         let rotation: Vec<u16> = mine.rotation().collect();
-        assert_eq!(rotation.len(), usize::from(crate::store::DUE_SHARDS));
+        assert_eq!(rotation.len(), usize::from(crate::store::due_shards()));
         assert_ne!(mine.rotation().next(), Some(rotation[0]));
     }
 }

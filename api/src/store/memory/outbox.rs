@@ -342,8 +342,8 @@ mod tests {
         let game = "1f0000000000000000000000";
         store.mark_due(game, "r:80").await.expect("mark");
         let shard = due_shard(game);
-        assert_eq!(shard, 0x1f % crate::store::DUE_SHARDS);
-        for other in (0..crate::store::DUE_SHARDS).filter(|s| *s != shard) {
+        assert_eq!(shard, 0x1f % crate::store::due_shards());
+        for other in (0..crate::store::due_shards()).filter(|s| *s != shard) {
             let claims = store.claim_due(other, &room(10), LEASE).await.expect("claim");
             assert!(claims.is_empty(), "claimed from shard {other}");
         }

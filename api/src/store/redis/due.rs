@@ -1,4 +1,4 @@
-//! Work due, in Redis: for each kind of work and each of its [`DUE_SHARDS`] shards, the sorted
+//! Work due, in Redis: for each kind of work and each of its [`crate::store::due_shards`] shards, the sorted
 //! set `roadie:{<work>:<shard>}:due` (game ids scored by the time from which each may be
 //! claimed, Unix ms) and the hash `roadie:{<work>:<shard>}:filed` (when each was last filed);
 //! `<work>` is `bots` or `archive`, `<shard>` two digits ([`crate::store::due_shard`] of the game's
@@ -15,7 +15,7 @@ use redis::aio::ConnectionLike;
 
 use super::{RedisStore, clocks_key};
 use crate::store::due::millis;
-use crate::store::{DUE_SHARDS, DueClaim, DueEnd, DueWork, StoreError, Work, due_shard};
+use crate::store::{DueClaim, DueEnd, DueWork, StoreError, Work, due_shard, due_shards};
 
 /// Shard `shard` of the index of `work` due.
 pub(super) fn due(work: Work, shard: u16) -> String {
@@ -151,7 +151,7 @@ where
 
     async fn work_backlog(&self, work: Work) -> Result<u64, StoreError> {
         let mut total = 0;
-        for shard in 0..DUE_SHARDS {
+        for shard in 0..due_shards() {
             let count: u64 = self
                 .run(async |conn| redis::cmd("ZCARD").arg(due(work, shard)).query_async(conn).await)
                 .await?;

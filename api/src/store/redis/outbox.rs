@@ -1,5 +1,5 @@
 //! Webhook outboxes in Redis: each game's notices under its own hash tag, and the due set, split
-//! into [`DUE_SHARDS`](crate::store::DUE_SHARDS) shards by game id
+//! into [`due_shards`](crate::store::due_shards) shards by game id
 //! ([`due_shard`](crate::store::due_shard)): for shard `<NN>`, the sorted set
 //! `roadie:{webhooks:<NN>}:due` of games with notices due, scored by the millisecond (Redis's
 //! clock) from which each may be claimed, with the hashes `roadie:{webhooks:<NN>}:marked` of when

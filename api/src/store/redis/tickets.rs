@@ -8,7 +8,7 @@
 //! | `roadie:mm:{<q>}:claims` | a hash of [`Claim`]s as JSON, by claim id |
 //! | `roadie:mm:{<q>}:t:<ticket>` | a hash of the ticket's fields |
 //!
-//! The index of queues is split into [`DUE_SHARDS`](crate::store::DUE_SHARDS) shards, a queue in the one of its key's first
+//! The index of queues is split into [`due_shards`](crate::store::due_shards) shards, a queue in the one of its key's first
 //! byte ([`due_shard`]): the sorted set `roadie:{mm:<NN>}:due` (queue keys scored by when each next
 //! needs a look, Unix ms) with the hash `roadie:{mm:<NN>}:touched` of each queue's count of
 //! touches, both under the shard's own hash tag (so the shards spread over a Cluster's slots), and
