@@ -304,6 +304,25 @@ redis.call('ZADD', ARGV[4], ARGV[2], ARGV[1])
 return #ids
 ";
 
+/// Waits until a sweep has filed `queue` in its shard under its tickets' expiry, minutes after
+/// `now`: only the entry a dead claim then leaves makes it due now (a sweep that read the queue
+/// before would file it under the expiry again, over that entry).
+fn filed_under_expiry(redis: &Redis, queue: &str, now: &str) {
+    let now_ms: u64 = now.parse().expect("a time");
+    let filed = Instant::now() + Duration::from_secs(10);
+    loop {
+        let score = redis.cli(&["ZSCORE", &queue_shard(queue), queue]);
+        if score.trim().parse::<u64>().is_ok_and(|at| at > now_ms + 60_000) {
+            return;
+        }
+        assert!(
+            Instant::now() < filed,
+            "the queue is not filed under its tickets' expiry: {score:?}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 /// The shard of the index of queues that queue `queue` is filed in.
 fn queue_shard(queue: &str) -> String {
     crate::support::due_key("mm", ":due", queue)
@@ -339,21 +358,7 @@ fn claim_of_a_dead_process_completed(name: &str, unsharded: bool) {
     assert_eq!(third.json["status"], "waiting", "{}", third.body);
     assert_eq!(third.json["position"], 3, "{}", third.body);
     let game = "0123456789abcdef01234567";
-    // A sweep has filed the queue in its shard under its tickets' expiry, minutes away: only the
-    // entry the dead claim leaves makes it due now.
-    let now_ms: u64 = now.parse().expect("a time");
-    let filed = Instant::now() + Duration::from_secs(10);
-    loop {
-        let score = redis.cli(&["ZSCORE", &queue_shard(queue), queue]);
-        if score.parse::<u64>().is_ok_and(|at| at > now_ms + 60_000) {
-            break;
-        }
-        assert!(
-            Instant::now() < filed,
-            "the queue is not filed under its tickets' expiry: {score:?}"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    filed_under_expiry(&redis, queue, &now);
     let index = if unsharded {
         "roadie:{mm}:due".to_owned()
     } else {
@@ -449,6 +454,7 @@ fn a_claim_whose_game_was_created_before_its_process_died_is_not_created_twice()
         .expect("clock")
         .as_millis()
         .to_string();
+    filed_under_expiry(&redis, queue, &now);
     assert_eq!(
         redis
             .cli(&["EVAL", DEAD_CLAIM, "0", queue, &now, game, &queue_shard(queue)])
