@@ -125,6 +125,9 @@ fn call(
     panic!("no process answered {method} {path}");
 }
 
+/// How long a player waits for a game that does not move before leaving it.
+const STILL: Duration = Duration::from_secs(20);
+
 /// What the players saw of the games they were matched in.
 #[derive(Default)]
 struct Seen {
@@ -144,10 +147,11 @@ fn play_as(
     started: &AtomicUsize,
     target: usize,
     seen: &Mutex<Seen>,
+    until: Instant,
 ) {
     let mut rng = rand::rng();
     for round in 0.. {
-        if started.load(Ordering::SeqCst) >= target {
+        if started.load(Ordering::SeqCst) >= target || Instant::now() > until {
             return;
         }
         let prefer = me + round;
@@ -178,7 +182,7 @@ fn play_as(
                 break Some(info.json);
             }
             assert_eq!(info.json["status"], "waiting", "{}", info.body);
-            if started.load(Ordering::SeqCst) >= target {
+            if started.load(Ordering::SeqCst) >= target || Instant::now() > until {
                 let cancelled = call(
                     servers,
                     down,
@@ -210,6 +214,9 @@ fn play_as(
         // Seat 2 resigns after its first decision in a game of three.
         let resigns = seat == 2 && rng.random_range(0..3) == 0;
         let mut decisions = 0;
+        // A game whose other seat's player never heard of its ticket stands still: this player
+        // leaves it to be finished by the app's players once the run is over.
+        let mut last_move = (String::new(), Instant::now());
         loop {
             let state = call(
                 servers,
@@ -229,6 +236,11 @@ fn play_as(
                 .is_some_and(|to_act| to_act.contains(&json!(seat)));
             if !mine {
                 let revision = state.json["revision"].as_str().expect("revision");
+                if revision != last_move.0 {
+                    last_move = (revision.to_owned(), Instant::now());
+                } else if last_move.1.elapsed() > STILL {
+                    break;
+                }
                 let server = if down.load(Ordering::SeqCst) {
                     &servers[0]
                 } else {
@@ -397,13 +409,15 @@ fn matched_games_among_forty_players_are_rated_once_each_and_the_leaderboard_is_
     let down = AtomicBool::new(false);
     let seen = Mutex::new(Seen::default());
     let began = Instant::now();
+    // Bounds the run: a player stops opening tickets after it, and too few games fail below.
+    let until = began + Duration::from_secs(900);
     std::thread::scope(|scope| {
         for (me, (id, token)) in served.players.iter().enumerate() {
             let (servers, down, started, seen) = (&served.servers, &down, &started, &seen);
-            scope.spawn(move || play_as(servers, down, me, id, token, started, target, seen));
+            scope.spawn(move || play_as(servers, down, me, id, token, started, target, seen, until));
         }
         // One of the two processes dies mid-run with whatever it held: posts, claims, ratings.
-        while started.load(Ordering::SeqCst) < target / 3 {
+        while started.load(Ordering::SeqCst) < target / 3 && Instant::now() < until {
             std::thread::sleep(Duration::from_millis(20));
         }
         down.store(true, Ordering::SeqCst);
