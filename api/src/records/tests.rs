@@ -156,6 +156,17 @@ fn a_tampered_record_is_refused_at_the_check_it_breaks() {
         Some("events")
     );
 
+    // Ratings no `ratings_changed` step announced: the signature would cover them, but the
+    // record contradicts its own steps.
+    let change = json!({
+        "seat": 0, "player": "p1", "place": 1,
+        "before": {"rating": 0, "mu_milli": 1_500_000, "sigma_milli": 500_000, "games": 0},
+        "after": {"rating": 45, "mu_milli": 1_527_635, "sigma_milli": 494_000, "games": 1}
+    });
+    let rated = edited(&record, |r| r["ratings"] = json!([change]));
+    let verdict = verify(&rated, &none, None);
+    assert_eq!(verdict.failed.as_deref(), Some("ratings"), "{verdict:?}");
+
     let other = RecordKeys::generate();
     let resigned = sign(record.clone(), &other).expect("signed");
     let verdict = verify(&resigned, keys.known(), None);

@@ -15,7 +15,7 @@ pub struct Verdict {
     /// Whether every check held.
     pub ok: bool,
     /// The first check that failed: `format`, `rules_version`, `commitment`, `setup`, `step`,
-    /// `outcome`, `events` or `signature`.
+    /// `outcome`, `events`, `ratings` or `signature`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failed: Option<String>,
     /// For a failed `step`, its index in `steps` (from 0).
@@ -259,9 +259,39 @@ pub struct FrameEvent {
     pub body: Value,
 }
 
+/// A rated game's `ratings` are what its last `ratings_changed` step announced, and a record
+/// without that step has none.
+fn check_ratings(record: &Record) -> Result<(), String> {
+    let announced = record
+        .steps
+        .iter()
+        .rev()
+        .filter_map(|step| step.event.as_ref())
+        .find(|event| event["type"] == "ratings_changed")
+        .map(|event| &event["ratings"]);
+    let kept = record
+        .ratings
+        .as_ref()
+        .map(serde_json::to_value)
+        .transpose()
+        .map_err(|_| "the record's `ratings` cannot be read".to_owned())?;
+    match (announced, kept) {
+        (None, None) => Ok(()),
+        (Some(announced), Some(kept)) if *announced == kept => Ok(()),
+        (Some(_), Some(_)) => {
+            Err("the record's `ratings` are not what its `ratings_changed` step announced".into())
+        }
+        (Some(_), None) => Err("a `ratings_changed` step announced ratings the record does not carry".into()),
+        (None, Some(_)) => {
+            Err("the record carries `ratings` that no `ratings_changed` step announced".into())
+        }
+    }
+}
+
 /// Plays `record` again with this server's rules and checks, in order: its format and rules
 /// version, the seed against its commitment, every step's legality, the outcome, the event
-/// log's digest, and, when `keys` holds any key, the signature.
+/// log's digest, the ratings against the step that announced them, and, when `keys` holds any
+/// key, the signature.
 ///
 /// `served` is the version of the ruleset's rules the checker plays; `None` for the one this
 /// build declares.
@@ -328,6 +358,9 @@ pub fn verify(record: &Record, keys: &KnownKeys, served: Option<u32>) -> Verdict
             ),
             steps,
         );
+    }
+    if let Err(reason) = check_ratings(record) {
+        return Verdict::failed("ratings", None, reason, steps);
     }
     let signature = if keys.is_empty() {
         "unchecked"

@@ -21,8 +21,8 @@ use crate::store::{DueClaim, DueEnd, HeldShards, Work};
 use crate::table::{GameId, Holder, Pass, Refusal};
 use crate::wire::{EventLog, GameState, SequencedEvent};
 
+use super::Games;
 use super::read::{sequenced, state_of};
-use super::{Games, now_ms};
 
 /// The longest an archiver waits between sweeps while the archive fails.
 pub const MAX_BACKOFF: Duration = Duration::from_secs(30);
@@ -261,7 +261,9 @@ pub fn spawn_archiver(games: Arc<Games>) {
         let mut held = HeldShards::new(archiving.sweep * 2);
         loop {
             tokio::time::sleep(wait).await;
-            let claims = games.claim_archiving(&archiving, &mut held).await;
+            let claims = games
+                .claim_due(Work::Archive, &mut held, archiving.lease, CLAIMS_PER_SWEEP)
+                .await;
             let failed = !claims.is_empty() && games.archive_claims(&archiving, claims).await;
             if let Ok(backlog) = games.store.work_backlog(Work::Archive).await {
                 games.metrics.archive_backlog(backlog);
@@ -273,46 +275,4 @@ pub fn spawn_archiver(games: Arc<Games>) {
             };
         }
     });
-}
-
-impl Games {
-    /// Claims up to [`CLAIMS_PER_SWEEP`] finished games due, in the shards this process holds (or
-    /// can lease now).
-    async fn claim_archiving(&self, archiving: &Archiving, held: &mut HeldShards) -> Vec<DueClaim> {
-        let mut claims = Vec::new();
-        for shard in held.rotation() {
-            if claims.len() >= CLAIMS_PER_SWEEP {
-                break;
-            }
-            let store = &self.store;
-            let mine = held
-                .hold(shard, async |holder, lease| {
-                    store.lease_due_shard(Work::Archive, shard, holder, lease).await
-                })
-                .await;
-            let claimed = match mine {
-                Ok(true) => {
-                    self.store
-                        .claim_work(
-                            Work::Archive,
-                            shard,
-                            now_ms(),
-                            archiving.lease,
-                            CLAIMS_PER_SWEEP - claims.len(),
-                        )
-                        .await
-                }
-                Ok(false) => continue,
-                Err(e) => Err(e),
-            };
-            match claimed {
-                Ok(more) => claims.extend(more),
-                Err(e) => {
-                    tracing::warn!(error = %e, "the games to archive could not be claimed");
-                    break;
-                }
-            }
-        }
-        claims
-    }
 }

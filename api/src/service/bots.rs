@@ -335,42 +335,16 @@ pub fn spawn_bot_workers(games: Arc<Games>) {
             if free == 0 {
                 continue;
             }
-            for shard in held.rotation() {
-                if free == 0 {
-                    break;
-                }
-                let store = &games.store;
-                let mine = held
-                    .hold(shard, async |holder, lease| {
-                        store.lease_due_shard(Work::BotTurn, shard, holder, lease).await
-                    })
-                    .await;
-                let claimed = match mine {
-                    Ok(true) => {
-                        games
-                            .store
-                            .claim_work(Work::BotTurn, shard, now_ms(), config.lease, free)
-                            .await
-                    }
-                    Ok(false) => continue,
-                    Err(e) => Err(e),
-                };
-                let claims = match claimed {
-                    Ok(claims) => claims,
-                    Err(e) => {
-                        games.metrics.store_error();
-                        tracing::warn!(error = %e, "could not claim the bot turns due");
-                        break;
-                    }
-                };
-                free = free.saturating_sub(claims.len());
-                for claim in claims {
-                    let games = games.clone();
-                    actix_web::rt::spawn(async move {
-                        games.work_claim(claim).await;
-                        games.bots.wake();
-                    });
-                }
+            let claims = games
+                .claim_due(Work::BotTurn, &mut held, config.lease, free)
+                .await;
+            free = free.saturating_sub(claims.len());
+            for claim in claims {
+                let games = games.clone();
+                actix_web::rt::spawn(async move {
+                    games.work_claim(claim).await;
+                    games.bots.wake();
+                });
             }
             if free == 0 {
                 games.bots.wake();

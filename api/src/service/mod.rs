@@ -16,6 +16,7 @@ pub mod archiving;
 pub mod bots;
 pub mod cache;
 mod create;
+mod due;
 pub mod headroom;
 pub mod lobby;
 pub mod matching;

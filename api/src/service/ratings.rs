@@ -198,45 +198,6 @@ impl Games {
         }
     }
 
-    /// Claims up to [`CLAIMS_PER_SWEEP`] games to rate, in the shards this process holds.
-    async fn claim_rating(&self, config: &RatingConfig, held: &mut HeldShards) -> Vec<DueClaim> {
-        let mut claims = Vec::new();
-        for shard in held.rotation() {
-            if claims.len() >= CLAIMS_PER_SWEEP {
-                break;
-            }
-            let store = &self.store;
-            let mine = held
-                .hold(shard, async |holder, lease| {
-                    store.lease_due_shard(Work::Rate, shard, holder, lease).await
-                })
-                .await;
-            let claimed = match mine {
-                Ok(true) => {
-                    self.store
-                        .claim_work(
-                            Work::Rate,
-                            shard,
-                            now_ms(),
-                            config.lease,
-                            CLAIMS_PER_SWEEP - claims.len(),
-                        )
-                        .await
-                }
-                Ok(false) => continue,
-                Err(e) => Err(e),
-            };
-            match claimed {
-                Ok(more) => claims.extend(more),
-                Err(e) => {
-                    tracing::warn!(error = %e, "the games to rate could not be claimed");
-                    break;
-                }
-            }
-        }
-        claims
-    }
-
     /// A page of `ruleset`'s leaderboard in `app`.
     pub async fn leaderboard(
         &self,
@@ -353,7 +314,9 @@ pub fn spawn_rater(games: Arc<Games>, config: RatingConfig) {
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         for sweep in 0u64.. {
             tick.tick().await;
-            let claims = games.claim_rating(&config, &mut held).await;
+            let claims = games
+                .claim_due(Work::Rate, &mut held, config.lease, CLAIMS_PER_SWEEP)
+                .await;
             if !claims.is_empty() {
                 games.rate_claims(claims).await;
             }

@@ -81,7 +81,10 @@ pub(super) fn acted(
         .as_ref()
         .map(|clock| clock.after(Some(seat), &game.to_act(), now));
     let mut next = table.succeeded_by(game, log.len() as u64, clock, now);
-    // The seats whose deadlines passed forfeited a rated game.
-    next.rated.clone_from(&base.rated);
+    // The seats whose deadlines passed forfeited a rated game: `base` holds their forfeits when
+    // it is not `table` itself.
+    if !std::ptr::eq(table, base) {
+        next.rated.clone_from(&base.rated);
+    }
     Transition::new(next, log)
 }

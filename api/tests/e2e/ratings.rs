@@ -455,6 +455,7 @@ fn matched_games_among_forty_players_are_rated_once_each_and_the_leaderboard_is_
         *seated_in.entry(player.clone()).or_default() += 1;
     }
     let mut forfeited = 0;
+    let mut verified = false;
     for game in &games {
         let state = rated(server, &served.key, game, deadline);
         assert_eq!(state["status"], "finished", "{state}");
@@ -474,6 +475,17 @@ fn matched_games_among_forty_players_are_rated_once_each_and_the_leaderboard_is_
         let record = server.get(&format!("/v1/games/{game}/record"), Some(&served.key));
         assert_eq!(record.status, 200, "{}", record.body);
         assert_eq!(record.json["ratings"], state["ratings"], "{game}");
+        if !verified {
+            // The record verifies, its ratings those its `ratings_changed` step announced; a
+            // change to them is found before the signature is checked.
+            let verdict = server.post("/v1/records/verify", None, &record.json);
+            assert_eq!(verdict.json["ok"], true, "{}", verdict.body);
+            let mut forged = record.json.clone();
+            forged["ratings"][0]["after"]["rating"] = json!(9_999);
+            let verdict = server.post("/v1/records/verify", None, &forged);
+            assert_eq!(verdict.json["failed"], "ratings", "{}", verdict.body);
+            verified = true;
+        }
         assert_eq!(
             recomputed(&record.json, &ratings),
             ratings,

@@ -7,18 +7,15 @@
 //! app she did not play in is watched with her token as a spectator, its ratings shown alike.
 
 use std::path::Path;
-use std::process::Command;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use base64::Engine;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
 
+use crate::apps::{SigningKey, claims, new_key, toml_inline};
 use crate::browser::{Browser, Driver};
-use crate::support::{Redis, Reply, Roadie, roadie_binary, scratch, send};
+use crate::support::{Redis, Reply, Roadie, scratch, send};
 
 /// The browser window's size, in pixels.
 const WINDOW: (u32, u32) = (1280, 1200);
@@ -31,56 +28,29 @@ const RULESET: &str = "shrewd-producer";
 
 /// An app's player-signing key (Ed25519) and the API key of the app.
 struct App {
-    signing: EncodingKey,
+    signing: SigningKey,
     api_key: String,
     file: std::path::PathBuf,
-}
-
-fn openssl(args: &[&str]) -> Vec<u8> {
-    let out = Command::new("openssl").args(args).output().expect("openssl");
-    assert!(
-        out.status.success(),
-        "openssl {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
 }
 
 impl App {
     /// The app `acme`: a signing key made with openssl, an API key made by `roadie apps new-key`,
     /// and the apps file naming both (the key by its hash, the signing key by its public half).
     fn new(dir: &Path) -> Self {
-        let der = dir.join("acme-k1.der");
-        let der = der.to_str().expect("path");
-        openssl(&["genpkey", "-algorithm", "ed25519", "-outform", "DER", "-out", der]);
-        let public = openssl(&["pkey", "-inform", "DER", "-in", der, "-pubout", "-outform", "DER"]);
-        let x = URL_SAFE_NO_PAD.encode(&public[public.len() - 32..]);
-        let out = Command::new(roadie_binary())
-            .args(["apps", "new-key", "acme"])
-            .output()
-            .expect("roadie apps new-key");
-        assert!(out.status.success());
-        let text = String::from_utf8(out.stdout).expect("text");
-        let line = |prefix: &str| {
-            text.lines()
-                .find_map(|l| l.strip_prefix(prefix))
-                .unwrap_or_else(|| panic!("no {prefix} line: {text}"))
-                .trim()
-                .to_owned()
-        };
-        let (api_key, hash) = (line("key:"), line("hash:"));
+        let signing = SigningKey::ed25519(dir, "k1");
+        let (api_key, hash) = new_key("acme");
         let file = dir.join("apps.toml");
         std::fs::write(
             &file,
             format!(
                 "[[apps]]\nid = \"acme\"\nname = \"Acme Games\"\napi_keys = [{hash}]\n\
-                 algorithms = [\"EdDSA\"]\n\
-                 jwks = {{ keys = [ {{ kty = \"OKP\", crv = \"Ed25519\", x = \"{x}\", kid = \"k1\" }} ] }}\n"
+                 algorithms = [\"EdDSA\"]\njwks = {{ keys = [{}] }}\n",
+                toml_inline(&signing.jwk)
             ),
         )
         .expect("apps file");
         Self {
-            signing: EncodingKey::from_ed_der(&std::fs::read(der).expect("key")),
+            signing,
             api_key,
             file,
         }
@@ -92,10 +62,10 @@ impl App {
             .duration_since(UNIX_EPOCH)
             .expect("clock")
             .as_secs();
-        let claims = json!({"iss": "acme", "sub": id, "aud": "roadie", "exp": now + 3600, "name": name});
-        let mut header = Header::new(Algorithm::EdDSA);
-        header.kid = Some("k1".into());
-        jsonwebtoken::encode(&header, &claims, &self.signing).expect("signed")
+        let mut claims = claims("acme", id);
+        claims["name"] = json!(name);
+        claims["exp"] = json!(now + 3600);
+        self.signing.sign(&claims)
     }
 
     /// A server of this app on `redis`, its rater looking for finished games every `sweep_ms`.

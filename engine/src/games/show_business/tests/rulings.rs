@@ -954,3 +954,82 @@ fn s42_a_bankrupt_placers_trend_expert_is_discarded_when_every_band_is_bankrupt(
         "the card is discarded at the end, before the score: {bodies:#?}"
     );
 }
+
+/// S34 with the rulebook's TREND EXPERT: "nobody can turn any of the TREND DICE in the action
+/// TREND, until the nearest QUARTER END", and a bankrupt's "TREND EXPERT goes to the discard
+/// pile at QE". A placer who goes bankrupt mid-quarter leaves the card standing: it still stops
+/// the TREND CHANGE and every other seat's TREND until the QUARTER END, and there it is
+/// discarded, not returned.
+#[test]
+fn s34_a_bankrupt_placers_trend_expert_stands_until_the_quarter_end_and_is_then_discarded() {
+    let expert = card("I73");
+    let (g, events) = scenario(3)
+        .trend_expert("I73", Seat::new(0))
+        .cash(Seat::new(0), 0)
+        .build_events(Start::Pay {
+            seat: Seat::new(0),
+            amount: 1000,
+            reason: Payment::Salaries,
+        })
+        .expect("a valid position");
+    assert!(g.players[Seat::new(0)].bankrupt.is_some());
+    assert_eq!(g.trend_expert, Some((expert, Seat::new(0))), "it still stands");
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e.body, GameEvent::TrendExpertReturned { .. })),
+        "bankruptcy alone does not move it: {events:#?}"
+    );
+    // The TREND CHANGE of the next round is stopped.
+    let s = Scenario::from_game(g.clone());
+    let dice = s.position().dice;
+    let changed = built(s, Start::TrendChange);
+    assert_eq!(changed.dice, dice);
+    assert_eq!(changed.trend_expert, Some((expert, Seat::new(0))));
+    // Another seat may not turn a die.
+    let other = built(
+        Scenario::from_game(g.clone()).field(Seat::new(1), &["I02"]),
+        Start::ChooseAction { seat: Seat::new(1) },
+    );
+    assert!(!other.legal_actions(Seat::new(1)).contains(&Action::SetDie));
+    // At the QUARTER END the card goes to the discard pile, the placer being bankrupt.
+    let (ended, events) = Scenario::from_game(g)
+        .build_events(Start::QuarterEnd)
+        .expect("a valid position");
+    ended.check_invariants().expect("every card is accounted for");
+    assert_eq!(ended.trend_expert, None);
+    assert!(ended.influence_discard.contains(&expert));
+    assert!(ended.players[Seat::new(0)].influence_field.is_empty());
+    assert!(events.iter().any(|e| e.body
+        == GameEvent::TrendExpertReturned {
+            seat: Seat::new(0),
+            card: expert,
+            discarded: true,
+        }));
+}
+
+/// S29 beside S34: another seat's TREND EXPERT may remove a standing card "and return it to the
+/// player who placed it", but a bankrupt placer has no INFLUENCE FIELD to return it to, so the
+/// card goes to the discard pile, as at the QUARTER END.
+#[test]
+fn s34_removing_a_bankrupt_placers_trend_expert_discards_it() {
+    let expert = card("I73");
+    let g = scenario(3)
+        .trend_expert("I73", Seat::new(0))
+        .cash(Seat::new(0), 0)
+        .build(Start::Pay {
+            seat: Seat::new(0),
+            amount: 1000,
+            reason: Payment::Salaries,
+        })
+        .expect("a valid position");
+    let mut g = built(
+        Scenario::from_game(g).field(Seat::new(1), &["I74"]),
+        Start::ChooseAction { seat: Seat::new(1) },
+    );
+    assert!(g.legal_actions(Seat::new(1)).contains(&Action::TrendExpertRemove));
+    play(&mut g, Seat::new(1), Action::TrendExpertRemove);
+    assert_eq!(g.trend_expert, None);
+    assert!(g.influence_discard.contains(&expert));
+    assert!(g.players[Seat::new(0)].influence_field.is_empty());
+}
