@@ -8,10 +8,14 @@
 //! `AnyGame::bot_action_within`, the method bot seats in the service call. It prints the tracked
 //! seat's win share with its 95% Wilson interval beside the baseline 1/seats; `--json` prints a
 //! JSON list of rows (`ruleset`, `seats`, `level`, `against`, `games`, `win_share`, `ci_low`,
-//! `ci_high`, and the tracked level's mean and longest time per decision, `ms_per_decision` and
-//! `ms_longest`) instead, without the control. The expert searches `--iterations` playouts a
-//! decision (by default those of `Budget::DEFAULT`) and, with `--ms`, at most that long. A shared first place counts 1/k for each of the k
-//! winners, so every finished game hands out exactly one win.
+//! `ci_high`, `par`, `iterations`, `against_iterations`, `unfinished`, and the tracked level's
+//! mean, median, 99th percentile and longest time per decision, `ms_per_decision`, `ms_median`,
+//! `ms_p99` and `ms_longest`) instead, without the control, and `--markdown` the same rows as the
+//! strength table of docs/playing.md. The expert searches `--iterations` playouts a decision (by
+//! default those of `Budget::DEFAULT`), experts in the other seats `--against-iterations` (half
+//! of it shows whether more search still helps), and, with `--ms`, at most that long. A shared
+//! first place counts 1/k for each of the k winners, so every finished game hands out exactly one
+//! win.
 //!
 //! `bots rate` measures the levels' ratings instead: see [`RateArgs`].
 //!
@@ -66,6 +70,10 @@ struct Args {
     /// sample).
     #[arg(long, default_value_t = Budget::DEFAULT.iterations)]
     iterations: u32,
+    /// The search iterations per decision of `--against` experts, when they are experts: half
+    /// of `--iterations` shows whether more search still helps. `--iterations` unless set.
+    #[arg(long)]
+    against_iterations: Option<u32>,
     /// The expert's time bound per decision, in milliseconds; none by default, so that a run is
     /// reproducible (the service's default budget has one: `Budget::DEFAULT`).
     #[arg(long)]
@@ -73,6 +81,10 @@ struct Args {
     /// Print the rows as a JSON list, without the control.
     #[arg(long)]
     json: bool,
+    /// Print the rows as a Markdown table, without the control: the strength table of
+    /// docs/playing.md.
+    #[arg(long, conflicts_with = "json")]
+    markdown: bool,
     /// Games per ruleset and seat count, for the tracked seat and again for the control.
     #[arg(long, default_value_t = 2000)]
     games: usize,
@@ -91,7 +103,7 @@ struct Args {
 }
 
 /// What the tracked seat won over a run of games.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Default)]
 struct Tally {
     games: usize,
     wins: f64,
@@ -100,6 +112,8 @@ struct Tally {
     decisions: usize,
     thinking: std::time::Duration,
     longest: std::time::Duration,
+    /// Each of those decisions' time, for the median and the 99th percentile.
+    times: Vec<std::time::Duration>,
 }
 
 impl Tally {
@@ -110,6 +124,18 @@ impl Tally {
         self.decisions += other.decisions;
         self.thinking += other.thinking;
         self.longest = self.longest.max(other.longest);
+        self.times.extend(other.times);
+    }
+
+    /// The tracked level's time per decision at quantile `q` (0 to 1), in milliseconds.
+    fn ms_at(&self, q: f64) -> f64 {
+        let mut times = self.times.clone();
+        times.sort();
+        let Some(last) = times.len().checked_sub(1) else {
+            return 0.0;
+        };
+        let at = ((last as f64) * q).round() as usize;
+        times[at.min(last)].as_secs_f64() * 1000.0
     }
 
     /// The tracked level's mean time per decision, in milliseconds.
@@ -148,9 +174,14 @@ fn play(
 ) -> Option<f64> {
     let (mut game, _) = AnyGame::setup(slug, None, seats, seed).ok()?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_b075);
-    let budget = Budget {
+    let time = args.ms.map(std::time::Duration::from_millis);
+    let lead_budget = Budget {
         iterations: args.iterations,
-        time: args.ms.map(std::time::Duration::from_millis),
+        time,
+    };
+    let against_budget = Budget {
+        iterations: args.against_iterations.unwrap_or(args.iterations),
+        time,
     };
     for _ in 0..args.max_steps {
         if let Some(outcome) = game.outcome() {
@@ -168,12 +199,18 @@ fn play(
             args.against
         });
         let started = std::time::Instant::now();
+        let budget = if lead == Some(seat) {
+            lead_budget
+        } else {
+            against_budget
+        };
         let action = game.bot_action_within(seat, level, budget, &mut rng)?;
         if lead == Some(seat) {
             let took = started.elapsed();
             tally.decisions += 1;
             tally.thinking += took;
             tally.longest = tally.longest.max(took);
+            tally.times.push(took);
         }
         if let Err(refused) = game.apply(seat, action.get()) {
             panic!(
@@ -223,9 +260,52 @@ struct Row<'a> {
     win_share: f64,
     ci_low: f64,
     ci_high: f64,
-    /// The `--level` bot's mean and longest time per decision, in milliseconds.
+    /// 1/seats: the share a seat wins among equals.
+    par: f64,
+    /// The search iterations per decision of the tracked seat and of the others.
+    iterations: u32,
+    against_iterations: u32,
+    /// Games that did not end within `--max-steps` (counted as lost).
+    unfinished: usize,
+    /// The `--level` bot's mean, median, 99th percentile and longest time per decision, in
+    /// milliseconds.
     ms_per_decision: f64,
+    ms_median: f64,
+    ms_p99: f64,
     ms_longest: f64,
+}
+
+/// The rows as a Markdown table: one line each, its win share, interval, par and whether the
+/// interval lies above par, and the tracked level's median and 99th percentile per decision.
+fn print_markdown(rows: &[Row]) {
+    println!(
+        "| ruleset | seats | {} (iterations) | against | games | win share | 95% CI | par | above par | ms per decision: median / p99 |",
+        rows.first().map_or("level", |row| row.level)
+    );
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    for row in rows {
+        let against = if row.against == "expert" {
+            format!("{} ({})", row.against, row.against_iterations)
+        } else {
+            row.against.to_owned()
+        };
+        println!(
+            "| {} | {} | {} ({}) | {} | {} | {:.3} | [{:.3}, {:.3}] | {:.3} | {} | {:.1} / {:.1} |",
+            row.ruleset,
+            row.seats,
+            row.level,
+            row.iterations,
+            against,
+            row.games,
+            row.win_share,
+            row.ci_low,
+            row.ci_high,
+            row.par,
+            if row.ci_low > row.par { "yes" } else { "no" },
+            row.ms_median,
+            row.ms_p99,
+        );
+    }
 }
 
 /// The seat counts to play `ruleset` at.
@@ -243,7 +323,7 @@ fn main() {
         return;
     }
     let (level, against) = (BotLevel::from(args.level), BotLevel::from(args.against));
-    if args.json {
+    if args.json || args.markdown {
         let mut rows = Vec::new();
         for ruleset in RULESETS {
             if args.ruleset.as_deref().is_some_and(|r| r != ruleset.slug) {
@@ -261,12 +341,22 @@ fn main() {
                     win_share: tally.rate(),
                     ci_low,
                     ci_high,
+                    par: 1.0 / seats as f64,
+                    iterations: args.iterations,
+                    against_iterations: args.against_iterations.unwrap_or(args.iterations),
+                    unfinished: tally.unfinished,
                     ms_per_decision: tally.ms_per_decision(),
+                    ms_median: tally.ms_at(0.5),
+                    ms_p99: tally.ms_at(0.99),
                     ms_longest: tally.longest.as_secs_f64() * 1000.0,
                 });
             }
         }
-        println!("{}", serde_json::to_string_pretty(&rows).expect("rows serialize"));
+        if args.json {
+            println!("{}", serde_json::to_string_pretty(&rows).expect("rows serialize"));
+        } else {
+            print_markdown(&rows);
+        }
         return;
     }
     let lead = format!("{} win share [95% CI]", level.as_str());
@@ -582,6 +672,18 @@ fn rate_levels(args: &RateArgs) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_median_and_p99_of_decision_times_are_read_from_the_sorted_times() {
+        let tally = Tally {
+            times: (1..=100).rev().map(std::time::Duration::from_millis).collect(),
+            ..Tally::default()
+        };
+        assert_eq!(tally.ms_at(0.5), 51.0);
+        assert_eq!(tally.ms_at(0.99), 99.0);
+        assert_eq!(tally.ms_at(1.0), 100.0);
+        assert_eq!(Tally::default().ms_at(0.5), 0.0);
+    }
 
     #[test]
     fn every_level_gets_a_seat_and_the_deal_is_reproducible() {
