@@ -104,13 +104,15 @@ pub(super) fn greedy_in(
                 space: game.cutout_on_board(s).then_some(p.space),
                 cash: p.cash,
                 tokens: p.tokens,
-                band: game
-                    .band(s)
-                    .map(|character| Member {
+                band: {
+                    // Room for every character at once: the playouts ask this at every step.
+                    let mut band = Vec::with_capacity(CharacterId::ALL.len());
+                    band.extend(game.band(s).map(|character| Member {
                         character,
                         family: !game.is_extra(s, character),
-                    })
-                    .collect(),
+                    }));
+                    band
+                },
                 band_value: game.band_value(s),
                 eliminated: p.out,
             })
@@ -155,8 +157,15 @@ impl Bot<'_> {
         self.me.space
     }
 
+    /// The board lists the spaces as `BOARD` does (`BOARD[s - 1]` is space `s`), so `space` is
+    /// looked up by its place first.
     fn space(&self, space: u8) -> Option<&Space> {
-        self.view.board.iter().find(|s| s.space == space)
+        let listed = usize::from(space)
+            .checked_sub(1)
+            .and_then(|i| self.view.board.get(i));
+        listed
+            .filter(|s| s.space == space)
+            .or_else(|| self.view.board.iter().find(|s| s.space == space))
     }
 
     fn score(&self, action: &Action) -> f64 {

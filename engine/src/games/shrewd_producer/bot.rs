@@ -8,12 +8,14 @@
 //! what it adds to the seat's best song, and a raise is worth making only while it costs less
 //! (at $200 a Pt) than the Pt the artist it wins adds.
 
+use std::cell::OnceCell;
+
 use rand::RngCore;
 use serde::Deserialize;
 
 use super::actions::Action;
 use super::components::{ArtistId, BILL, Part, ScoutId, SongId, Suit};
-use super::scoring::best_assignment;
+use super::scoring::best_artist_pt;
 use super::state::ShrewdProducer;
 use super::view::View;
 use crate::Seat;
@@ -120,55 +122,64 @@ struct Plan<'a> {
     me: &'a Player,
     artists: Vec<ArtistId>,
     songs: Vec<SongId>,
-    /// What each revealed artist adds to the seat, in Pt, best first.
-    worth: Vec<(ArtistId, f64)>,
+    /// What each revealed artist adds to the seat, in Pt, best first: worked out at the first
+    /// action that asks, since the draft and the song choice never do and the expert's
+    /// playouts ask the heuristic at every step.
+    worth: OnceCell<Vec<(ArtistId, f64)>>,
 }
 
 impl<'a> Plan<'a> {
     fn new(view: &'a Seen, me: &'a Player) -> Self {
-        let artists: Vec<ArtistId> = me.artists.iter().map(|a| a.id).collect();
-        let songs: Vec<SongId> = me.songs.iter().map(|s| s.song.id).collect();
-        let mut plan = Plan {
+        Plan {
             view,
             me,
-            artists,
-            songs,
-            worth: Vec::new(),
-        };
-        let base = plan.potential(&plan.artists);
-        let mut worth: Vec<(ArtistId, f64)> = view
-            .artists_revealed
-            .iter()
-            .map(|a| {
-                let mut with = plan.artists.clone();
-                with.push(a.id);
-                (a.id, plan.potential(&with) - base)
-            })
-            .collect();
-        worth.sort_by(|a, b| b.1.total_cmp(&a.1));
-        plan.worth = worth;
-        plan
+            artists: me.artists.iter().map(|a| a.id).collect(),
+            songs: me.songs.iter().map(|s| s.song.id).collect(),
+            worth: OnceCell::new(),
+        }
+    }
+
+    fn worth(&self) -> &[(ArtistId, f64)] {
+        self.worth.get_or_init(|| {
+            let base = self.potential(&self.artists);
+            let mut with = self.artists.clone();
+            let mut worth: Vec<(ArtistId, f64)> = self
+                .view
+                .artists_revealed
+                .iter()
+                .map(|a| {
+                    with.push(a.id);
+                    let gain = self.potential(&with) - base;
+                    with.pop();
+                    (a.id, gain)
+                })
+                .collect();
+            worth.sort_by(|a, b| b.1.total_cmp(&a.1));
+            worth
+        })
     }
 
     /// The Pt the seat's band stands for: its best completed song ("Only the highest-level
     /// Song card for which all required artist parts have been gathered is used for
     /// scoring") plus progress on the song it works towards.
     fn potential(&self, artists: &[ArtistId]) -> f64 {
-        let scored = self
-            .songs
-            .iter()
-            .rev()
-            .find_map(|&s| song_points(s, artists))
+        let Some((&current, earlier)) = self.songs.split_last() else {
+            return 0.0;
+        };
+        let current_points = song_points(current, artists);
+        let scored = current_points
+            .or_else(|| earlier.iter().rev().find_map(|&s| song_points(s, artists)))
             .unwrap_or(0);
-        f64::from(scored) + SLOT_PT * self.target(artists).map_or(0, |s| filled(s, artists)) as f64
+        let target = self.target(current, current_points.is_some(), artists);
+        f64::from(scored) + SLOT_PT * target.map_or(0, |s| filled(s, artists)) as f64
     }
 
     /// The song worth working towards: the current one while it is incomplete, else the open
     /// song of the next level the artists already go furthest towards ("Lv. 1 complete → take
     /// Lv. 2; Lv. 2 complete → take Lv. 3").
-    fn target(&self, artists: &[ArtistId]) -> Option<SongId> {
-        let current = *self.songs.last()?;
-        if song_points(current, artists).is_none() {
+    /// `current` is the seat's latest song, `complete` whether `artists` complete it.
+    fn target(&self, current: SongId, complete: bool, artists: &[ArtistId]) -> Option<SongId> {
+        if !complete {
             return Some(current);
         }
         let next = current.card().level + 1;
@@ -181,7 +192,7 @@ impl<'a> Plan<'a> {
     }
 
     fn best_worth(&self) -> f64 {
-        self.worth.first().map_or(0.0, |w| w.1)
+        self.worth().first().map_or(0.0, |w| w.1)
     }
 
     fn score(&self, action: &Action) -> f64 {
@@ -201,7 +212,7 @@ impl<'a> Plan<'a> {
             Action::Raise { amount } => self.raise_score(amount),
             Action::Pass => 0.0,
             Action::ChooseArtist { artist } => {
-                let worth = self.worth.iter().find(|w| w.0 == artist).map_or(0.0, |w| w.1);
+                let worth = self.worth().iter().find(|w| w.0 == artist).map_or(0.0, |w| w.1);
                 worth * 100.0 + f64::from(artist.card().pt)
             }
             Action::TakeSong { song } => {
@@ -264,8 +275,8 @@ impl<'a> Plan<'a> {
             };
             needed.saturating_sub(mine).div_ceil(100) * 100
         };
-        let first = self.worth.first().map_or(0.0, |w| w.1);
-        let second = self.worth.get(1).map_or(0.0, |w| w.1);
+        let first = self.worth().first().map_or(0.0, |w| w.1);
+        let second = self.worth().get(1).map_or(0.0, |w| w.1);
         let mut options = Vec::new();
         if let Some(&top) = rivals.first() {
             options.push((above(top), first));
@@ -286,22 +297,95 @@ impl<'a> Plan<'a> {
 /// G4: Song Pt plus the participating artists' Pt, when `artists` complete `song`.
 fn song_points(song: SongId, artists: &[ArtistId]) -> Option<u32> {
     let card = song.card();
-    best_assignment(card.requires, artists, true).map(|a| a.artist_pt + u32::from(card.song_pt))
+    best_artist_pt(card.requires, artists, true).map(|pt| pt + u32::from(card.song_pt))
 }
 
 /// How many of `song`'s slots `artists` fill, each artist in one slot per part it plays (G2).
 fn filled(song: SongId, artists: &[ArtistId]) -> usize {
-    let mut free: Vec<Vec<Part>> = artists.iter().map(|a| a.card().parts.to_vec()).collect();
+    // Each artist's parts still free, a bit per part, on the stack for the bands a game
+    // reaches.
+    let mut stack = [(0usize, 0u8); 32];
+    let mut heap = Vec::new();
+    let free: &mut [(usize, u8)] = if artists.len() <= stack.len() {
+        &mut stack[..artists.len()]
+    } else {
+        heap.resize(artists.len(), (0, 0));
+        &mut heap
+    };
+    for (slot, artist) in free.iter_mut().zip(artists) {
+        let parts = artist.card().parts;
+        *slot = (parts.len(), parts.iter().fold(0u8, |m, &p| m | part_bit(p)));
+    }
     // Single-part artists first, so that a multi-role one stays free for a rarer slot.
-    free.sort_by_key(Vec::len);
+    free.sort_by_key(|&(parts, _)| parts);
     song.card()
         .requires
         .iter()
-        .filter(|part| {
+        .filter(|&&part| {
+            let bit = part_bit(part);
             free.iter_mut()
-                .find(|parts| parts.contains(part))
-                .map(|parts| parts.retain(|p| p != *part))
+                .find(|(_, mask)| mask & bit != 0)
+                .map(|(_, mask)| *mask &= !bit)
                 .is_some()
         })
         .count()
+}
+
+fn part_bit(part: Part) -> u8 {
+    1 << (part as u8)
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::seq::SliceRandom;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+    use crate::games::shrewd_producer::scoring::best_assignment;
+
+    /// The slots filled as first written: each artist's parts as a list, single-part artists
+    /// first, each slot taking the first artist still free for its part.
+    fn filled_by_lists(song: SongId, artists: &[ArtistId]) -> usize {
+        let mut free: Vec<Vec<Part>> = artists.iter().map(|a| a.card().parts.to_vec()).collect();
+        free.sort_by_key(Vec::len);
+        song.card()
+            .requires
+            .iter()
+            .filter(|part| {
+                free.iter_mut()
+                    .find(|parts| parts.contains(part))
+                    .map(|parts| parts.retain(|p| p != *part))
+                    .is_some()
+            })
+            .count()
+    }
+
+    #[test]
+    fn slots_and_points_agree_with_the_listed_forms_for_random_bands() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let mut all: Vec<ArtistId> = ArtistId::all().collect();
+        let mut checked = 0;
+        for _ in 0..2000 {
+            all.shuffle(&mut rng);
+            let band = &all[..rng.random_range(0..=all.len())];
+            for song in SongId::all() {
+                assert_eq!(
+                    filled(song, band),
+                    filled_by_lists(song, band),
+                    "{song:?} with {band:?}"
+                );
+                for dual in [false, true] {
+                    let requires = song.card().requires;
+                    assert_eq!(
+                        best_artist_pt(requires, band, dual),
+                        best_assignment(requires, band, dual).map(|a| a.artist_pt),
+                        "{song:?} with {band:?}"
+                    );
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked > 0);
+    }
 }

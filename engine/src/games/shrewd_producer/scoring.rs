@@ -33,6 +33,16 @@ pub fn best_assignment(requires: &[Part], owned: &[ArtistId], dual_fills_both: b
     })
 }
 
+/// The Pt of [`best_assignment`]'s artists, without listing them: what the greedy bot asks at
+/// every step of the expert's playouts.
+pub fn best_artist_pt(requires: &[Part], owned: &[ArtistId], dual_fills_both: bool) -> Option<u32> {
+    let mut used = [0u8; 32];
+    let owned = &owned[..owned.len().min(used.len())];
+    let mut best: Option<(u32, u32)> = None;
+    search(requires, owned, dual_fills_both, &mut used, 0, &mut best);
+    best.map(|(artist_pt, _)| artist_pt)
+}
+
 fn search(
     slots: &[Part],
     owned: &[ArtistId],

@@ -78,7 +78,8 @@ impl RockTheWorld {
         match self.step {
             Stage::Roll => vec![Action::Roll],
             Stage::Main { .. } => {
-                let mut out = Vec::new();
+                // Room for a full list (three buys, a plane's 19 spaces, ...) at once.
+                let mut out = Vec::with_capacity(32);
                 for token in Token::ALL {
                     if self.can_buy(seat, token).is_ok() {
                         out.push(Action::Buy { token });

@@ -60,33 +60,30 @@ pub(crate) fn tell(ev: &mut Events, body: GameEvent) {
     ev.push(Event::public(body));
 }
 
-/// Where a card can go, given which fields are taken (BAND: instruments).
+/// Where a card can go, given which fields are taken (BAND: instruments). Only the placements
+/// kept are allocated: every seat's legal list asks this for each artist of the band.
 pub(crate) fn placements(card: ArtistId, occupied: [bool; 6]) -> Vec<Vec<u8>> {
     let artist = card.card();
     let mut out: Vec<Vec<u8>> = Vec::new();
-    let mut add = |p: Vec<u8>| {
-        if p.iter().all(|&f| !occupied[f as usize]) && !out.contains(&p) {
-            out.push(p);
+    let mut add = |p: &[u8]| {
+        if p.iter().all(|&f| !occupied[f as usize]) && !out.iter().any(|q| q == p) {
+            out.push(p.to_vec());
         }
     };
     for ins in &artist.instruments {
         match ins.orange_field() {
-            Some(f) => add(vec![f]),
+            Some(f) => add(&[f]),
             None => {
-                add(vec![4]);
-                add(vec![5]);
+                add(&[4]);
+                add(&[5]);
             }
         }
     }
-    let oranges: Vec<u8> = artist
-        .instruments
-        .iter()
-        .filter_map(|i| i.orange_field())
-        .collect();
-    if oranges.contains(&0)
-        && let Some(&other) = oranges.iter().find(|&&f| f != 0)
+    let mut oranges = artist.instruments.iter().filter_map(|i| i.orange_field());
+    if oranges.clone().any(|f| f == 0)
+        && let Some(other) = oranges.find(|&f| f != 0)
     {
-        add(vec![0, other]);
+        add(&[0, other]);
     }
     out
 }
@@ -321,7 +318,7 @@ impl ShowBusiness {
         let Some(task) = self.queue.front() else {
             return vec![];
         };
-        match task {
+        let mut seats: Vec<Seat> = match task {
             Task::Bid(b) => b
                 .seats
                 .iter()
@@ -335,11 +332,10 @@ impl ShowBusiness {
                 .collect(),
             Task::Charts => self.charts_decider().into_iter().collect(),
             t => Self::task_seat(t).into_iter().collect(),
-        }
-        .into_iter()
-        .collect::<std::collections::BTreeSet<_>>()
-        .into_iter()
-        .collect()
+        };
+        seats.sort_unstable();
+        seats.dedup();
+        seats
     }
 
     /// Whether `seat` is in [`Self::seats_to_act`], without building the list.

@@ -222,6 +222,7 @@ impl ShowBusiness {
     /// S8/S9: DISMISSAL, REGROUPMENT and STYLE CHANGE.
     pub(crate) fn anytime_actions(&self, seat: Seat, out: &mut Vec<Action>) {
         let occ = self.occupied(seat);
+        out.reserve(4 * self.players[seat].band.len());
         for a in &self.players[seat].band {
             let id = a.card;
             out.push(Action::Dismiss { artist: id });
