@@ -657,6 +657,11 @@ pub trait Game:
     const RULES_VERSION: u32 = 1;
     /// What a seat whose clock runs out does; [`Game::machine`] documents it.
     const ON_TIMEOUT: Timeout;
+    /// The edge the heuristic's own pick gets over the other actions when the expert compares
+    /// their mean playout results ([`crate::search`]): the search departs from the heuristic
+    /// only where an action's playouts beat the pick's by more. A game whose single decisions
+    /// move the result little against the noise of its playouts sets it higher.
+    const SEARCH_GREEDY_EDGE: f64 = crate::search::GREEDY_EDGE;
     /// Which of the game's event types announce which fields of its view: no game is registered
     /// without them. Each game states them in its `events.rs`.
     const ANNOUNCEMENTS: Announcements<'static>;

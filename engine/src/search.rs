@@ -64,8 +64,9 @@ pub const DEFAULT_ITERATIONS: u32 = 200;
 /// [`Budget::DEFAULT`]'s time bound: a decision never takes much longer, whatever the machine.
 pub const DEFAULT_TIME: Duration = Duration::from_millis(500);
 
-/// The edge the heuristic's own pick gets when the actions' mean results are compared.
-const GREEDY_EDGE: f64 = 0.02;
+/// The edge the heuristic's own pick gets when the actions' mean results are compared, unless
+/// the game sets another ([`Game::SEARCH_GREEDY_EDGE`]).
+pub(crate) const GREEDY_EDGE: f64 = 0.02;
 /// Actions after which a playout stops and counts as even for every seat.
 const PLAYOUT_CAP: usize = 20_000;
 /// How much of a playout's result is the win (a shared first place counts 1/k); the rest is the
@@ -133,6 +134,7 @@ pub(crate) fn deliberate<G: Game>(
             .collect();
     }
     let mut rng = ChaCha8Rng::seed_from_u64(rng.next_u64());
+    let edge = G::SEARCH_GREEDY_EDGE;
     let started = Instant::now();
     let n = legal.len();
     let mut arms = vec![Arm::default(); n];
@@ -201,7 +203,9 @@ pub(crate) fn deliberate<G: Game>(
             break;
         }
         let keep = alive.len().div_ceil(2);
-        alive.sort_by(|&a, &b| score(&arms, greedy_arm, b).total_cmp(&score(&arms, greedy_arm, a)));
+        alive.sort_by(|&a, &b| {
+            score(&arms, greedy_arm, edge, b).total_cmp(&score(&arms, greedy_arm, edge, a))
+        });
         alive.truncate(keep);
         for &arm in &alive {
             arms[arm].rounds += 1;
@@ -212,7 +216,7 @@ pub(crate) fn deliberate<G: Game>(
         arms[b]
             .rounds
             .cmp(&arms[a].rounds)
-            .then(score(&arms, greedy_arm, b).total_cmp(&score(&arms, greedy_arm, a)))
+            .then(score(&arms, greedy_arm, edge, b).total_cmp(&score(&arms, greedy_arm, edge, a)))
             .then((Some(b) == greedy_arm).cmp(&(Some(a) == greedy_arm)))
     });
     let visits = f64::from(arms.iter().map(|a| a.visits).sum::<u32>().max(1));
@@ -226,12 +230,12 @@ pub(crate) fn deliberate<G: Game>(
 }
 
 /// An arm's mean result, with the heuristic's edge; an arm never played ranks last.
-fn score(arms: &[Arm], greedy_arm: Option<usize>, arm: usize) -> f64 {
+fn score(arms: &[Arm], greedy_arm: Option<usize>, edge: f64, arm: usize) -> f64 {
     let a = &arms[arm];
     if a.visits == 0 {
         return f64::NEG_INFINITY;
     }
-    a.mean() + if Some(arm) == greedy_arm { GREEDY_EDGE } else { 0.0 }
+    a.mean() + if Some(arm) == greedy_arm { edge } else { 0.0 }
 }
 
 /// The heuristic's pick for `actor` in `state` among `legal`; a forced action without asking.

@@ -45,6 +45,9 @@ impl Game for RockTheWorld {
     const ON_TIMEOUT: Timeout = Timeout::Bot {
         level: BotLevel::Random,
     };
+    /// See [`bot::SEARCH_EDGE`]: one action moves the long race little against the playouts'
+    /// noise.
+    const SEARCH_GREEDY_EDGE: f64 = bot::SEARCH_EDGE;
     const ANNOUNCEMENTS: Announcements<'static> = events::ANNOUNCEMENTS;
     const REPLAY: Replay = view::REPLAY;
     const RULES: &'static str = include_str!("RULES.md");

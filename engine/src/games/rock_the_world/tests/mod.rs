@@ -1542,3 +1542,31 @@ fn a_game_stored_with_play_cards_as_numbers_still_loads() {
         "JSON takes printed ids only"
     );
 }
+
+/// "To accomplish this goal players must land their Lead Singer Cutout to the same city as the
+/// rocker and play a gig": an outsider who has landed on the rocker's corner plays the gig, and
+/// the expert, whose playouts tell one gig against a rich rocker only a few hundredths better
+/// than ending the turn, keeps the heuristic's gig on every search instead of following the
+/// playouts' noise ([`super::bot::SEARCH_EDGE`]).
+#[test]
+fn the_expert_outsider_plays_the_gig_on_the_rockers_space() {
+    let mut g = new_game(3, Options::default());
+    give(&mut g, Seat::new(1), &[C01, C02, C03, C04, C05, C06, C07, C08]);
+    set_cash(&mut g, Seat::new(1), 6_000_000);
+    set_cash(&mut g, Seat::new(0), 50_000);
+    set_cash(&mut g, Seat::new(2), 150_000);
+    move_to(&mut g, Seat::new(1), 1);
+    rocking(&mut g, Seat::new(1));
+    after_roll(&mut g, Seat::new(0), 1);
+    let legal = g.legal_actions(Seat::new(0));
+    assert_eq!(legal, vec![Action::Gig, Action::EndTurn]);
+    for seed in 0..6 {
+        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(seed);
+        let pick = crate::search::expert(&g, Seat::new(0), &legal, crate::Budget::iterations(200), &mut rng);
+        assert_eq!(
+            pick.map(|i| &legal[i]),
+            Some(&Action::Gig),
+            "search seeded {seed}"
+        );
+    }
+}
