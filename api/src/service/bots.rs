@@ -105,8 +105,29 @@ impl BotWorkers {
 /// A decision to run on a bot thread.
 type Job = Box<dyn FnOnce() + Send>;
 
+/// Puts the calling thread at the lowest CPU priority there is. On Linux that is the `SCHED_IDLE`
+/// policy: a thread of any other policy that wakes takes the core from it at once, where a thread
+/// at niceness 19 keeps the core until the scheduler's next tick and so adds milliseconds to a
+/// request's answer. Elsewhere, or where the policy is refused, the lowest niceness.
+fn lowest_priority() -> Result<(), thread_priority::Error> {
+    #[cfg(target_os = "linux")]
+    {
+        use thread_priority::unix::{
+            NormalThreadSchedulePolicy, ThreadSchedulePolicy, set_thread_priority_and_policy,
+            thread_native_id,
+        };
+        let idle = ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Idle);
+        if set_thread_priority_and_policy(thread_native_id(), thread_priority::ThreadPriority::Min, idle)
+            .is_ok()
+        {
+            return Ok(());
+        }
+    }
+    thread_priority::set_current_thread_priority(thread_priority::ThreadPriority::Min)
+}
+
 /// The threads that run decisions: apart from the HTTP workers and at the lowest CPU priority
-/// (niceness 19), so that a search takes only the CPU the requests leave.
+/// ([`lowest_priority`]), so that a search takes only the CPU the requests leave.
 struct Pool {
     jobs: std::sync::mpsc::Sender<Job>,
 }
@@ -120,9 +141,7 @@ impl Pool {
             let started = std::thread::Builder::new()
                 .name(format!("roadie-bot-{n}"))
                 .spawn(move || {
-                    if let Err(e) =
-                        thread_priority::set_current_thread_priority(thread_priority::ThreadPriority::Min)
-                    {
+                    if let Err(e) = lowest_priority() {
                         tracing::warn!(error = ?e, "a bot thread runs at the normal priority");
                     }
                     loop {
