@@ -59,16 +59,19 @@ fn games_of_bots_with_experts_play_themselves_to_the_end_in_every_ruleset() {
         assert_eq!(end["occupants"][0]["level"], "expert", "{end}");
         assert!(check_log(&roadie, &game.id) > 10, "{slug}");
     }
-    let niceness = bot_thread_niceness(&roadie);
-    assert!(!niceness.is_empty(), "no bot thread is running");
+    let policies = bot_thread_policies(&roadie);
+    assert!(!policies.is_empty(), "no bot thread is running");
     assert!(
-        niceness.iter().all(|n| *n == 19),
-        "the bot threads run at niceness {niceness:?}, not the lowest priority"
+        policies.iter().all(|p| *p == SCHED_IDLE),
+        "the bot threads run under the scheduling policies {policies:?}, not SCHED_IDLE ({SCHED_IDLE})"
     );
 }
 
-/// The niceness of each of the process's bot threads (`roadie-bot-*`), from `/proc`.
-fn bot_thread_niceness(roadie: &Roadie) -> Vec<i64> {
+/// Linux's lowest scheduling policy, as `/proc/PID/task/TID/stat` numbers it.
+const SCHED_IDLE: i64 = 5;
+
+/// The scheduling policy of each of the process's bot threads (`roadie-bot-*`), from `/proc`.
+fn bot_thread_policies(roadie: &Roadie) -> Vec<i64> {
     let pid = roadie.pid().expect("running");
     let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).expect("the process's threads");
     tasks
@@ -79,9 +82,9 @@ fn bot_thread_niceness(roadie: &Roadie) -> Vec<i64> {
                 return None;
             }
             let stat = std::fs::read_to_string(path.join("stat")).ok()?;
-            // The fields after the name in parentheses; niceness is field 19 of stat.
+            // The fields after the name in parentheses, from field 3; the policy is field 41.
             let rest = stat.rsplit_once(") ")?.1;
-            rest.split_whitespace().nth(16)?.parse().ok()
+            rest.split_whitespace().nth(38)?.parse().ok()
         })
         .collect()
 }
