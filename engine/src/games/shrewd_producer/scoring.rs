@@ -17,12 +17,8 @@ pub struct Assignment {
 /// `None` when the song cannot be completed. G3: a slot needs its own card; G2: with
 /// `dual_fills_both` a two-part artist may fill one slot of each of its parts, Pt counted once.
 pub fn best_assignment(requires: &[Part], owned: &[ArtistId], dual_fills_both: bool) -> Option<Assignment> {
-    // Per owned card, the parts it is already playing (bit per part).
-    let mut used = [0u8; 32];
-    let owned = &owned[..owned.len().min(used.len())];
-    let mut best: Option<(u32, u32)> = None;
-    search(requires, owned, dual_fills_both, &mut used, 0, &mut best);
-    best.map(|(artist_pt, mask)| Assignment {
+    let owned = &owned[..owned.len().min(MAX_OWNED)];
+    best_pt_and_mask(requires, owned, dual_fills_both).map(|(artist_pt, mask)| Assignment {
         artist_pt,
         artists: owned
             .iter()
@@ -36,11 +32,21 @@ pub fn best_assignment(requires: &[Part], owned: &[ArtistId], dual_fills_both: b
 /// The Pt of [`best_assignment`]'s artists, without listing them: what the greedy bot asks at
 /// every step of the expert's playouts.
 pub fn best_artist_pt(requires: &[Part], owned: &[ArtistId], dual_fills_both: bool) -> Option<u32> {
-    let mut used = [0u8; 32];
-    let owned = &owned[..owned.len().min(used.len())];
+    best_pt_and_mask(requires, owned, dual_fills_both).map(|(artist_pt, _)| artist_pt)
+}
+
+/// The owned cards the search weighs, at most (one bit each in its mask).
+const MAX_OWNED: usize = 32;
+
+/// The best assignment's artist Pt and the mask of the owned cards it uses, over the first
+/// [`MAX_OWNED`] of `owned`.
+fn best_pt_and_mask(requires: &[Part], owned: &[ArtistId], dual_fills_both: bool) -> Option<(u32, u32)> {
+    // Per owned card, the parts it is already playing (bit per part).
+    let mut used = [0u8; MAX_OWNED];
+    let owned = &owned[..owned.len().min(MAX_OWNED)];
     let mut best: Option<(u32, u32)> = None;
     search(requires, owned, dual_fills_both, &mut used, 0, &mut best);
-    best.map(|(artist_pt, _)| artist_pt)
+    best
 }
 
 fn search(

@@ -955,6 +955,20 @@ fn s42_a_bankrupt_placers_trend_expert_is_discarded_when_every_band_is_bankrupt(
     );
 }
 
+/// Seat 0 of three, whose TREND EXPERT I73 stands, goes bankrupt on a SALARIES payment it cannot
+/// make: the position and the events of that payment.
+fn bankrupt_placer() -> (ShowBusiness, Vec<Event<GameEvent>>) {
+    scenario(3)
+        .trend_expert("I73", Seat::new(0))
+        .cash(Seat::new(0), 0)
+        .build_events(Start::Pay {
+            seat: Seat::new(0),
+            amount: 1000,
+            reason: Payment::Salaries,
+        })
+        .expect("a valid position")
+}
+
 /// S34 with the rulebook's TREND EXPERT: "nobody can turn any of the TREND DICE in the action
 /// TREND, until the nearest QUARTER END", and a bankrupt's "TREND EXPERT goes to the discard
 /// pile at QE". A placer who goes bankrupt mid-quarter leaves the card standing: it still stops
@@ -963,15 +977,7 @@ fn s42_a_bankrupt_placers_trend_expert_is_discarded_when_every_band_is_bankrupt(
 #[test]
 fn s34_a_bankrupt_placers_trend_expert_stands_until_the_quarter_end_and_is_then_discarded() {
     let expert = card("I73");
-    let (g, events) = scenario(3)
-        .trend_expert("I73", Seat::new(0))
-        .cash(Seat::new(0), 0)
-        .build_events(Start::Pay {
-            seat: Seat::new(0),
-            amount: 1000,
-            reason: Payment::Salaries,
-        })
-        .expect("a valid position");
+    let (g, events) = bankrupt_placer();
     assert!(g.players[Seat::new(0)].bankrupt.is_some());
     assert_eq!(g.trend_expert, Some((expert, Seat::new(0))), "it still stands");
     assert!(
@@ -1014,15 +1020,7 @@ fn s34_a_bankrupt_placers_trend_expert_stands_until_the_quarter_end_and_is_then_
 #[test]
 fn s34_removing_a_bankrupt_placers_trend_expert_discards_it() {
     let expert = card("I73");
-    let g = scenario(3)
-        .trend_expert("I73", Seat::new(0))
-        .cash(Seat::new(0), 0)
-        .build(Start::Pay {
-            seat: Seat::new(0),
-            amount: 1000,
-            reason: Payment::Salaries,
-        })
-        .expect("a valid position");
+    let (g, _) = bankrupt_placer();
     let mut g = built(
         Scenario::from_game(g).field(Seat::new(1), &["I74"]),
         Start::ChooseAction { seat: Seat::new(1) },
