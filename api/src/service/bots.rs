@@ -71,6 +71,7 @@ impl BotConfig {
         Budget {
             iterations: self.expert_iterations.max(1),
             time: Some(self.expert_time),
+            ..Budget::DEFAULT
         }
     }
 }

@@ -13,7 +13,10 @@
 //! `ms_p99` and `ms_longest`) instead, without the control, and `--markdown` the same rows as the
 //! strength table of docs/playing.md. The expert searches `--iterations` playouts a decision (by
 //! default those of `Budget::DEFAULT`), experts in the other seats `--against-iterations` (half
-//! of it shows whether more search still helps), and, with `--ms`, at most that long. A shared
+//! of it shows whether more search still helps), and, with `--ms`, at most that long;
+//! `--against-every-playout` makes the other experts play every playout of their budget, as the
+//! expert did before it stopped early, so that one run sets the expert against its former self.
+//! The tool allocates with mimalloc, as the service does, so its times are the service's. A shared
 //! first place counts 1/k for each of the k winners, so every finished game hands out exactly one
 //! win.
 //!
@@ -29,6 +32,10 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use roadie_api::table::rating::{self, START, Skill};
 use roadie_engine::{AnyGame, BotLevel, Budget, Outcome, RULESETS, Seat};
+
+/// mimalloc, the service's allocator, so that the times per decision are the service's.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// A bot level, as the command line names it.
 #[derive(Clone, Copy, ValueEnum)]
@@ -74,6 +81,10 @@ struct Args {
     /// of `--iterations` shows whether more search still helps. `--iterations` unless set.
     #[arg(long)]
     against_iterations: Option<u32>,
+    /// `--against` experts play every playout of their budget instead of stopping early
+    /// (`Budget::every_playout`): the expert as it searched before.
+    #[arg(long)]
+    against_every_playout: bool,
     /// The expert's time bound per decision, in milliseconds; none by default, so that a run is
     /// reproducible (the service's default budget has one: `Budget::DEFAULT`).
     #[arg(long)]
@@ -114,6 +125,8 @@ struct Tally {
     longest: std::time::Duration,
     /// Each of those decisions' time, for the median and the 99th percentile.
     times: Vec<std::time::Duration>,
+    /// The time of each decision of the `--against` bots.
+    against_times: Vec<std::time::Duration>,
 }
 
 impl Tally {
@@ -125,17 +138,12 @@ impl Tally {
         self.thinking += other.thinking;
         self.longest = self.longest.max(other.longest);
         self.times.extend(other.times);
+        self.against_times.extend(other.against_times);
     }
 
     /// The tracked level's time per decision at quantile `q` (0 to 1), in milliseconds.
     fn ms_at(&self, q: f64) -> f64 {
-        let mut times = self.times.clone();
-        times.sort();
-        let Some(last) = times.len().checked_sub(1) else {
-            return 0.0;
-        };
-        let at = ((last as f64) * q).round() as usize;
-        times[at.min(last)].as_secs_f64() * 1000.0
+        quantile_ms(&self.times, q)
     }
 
     /// The tracked level's mean time per decision, in milliseconds.
@@ -160,6 +168,17 @@ impl Tally {
     }
 }
 
+/// The time at quantile `q` (0 to 1) of `times`, in milliseconds; 0 for none.
+fn quantile_ms(times: &[std::time::Duration], q: f64) -> f64 {
+    let mut times = times.to_vec();
+    times.sort();
+    let Some(last) = times.len().checked_sub(1) else {
+        return 0.0;
+    };
+    let at = ((last as f64) * q).round() as usize;
+    times[at.min(last)].as_secs_f64() * 1000.0
+}
+
 /// Plays one game; `lead` is the seat the `--level` bot holds, if any, the others are
 /// `--against` bots. Returns the share of the win that `tracked` earned, or `None` when the game
 /// did not end within `--max-steps`; `tally` counts the `--level` bot's decisions and their time.
@@ -176,12 +195,13 @@ fn play(
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_b075);
     let time = args.ms.map(std::time::Duration::from_millis);
     let lead_budget = Budget {
-        iterations: args.iterations,
         time,
+        ..Budget::iterations(args.iterations)
     };
     let against_budget = Budget {
-        iterations: args.against_iterations.unwrap_or(args.iterations),
         time,
+        stop_early: !args.against_every_playout,
+        ..Budget::iterations(args.against_iterations.unwrap_or(args.iterations))
     };
     for _ in 0..args.max_steps {
         if let Some(outcome) = game.outcome() {
@@ -211,6 +231,8 @@ fn play(
             tally.thinking += took;
             tally.longest = tally.longest.max(took);
             tally.times.push(took);
+        } else {
+            tally.against_times.push(started.elapsed());
         }
         if let Err(refused) = game.apply(seat, action.get()) {
             panic!(
@@ -265,6 +287,8 @@ struct Row<'a> {
     /// The search iterations per decision of the tracked seat and of the others.
     iterations: u32,
     against_iterations: u32,
+    /// Whether the `--against` experts played every playout (`--against-every-playout`).
+    against_every_playout: bool,
     /// Games that did not end within `--max-steps` (counted as lost).
     unfinished: usize,
     /// The `--level` bot's mean, median, 99th percentile and longest time per decision, in
@@ -273,6 +297,8 @@ struct Row<'a> {
     ms_median: f64,
     ms_p99: f64,
     ms_longest: f64,
+    /// The `--against` bots' median time per decision, in milliseconds.
+    against_ms_median: f64,
 }
 
 /// The rows as a Markdown table: one line each, its win share, interval, par and whether the
@@ -285,7 +311,17 @@ fn print_markdown(rows: &[Row]) {
     println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     for row in rows {
         let against = if row.against == "expert" {
-            format!("{} ({})", row.against, row.against_iterations)
+            format!(
+                "{} ({}{}; median {:.1} ms)",
+                row.against,
+                row.against_iterations,
+                if row.against_every_playout {
+                    ", every playout"
+                } else {
+                    ""
+                },
+                row.against_ms_median
+            )
         } else {
             row.against.to_owned()
         };
@@ -349,6 +385,8 @@ fn main() {
                     ms_median: tally.ms_at(0.5),
                     ms_p99: tally.ms_at(0.99),
                     ms_longest: tally.longest.as_secs_f64() * 1000.0,
+                    against_ms_median: quantile_ms(&tally.against_times, 0.5),
+                    against_every_playout: args.against_every_playout,
                 });
             }
         }
