@@ -104,52 +104,70 @@ pub(super) fn greedy(view: &View, legal: &[Action], rng: &mut dyn RngCore) -> Op
 
 /// The same pick for `seat` in `game`, read from the state as the view shows it (R14:
 /// everything the heuristic reads is public).
+///
+/// The playouts ask this at every step, so only what the scores of `legal` read is filled in:
+/// the board and the other seats' bands only when a gig or a token move is scored (the spaces'
+/// icons and cutouts, the claims against those met there), and a band's value for the seat
+/// alone. The pick is the one the whole view gives.
 pub(super) fn greedy_in(
     game: &RockTheWorld,
     seat: Seat,
     legal: &[Action],
     rng: &mut dyn RngCore,
 ) -> Option<usize> {
+    let you = Some(seat).filter(|s| s.index() < game.seats());
+    let on_board = legal
+        .iter()
+        .any(|action| matches!(action, Action::Gig | Action::Use { .. }));
     let seen = Seen {
-        you: Some(seat).filter(|s| s.index() < game.seats()),
+        you,
         rocker: game.rocker,
         players: game
             .players
             .seats()
-            .map(|(s, p)| Player {
-                seat: s,
-                colour: p.colour,
-                space: game.cutout_on_board(s).then_some(p.space),
-                cash: p.cash,
-                tokens: p.tokens,
-                band: {
-                    // Room for every character at once: the playouts ask this at every step.
-                    let mut band = Vec::with_capacity(CharacterId::ALL.len());
-                    band.extend(game.band(s).map(|character| Member {
-                        character,
-                        family: !game.is_extra(s, character),
-                    }));
-                    band
-                },
-                band_value: game.band_value(s),
-                eliminated: p.out,
+            .map(|(s, p)| {
+                let read = on_board || Some(s) == you;
+                Player {
+                    seat: s,
+                    colour: p.colour,
+                    space: game.cutout_on_board(s).then_some(p.space),
+                    cash: p.cash,
+                    tokens: p.tokens,
+                    band: if read {
+                        // Room for every character at once.
+                        let mut band = Vec::with_capacity(CharacterId::ALL.len());
+                        band.extend(game.band(s).map(|character| Member {
+                            character,
+                            family: !game.is_extra(s, character),
+                        }));
+                        band
+                    } else {
+                        Vec::new()
+                    },
+                    band_value: if Some(s) == you { game.band_value(s) } else { 0 },
+                    eliminated: p.out,
+                }
             })
             .collect(),
-        board: BOARD
-            .iter()
-            .map(|c| Space {
-                space: c.space,
-                icons: c.icons,
-                character: game.board_character(c.space),
-                open: game.is_open(c.space),
-                cutouts: game
-                    .players
-                    .seats()
-                    .filter(|&(s, p)| p.space == c.space && game.cutout_on_board(s))
-                    .map(|(s, _)| s)
-                    .collect(),
-            })
-            .collect(),
+        board: if on_board {
+            BOARD
+                .iter()
+                .map(|c| Space {
+                    space: c.space,
+                    icons: c.icons,
+                    character: game.board_character(c.space),
+                    open: game.is_open(c.space),
+                    cutouts: game
+                        .players
+                        .seats()
+                        .filter(|&(s, p)| p.space == c.space && game.cutout_on_board(s))
+                        .map(|(s, _)| s)
+                        .collect(),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        },
     };
     pick(&seen, legal, rng)
 }
