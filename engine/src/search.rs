@@ -462,7 +462,7 @@ mod tests {
             let full = played(Budget::iterations(200).every_playout());
             let early = played(Budget::iterations(200));
             assert!(
-                full >= 190 && full <= 200,
+                (190..=200).contains(&full),
                 "seed {seed}: every playout played {full}"
             );
             assert!(
