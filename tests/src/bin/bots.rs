@@ -8,9 +8,10 @@
 //! `AnyGame::bot_action_within`, the method bot seats in the service call. It prints the tracked
 //! seat's win share with its 95% Wilson interval beside the baseline 1/seats; `--json` prints a
 //! JSON list of rows (`ruleset`, `seats`, `level`, `against`, `games`, `win_share`, `ci_low`,
-//! `ci_high`, `par`, `iterations`, `against_iterations`, `unfinished`, and the tracked level's
-//! mean, median, 99th percentile and longest time per decision, `ms_per_decision`, `ms_median`,
-//! `ms_p99` and `ms_longest`) instead, without the control, and `--markdown` the same rows as the
+//! `ci_high`, `par`, `iterations`, `against_iterations`, `against_every_playout`, `unfinished`,
+//! the tracked level's mean, median, 99th percentile and longest time per decision,
+//! `ms_per_decision`, `ms_median`, `ms_p99` and `ms_longest`, and the other seats' mean and
+//! median, `against_ms_per_decision` and `against_ms_median`) instead, without the control, and `--markdown` the same rows as the
 //! strength table of docs/playing.md. The expert searches `--iterations` playouts a decision (by
 //! default those of `Budget::DEFAULT`), experts in the other seats `--against-iterations` (half
 //! of it shows whether more search still helps), and, with `--ms`, at most that long;
@@ -168,6 +169,12 @@ impl Tally {
     }
 }
 
+/// The mean of `times`, in milliseconds; 0 for none.
+fn mean_ms(times: &[std::time::Duration]) -> f64 {
+    let total: std::time::Duration = times.iter().sum();
+    total.as_secs_f64() * 1000.0 / times.len().max(1) as f64
+}
+
 /// The time at quantile `q` (0 to 1) of `times`, in milliseconds; 0 for none.
 fn quantile_ms(times: &[std::time::Duration], q: f64) -> f64 {
     let mut times = times.to_vec();
@@ -297,7 +304,8 @@ struct Row<'a> {
     ms_median: f64,
     ms_p99: f64,
     ms_longest: f64,
-    /// The `--against` bots' median time per decision, in milliseconds.
+    /// The `--against` bots' mean and median time per decision, in milliseconds.
+    against_ms_per_decision: f64,
     against_ms_median: f64,
 }
 
@@ -385,6 +393,7 @@ fn main() {
                     ms_median: tally.ms_at(0.5),
                     ms_p99: tally.ms_at(0.99),
                     ms_longest: tally.longest.as_secs_f64() * 1000.0,
+                    against_ms_per_decision: mean_ms(&tally.against_times),
                     against_ms_median: quantile_ms(&tally.against_times, 0.5),
                     against_every_playout: args.against_every_playout,
                 });
