@@ -10,11 +10,11 @@
 //! are compared on the same deals and rolls. After each round the worse half of the actions
 //! leaves the race; the budget is spread evenly over the rounds. Within a round an action also
 //! leaves as soon as the leader beats it on the same samples beyond doubt (a paired test, see
-//! [`Budget::stop_early`]); when one action is left the search ends, unspent. The choice is the action that
-//! stayed longest, then the best mean result; the heuristic's own pick gets a small edge in
-//! that comparison, so the search departs from it only where playouts show it wrong. Against
-//! greedy seats this is one step of policy improvement: the action whose continuation under
-//! the heuristic fares best.
+//! [`Budget::stop_early`]), its playouts unspent, and the search ends when one action is left.
+//! The choice is the action that stayed longest, then the best mean result; the heuristic's own
+//! pick gets a small edge in that comparison, so the search departs from it only where
+//! playouts show it wrong. Against greedy seats this is one step of policy improvement: the
+//! action whose continuation under the heuristic fares best.
 //!
 //! The search reads nothing of the real game but the seat's legal actions and the samples, so it
 //! knows only what the seat knows. With an iteration budget alone the choice is a function of
