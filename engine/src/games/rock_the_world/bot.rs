@@ -157,12 +157,7 @@ pub(super) fn greedy_in(
                     icons: c.icons,
                     character: game.board_character(c.space),
                     open: game.is_open(c.space),
-                    cutouts: game
-                        .players
-                        .seats()
-                        .filter(|&(s, p)| p.space == c.space && game.cutout_on_board(s))
-                        .map(|(s, _)| s)
-                        .collect(),
+                    cutouts: game.cutouts_at(c.space),
                 })
                 .collect()
         } else {

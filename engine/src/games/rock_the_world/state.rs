@@ -126,6 +126,15 @@ impl RockTheWorld {
         !self.players[seat].out || self.end() == Some(End::RockerEliminated { rocker: seat })
     }
 
+    /// The seats whose cutout stands on `space`, in seat order.
+    pub(super) fn cutouts_at(&self, space: u8) -> Vec<Seat> {
+        self.players
+            .seats()
+            .filter(|&(s, p)| p.space == space && self.cutout_on_board(s))
+            .map(|(s, _)| s)
+            .collect()
+    }
+
     /// Characters held by `seat`, ascending.
     pub(super) fn band(&self, seat: Seat) -> impl Iterator<Item = CharacterId> + '_ {
         CharacterId::ALL

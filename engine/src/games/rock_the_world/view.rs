@@ -171,12 +171,7 @@ impl RockTheWorld {
                 icons: c.icons,
                 character: self.board_character(c.space),
                 open: self.is_open(c.space),
-                cutouts: self
-                    .players
-                    .seats()
-                    .filter(|&(s, p)| p.space == c.space && self.cutout_on_board(s))
-                    .map(|(s, _)| s)
-                    .collect(),
+                cutouts: self.cutouts_at(c.space),
             })
             .collect();
         let over = self.end().is_some();
