@@ -741,6 +741,15 @@ pub trait Game:
         Self::greedy_pick(&self.view(Viewer::Seat(seat)), legal, rng)
     }
 
+    /// The heuristic's action for `seat`, a seat that may act, as the expert's playouts play
+    /// it: [`Game::greedy_pick_in`] among [`Game::actions_for`], a forced action without asking
+    /// and chance where the heuristic has no pick; `None` when the seat has no action. A game
+    /// may leave out of the list the actions its heuristic would not pick, provided the action
+    /// and the rng's draws stay the same: the conformance suite checks that they do.
+    fn greedy_action(&self, seat: Seat, rng: &mut dyn RngCore) -> Option<Self::Action> {
+        crate::search::greedy_among(self, seat, self.actions_for(seat), rng)
+    }
+
     /// A full position that `seat` cannot tell apart from this one, drawn with `rng`: the expert
     /// bot searches from such samples. It keeps all that `seat` sees (its view) and all the
     /// public log told, and draws the rest (other seats' hidden cards, the order of face-down

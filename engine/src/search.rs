@@ -340,18 +340,27 @@ fn score(arms: &[Arm], greedy_arm: Option<usize>, edge: f64, arm: usize) -> f64 
     a.mean() + if Some(arm) == greedy_arm { edge } else { 0.0 }
 }
 
-/// The heuristic's pick for `actor` in `state` among `legal`; a forced action without asking.
-fn greedy<G: Game>(state: &G, actor: Seat, legal: &[G::Action], rng: &mut ChaCha8Rng) -> usize {
-    if legal.len() <= 1 {
-        return 0;
-    }
-    state
-        .greedy_pick_in(actor, legal, rng)
-        .filter(|&i| i < legal.len())
-        .unwrap_or_else(|| rng.random_range(0..legal.len()))
+/// The heuristic's pick for `actor` in `state` among `legal`, as [`Game::greedy_action`] plays
+/// it by default: a forced action without asking, chance where the heuristic has no pick.
+pub(crate) fn greedy_among<G: Game>(
+    state: &G,
+    actor: Seat,
+    mut legal: Vec<G::Action>,
+    rng: &mut dyn RngCore,
+) -> Option<G::Action> {
+    let pick = match legal.len() {
+        0 => return None,
+        1 => 0,
+        n => state
+            .greedy_pick_in(actor, &legal, rng)
+            .filter(|&i| i < n)
+            .unwrap_or_else(|| rng.random_range(0..n)),
+    };
+    Some(legal.swap_remove(pick))
 }
 
-/// Plays `state` to its end, every seat on the heuristic from its own view; the result for
+/// Plays `state` to its end, every seat on the heuristic from its own view
+/// ([`Game::greedy_action`]); the result for
 /// `seat`, between 0 and 1.
 fn play_out<G: Game>(mut state: G, seat: Seat, rng: &mut ChaCha8Rng) -> f64 {
     let seats = state.seat_count();
@@ -379,12 +388,10 @@ fn play_out<G: Game>(mut state: G, seat: Seat, rng: &mut ChaCha8Rng) -> f64 {
         let Some(&actor) = state.to_act().first() else {
             break;
         };
-        let legal = state.actions_for(actor);
-        if legal.is_empty() {
+        let Some(action) = state.greedy_action(actor, rng) else {
             break;
-        }
-        let pick = greedy(&state, actor, &legal, rng);
-        state.apply_legal(actor, &legal[pick]);
+        };
+        state.apply_legal(actor, &action);
     }
     1.0 / seats.max(1) as f64
 }

@@ -2,7 +2,7 @@
 //! and decide from what the seat may know alone: its view and legal actions, and for the expert
 //! the positions [`crate::Game::determinize`] samples for it.
 
-use rand::SeedableRng;
+use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 
@@ -321,7 +321,8 @@ fn pick(game: &AnyGame, seat: Seat, level: BotLevel, seed: u64) -> Option<String
 /// [`Game::greedy_pick_in`], the heuristic read from the state for the expert's playouts, makes
 /// the same pick as [`Game::greedy_pick`] from the seat's view, with the same rng, at every
 /// position of seeded greedy games of every ruleset and seat count: the playouts model greedy
-/// seats exactly, and read only what a seat's view shows.
+/// seats exactly, and read only what a seat's view shows. [`Game::greedy_action`], the action a
+/// playout plays, is that pick among the legal actions, from the same draws.
 #[test]
 fn the_heuristic_read_from_the_state_picks_as_from_the_view() {
     struct Agree;
@@ -346,6 +347,20 @@ fn the_heuristic_read_from_the_state_picks_as_from_the_view() {
                             from_view,
                             from_state,
                             "{} seats {seats} seed {seed} step {step}",
+                            G::SLUG
+                        );
+                        let (mut listed_rng, mut playout_rng) =
+                            (ChaCha8Rng::seed_from_u64(step), ChaCha8Rng::seed_from_u64(step));
+                        assert_eq!(
+                            crate::search::greedy_among(&game, seat, legal.clone(), &mut listed_rng),
+                            game.greedy_action(seat, &mut playout_rng),
+                            "{} seats {seats} seed {seed} step {step}: the playouts' action",
+                            G::SLUG
+                        );
+                        assert_eq!(
+                            listed_rng.next_u64(),
+                            playout_rng.next_u64(),
+                            "{} seats {seats} seed {seed} step {step}: the playouts' draws",
                             G::SLUG
                         );
                         let action = game

@@ -16,8 +16,12 @@ use super::actions::Action;
 use super::components::{CityId, TokenId};
 use super::state::ShowBusiness;
 use super::view::View;
-use crate::Seat;
-use crate::heuristic;
+use crate::{Seat, heuristic, search};
+
+/// What a REGROUPMENT or a STYLE CHANGE scores, and a DISMISSAL twice over: the anytime
+/// actions (S9) never move the game on, so they rank below every other action and the bot
+/// cannot loop on them.
+const ANYTIME: f64 = -1000.0;
 
 /// The seat's view, as far as the heuristic reads it.
 #[derive(Debug, Deserialize)]
@@ -47,7 +51,34 @@ pub(super) fn greedy_in(
     legal: &[Action],
     rng: &mut dyn RngCore,
 ) -> Option<usize> {
-    let seen = Seen {
+    pick(&seen_in(game, seat), legal, rng)
+}
+
+/// The playouts' action for `seat` ([`crate::Game::greedy_action`]): the action [`greedy_in`]
+/// picks among every legal action, from the same draws, without listing the anytime actions
+/// (S8, S9) while an action of the decision itself scores above them, as nearly always. They
+/// end the legal list and score below the rest, so the best actions tied and their places in
+/// the list are the same without them.
+pub(super) fn greedy_action(game: &ShowBusiness, seat: Seat, rng: &mut dyn RngCore) -> Option<Action> {
+    let decision = game.decision_legal(seat);
+    if !game.lists_anytime(seat) || game.players[seat].band.is_empty() {
+        return search::greedy_among(game, seat, decision, rng);
+    }
+    let seen = seen_in(game, seat);
+    let top = decision
+        .iter()
+        .map(|a| score(&seen, a))
+        .fold(f64::NEG_INFINITY, f64::max);
+    if top > ANYTIME {
+        let pick = heuristic::best_by(&decision, rng, |a| score(&seen, a))?;
+        return decision.into_iter().nth(pick);
+    }
+    search::greedy_among(game, seat, game.legal(seat), rng)
+}
+
+/// What the heuristic reads of `game` for `seat`.
+fn seen_in(game: &ShowBusiness, seat: Seat) -> Seen {
+    Seen {
         me: Some(seat),
         map_tokens: game
             .map_tokens
@@ -61,8 +92,7 @@ pub(super) fn greedy_in(
                 }
             })
             .collect(),
-    };
-    pick(&seen, legal, rng)
+    }
 }
 
 fn pick(seen: &Seen, legal: &[Action], rng: &mut dyn RngCore) -> Option<usize> {
@@ -113,10 +143,8 @@ fn score(view: &Seen, action: &Action) -> f64 {
         // Spending: each FONS kept is a tenth of a point.
         Action::Remove { field, .. } | Action::Buy { field } => -2.0 - f64::from(*field),
         Action::Advertise { fields } => -5.0 * f64::from(*fields),
-        // The anytime actions (S9) never move the game on: ranked below everything else, the
-        // bot cannot loop on them.
-        Action::Dismiss { .. } => -2000.0,
-        Action::Regroup { .. } | Action::Flip { .. } => -1000.0,
+        Action::Dismiss { .. } => 2.0 * ANYTIME,
+        Action::Regroup { .. } | Action::Flip { .. } => ANYTIME,
         Action::Pass => -2.0,
         Action::GiveUp => -4.0,
         Action::EndAction => -1.0,

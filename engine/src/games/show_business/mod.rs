@@ -138,6 +138,10 @@ impl Game for ShowBusiness {
         bot::greedy_in(self, seat, legal, rng)
     }
 
+    fn greedy_action(&self, seat: Seat, rng: &mut dyn RngCore) -> Option<Action> {
+        bot::greedy_action(self, seat, rng)
+    }
+
     fn determinize(&self, seat: Seat, rng: &mut dyn RngCore) -> Self {
         self.determinized(seat, rng)
     }

@@ -44,32 +44,68 @@ fn best_pt_and_mask(requires: &[Part], owned: &[ArtistId], dual_fills_both: bool
     // Per owned card, the parts it is already playing (bit per part).
     let mut used = [0u8; MAX_OWNED];
     let owned = &owned[..owned.len().min(MAX_OWNED)];
+    // The most Pt any owned card playing each part could bring: what the slots still open may
+    // add at most, to leave out the branches that cannot beat the best found.
+    let mut top = [None::<u32>; PARTS];
+    for artist in owned {
+        let card = artist.card();
+        for &part in card.parts {
+            let t = &mut top[part as usize];
+            *t = Some(t.unwrap_or(0).max(u32::from(card.pt)));
+        }
+    }
+    let mut bound = 0;
+    for &part in requires {
+        // A part no owned card plays: the song cannot be completed.
+        bound += top[part as usize]?;
+    }
+    let top = top.map(|t| t.unwrap_or(0));
     let mut best: Option<(u32, u32)> = None;
-    search(requires, owned, dual_fills_both, &mut used, 0, &mut best);
+    search(
+        requires,
+        owned,
+        dual_fills_both,
+        &top,
+        bound,
+        &mut used,
+        0,
+        &mut best,
+    );
     best
 }
 
+/// The parts there are ([`Part`]'s variants).
+const PARTS: usize = Part::ALL.len();
+
+/// Fills `slots` from `owned` depth first, keeping in `best` the first assignment with the most
+/// Pt. `bound` is the most the open slots could add ([`best_pt_and_mask`]'s `top` per slot): a
+/// branch that cannot beat `best` is left, which finds the same first best as trying them all.
+#[allow(clippy::too_many_arguments)]
 fn search(
     slots: &[Part],
     owned: &[ArtistId],
     dual: bool,
+    top: &[u32; PARTS],
+    bound: u32,
     used: &mut [u8; 32],
     pt: u32,
     best: &mut Option<(u32, u32)>,
 ) {
+    if best.is_some_and(|(b, _)| pt + bound <= b) {
+        return;
+    }
     let Some((&part, rest)) = slots.split_first() else {
-        if best.is_none_or(|(b, _)| pt > b) {
-            let mask = used
-                .iter()
-                .take(owned.len())
-                .enumerate()
-                .filter(|(_, u)| **u != 0)
-                .fold(0u32, |m, (i, _)| m | (1 << i));
-            *best = Some((pt, mask));
-        }
+        let mask = used
+            .iter()
+            .take(owned.len())
+            .enumerate()
+            .filter(|(_, u)| **u != 0)
+            .fold(0u32, |m, (i, _)| m | (1 << i));
+        *best = Some((pt, mask));
         return;
     };
     let bit = 1u8 << (part as u8);
+    let bound = bound - top[part as usize];
     for (i, artist) in owned.iter().enumerate() {
         let card = artist.card();
         if !card.parts.contains(&part) {
@@ -81,7 +117,7 @@ fn search(
         }
         let gain = if used[i] == 0 { u32::from(card.pt) } else { 0 };
         used[i] |= bit;
-        search(rest, owned, dual, used, pt + gain, best);
+        search(rest, owned, dual, top, bound, used, pt + gain, best);
         used[i] &= !bit;
     }
 }
@@ -164,5 +200,83 @@ fn line(label: &str, points: i64) -> ScoreLine {
     ScoreLine {
         label: label.into(),
         points,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::seq::SliceRandom;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+
+    /// G4 by trying every assignment in turn, keeping the first with the most Pt.
+    fn every_assignment(requires: &[Part], owned: &[ArtistId], dual: bool) -> Option<(u32, u32)> {
+        fn go(
+            slots: &[Part],
+            owned: &[ArtistId],
+            dual: bool,
+            used: &mut Vec<u8>,
+            pt: u32,
+            best: &mut Option<(u32, u32)>,
+        ) {
+            let Some((&part, rest)) = slots.split_first() else {
+                if best.is_none_or(|(b, _)| pt > b) {
+                    let mask = used
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, u)| **u != 0)
+                        .fold(0, |m, (i, _)| m | (1 << i));
+                    *best = Some((pt, mask));
+                }
+                return;
+            };
+            let bit = 1u8 << (part as u8);
+            for (i, artist) in owned.iter().enumerate() {
+                let card = artist.card();
+                let free = if dual { used[i] & bit == 0 } else { used[i] == 0 };
+                if card.parts.contains(&part) && free {
+                    let gain = if used[i] == 0 { u32::from(card.pt) } else { 0 };
+                    used[i] |= bit;
+                    go(rest, owned, dual, used, pt + gain, best);
+                    used[i] &= !bit;
+                }
+            }
+        }
+        let mut best = None;
+        go(requires, owned, dual, &mut vec![0; owned.len()], 0, &mut best);
+        best
+    }
+
+    #[test]
+    fn the_bounded_search_finds_the_same_first_best_assignment_as_trying_every_one() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut all: Vec<ArtistId> = ArtistId::all().collect();
+        let (mut complete, mut incomplete) = (0, 0);
+        for _ in 0..300 {
+            all.shuffle(&mut rng);
+            let band = &all[..rng.random_range(0..=12.min(all.len()))];
+            for song in SongId::all() {
+                for dual in [false, true] {
+                    let requires = song.card().requires;
+                    let expected = every_assignment(requires, band, dual);
+                    assert_eq!(
+                        best_pt_and_mask(requires, band, dual),
+                        expected,
+                        "{song:?} with {band:?}"
+                    );
+                    if expected.is_some() {
+                        complete += 1;
+                    } else {
+                        incomplete += 1;
+                    }
+                }
+            }
+        }
+        assert!(
+            complete > 100 && incomplete > 100,
+            "{complete} complete, {incomplete} not"
+        );
     }
 }

@@ -354,15 +354,29 @@ impl ShowBusiness {
 
     /// The actions of `seat`, a seat the contract has found in [`Self::seats_to_act`].
     pub(crate) fn legal(&self, seat: Seat) -> Vec<Action> {
-        let mut out = Vec::new();
-        let Some(task) = self.queue.front() else {
-            return out;
-        };
-        (rules_of(task).legal)(self, seat, task, &mut out);
-        if Self::anytime_allowed(task) && seat == self.active() && Self::task_seat(task) == Some(seat) {
+        let mut out = self.decision_legal(seat);
+        if self.lists_anytime(seat) {
             self.anytime_actions(seat, &mut out);
         }
         out
+    }
+
+    /// The actions of the decision at the head of the queue: [`Self::legal`] without the
+    /// anytime actions that may follow them.
+    pub(crate) fn decision_legal(&self, seat: Seat) -> Vec<Action> {
+        let mut out = Vec::new();
+        if let Some(task) = self.queue.front() {
+            (rules_of(task).legal)(self, seat, task, &mut out);
+        }
+        out
+    }
+
+    /// S8: whether `seat`'s legal actions end with the anytime actions of its band: it is the
+    /// active seat, at a step of its own turn that allows them.
+    pub(crate) fn lists_anytime(&self, seat: Seat) -> bool {
+        self.queue.front().is_some_and(|task| {
+            Self::anytime_allowed(task) && seat == self.active() && Self::task_seat(task) == Some(seat)
+        })
     }
 
     /// Why `action` is not legal for `seat`, a seat that may act, or `Ok`: it is not listed.
