@@ -34,9 +34,10 @@ impl ShowBusiness {
             for artist in ArtistId::all() {
                 if artist.card().start_board == Some(colour) {
                     let fields = placements(artist, [false; 6])
-                        .into_iter()
-                        .max_by_key(Vec::len)
-                        .unwrap_or_default();
+                        .iter()
+                        .max_by_key(|p| p.len())
+                        .unwrap_or_default()
+                        .to_vec();
                     band.push(BandArtist {
                         card: artist,
                         side_b: false,

@@ -1,5 +1,7 @@
 //! Hostile activities and defences (S21-S26): A&R, SPONSOR, GROUPIE, DISORDER, FEMME FATALE's choice.
 
+use std::ops::ControlFlow;
+
 use super::*;
 
 impl ShowBusiness {
@@ -16,17 +18,38 @@ impl ShowBusiness {
         target: Seat,
     ) -> Vec<(ArtistId, ArtistId, Vec<u8>, Vec<u8>)> {
         let mut out = Vec::new();
+        let _every = self.groupie_exchanges(seat, target, |take, give, mine, theirs| {
+            out.push((take, give, mine.to_vec(), theirs.to_vec()));
+            ControlFlow::Continue(())
+        });
+        out
+    }
+
+    /// S25: whether `seat` has a legal GROUPIE exchange with `target`.
+    pub(crate) fn groupie_possible(&self, seat: Seat, target: Seat) -> bool {
+        self.groupie_exchanges(seat, target, |_, _, _, _| ControlFlow::Break(()))
+            .is_break()
+    }
+
+    /// S25: each legal GROUPIE exchange `(take, give, mine, theirs)` in turn, until `each`
+    /// breaks.
+    fn groupie_exchanges(
+        &self,
+        seat: Seat,
+        target: Seat,
+        mut each: impl FnMut(ArtistId, ArtistId, &[u8], &[u8]) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         let my_occ = self.occupied(seat);
         let their_occ = self.occupied(target);
         for ta in &self.players[target].band {
-            let t_orange: Vec<u8> = ta
+            // The mandatory fields the taken artist covers, a bit each.
+            let t_orange = ta
                 .fields
                 .iter()
-                .copied()
-                .filter(|&f| f < MANDATORY_FIELDS)
-                .collect();
+                .filter(|&&f| f < MANDATORY_FIELDS)
+                .fold(0u8, |m, &f| m | 1 << f);
             for ga in &self.players[seat].band {
-                if !t_orange.is_empty() && !ga.fields.iter().any(|f| t_orange.contains(f)) {
+                if t_orange != 0 && !ga.fields.iter().any(|&f| f < 8 && t_orange & 1 << f != 0) {
                     continue;
                 }
                 let mut mine_free = my_occ;
@@ -38,14 +61,14 @@ impl ShowBusiness {
                     theirs_free[f as usize] = false;
                 }
                 let theirs_opts = placements(ga.card, theirs_free);
-                for mine in placements(ta.card, mine_free) {
-                    for theirs in &theirs_opts {
-                        out.push((ta.card, ga.card, mine.clone(), theirs.clone()));
+                for mine in placements(ta.card, mine_free).iter() {
+                    for theirs in theirs_opts.iter() {
+                        each(ta.card, ga.card, mine, theirs)?;
                     }
                 }
             }
         }
-        out
+        ControlFlow::Continue(())
     }
 
     pub(crate) fn paparazzi_allowed(&self, seat: Seat) -> bool {

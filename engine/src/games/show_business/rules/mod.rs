@@ -60,14 +60,15 @@ pub(crate) fn tell(ev: &mut Events, body: GameEvent) {
     ev.push(Event::public(body));
 }
 
-/// Where a card can go, given which fields are taken (BAND: instruments). Only the placements
-/// kept are allocated: every seat's legal list asks this for each artist of the band.
-pub(crate) fn placements(card: ArtistId, occupied: [bool; 6]) -> Vec<Vec<u8>> {
+/// Where a card can go, given which fields are taken (BAND: instruments), in the order the
+/// legal lists give them. Nothing is allocated: every seat's legal list asks this for each
+/// artist of the band.
+pub(crate) fn placements(card: ArtistId, occupied: [bool; 6]) -> Placements {
     let artist = card.card();
-    let mut out: Vec<Vec<u8>> = Vec::new();
+    let mut out = Placements::default();
     let mut add = |p: &[u8]| {
         if p.iter().all(|&f| !occupied[f as usize]) && !out.iter().any(|q| q == p) {
-            out.push(p.to_vec());
+            out.push(p);
         }
     };
     for ins in &artist.instruments {
@@ -86,6 +87,33 @@ pub(crate) fn placements(card: ArtistId, occupied: [bool; 6]) -> Vec<Vec<u8>> {
         add(&[0, other]);
     }
     out
+}
+
+/// [`placements`]' answer: each placement one field, or the main field and another, and at most
+/// one per field besides the one pair.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Placements {
+    fields: [[u8; 2]; 7],
+    lens: [u8; 7],
+    len: usize,
+}
+
+impl Placements {
+    fn push(&mut self, fields: &[u8]) {
+        if let Some(slot) = self.fields.get_mut(self.len) {
+            slot[..fields.len()].copy_from_slice(fields);
+            self.lens[self.len] = fields.len() as u8;
+            self.len += 1;
+        }
+    }
+
+    /// The placements, each as the fields it covers.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &[u8]> {
+        self.fields[..self.len]
+            .iter()
+            .zip(&self.lens)
+            .map(|(fields, &len)| &fields[..usize::from(len)])
+    }
 }
 
 impl ShowBusiness {

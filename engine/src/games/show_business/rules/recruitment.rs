@@ -11,12 +11,12 @@ impl ShowBusiness {
         let occ = self.occupied(seat);
         for f in 1..=pw.min(4) {
             if let Some(a) = self.artist_market[f as usize - 1] {
-                for p in placements(a, occ) {
+                for p in placements(a, occ).iter() {
                     for side_b in [false, true] {
                         out.push(Action::Recruit {
                             field: f,
                             side_b,
-                            fields: p.clone(),
+                            fields: p.to_vec(),
                         });
                     }
                 }

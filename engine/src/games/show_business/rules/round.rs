@@ -73,7 +73,7 @@ impl ShowBusiness {
             }
             Character::Groupie if hostile_ok => {
                 for target in self.targets(seat) {
-                    if !self.groupie_combos(seat, target).is_empty() {
+                    if self.groupie_possible(seat, target) {
                         out.push(Action::Groupie { target });
                     }
                 }
@@ -231,11 +231,11 @@ impl ShowBusiness {
             for &f in &a.fields {
                 free[f as usize] = false;
             }
-            for p in placements(a.card, free) {
+            for p in placements(a.card, free).iter() {
                 if p != a.fields {
                     out.push(Action::Regroup {
                         artist: id,
-                        fields: p,
+                        fields: p.to_vec(),
                     });
                 }
             }
