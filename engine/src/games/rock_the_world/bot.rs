@@ -26,7 +26,7 @@ use rand::RngCore;
 use serde::Deserialize;
 
 use super::actions::Action;
-use super::components::{BOARD, CharacterId, Colour};
+use super::components::{CharacterId, Colour, city};
 use super::components::{Token, Tokens};
 use super::state::RockTheWorld;
 use super::view::View;
@@ -96,19 +96,221 @@ struct Space {
     cutouts: Vec<Seat>,
 }
 
+/// What the heuristic reads of the table, from the seat's view ([`Seen`]) or, in the expert's
+/// playouts, from the state as that view shows it ([`InState`]), each part only when a score
+/// asks for it.
+trait Table {
+    /// The seat the heuristic plays.
+    fn you(&self) -> Option<Seat>;
+    /// R18: the rocker, once declared.
+    fn rocker(&self) -> Option<Seat>;
+    /// A seat's public standing.
+    fn seated(&self, seat: Seat) -> Option<Seated>;
+    /// R25: a seat's band value.
+    fn band_value(&self, seat: Seat) -> u64;
+    /// A space of the board, by its number.
+    fn place(&self, space: u8) -> Option<Place>;
+}
+
+/// A seat as the heuristic reads it.
+#[derive(Clone, Copy, Debug)]
+struct Seated {
+    seat: Seat,
+    colour: Colour,
+    /// Its cutout's space, while the cutout is on the board.
+    space: Option<u8>,
+    cash: u64,
+    tokens: Tokens,
+    band: Band,
+    eliminated: bool,
+}
+
+/// A band: the characters held, a bit each by [`CharacterId::index`], and which of them are
+/// family (of the holder's Lead colour, R12).
+#[derive(Clone, Copy, Debug, Default)]
+struct Band {
+    held: u16,
+    family: u16,
+}
+
+impl Band {
+    fn add(&mut self, character: CharacterId, family: bool) {
+        let bit = 1u16 << (character.index() % 16);
+        self.held |= bit;
+        if family {
+            self.family |= bit;
+        }
+    }
+
+    fn len(self) -> usize {
+        self.held.count_ones() as usize
+    }
+
+    /// The characters whose bits are in `mask`, ascending.
+    fn members(mask: u16) -> impl Iterator<Item = CharacterId> {
+        bits(u32::from(mask)).filter_map(|i| CharacterId::ALL.get(i).copied())
+    }
+
+    fn family(self) -> impl Iterator<Item = CharacterId> {
+        Self::members(self.held & self.family)
+    }
+
+    fn extras(self) -> impl Iterator<Item = CharacterId> {
+        Self::members(self.held & !self.family)
+    }
+}
+
+/// A space of the board as the heuristic reads it.
+#[derive(Clone, Copy, Debug)]
+struct Place {
+    icons: [u8; 4],
+    character: Option<CharacterId>,
+    open: bool,
+    /// The seats whose cutout stands there, a bit each by [`Seat::index`].
+    cutouts: u32,
+}
+
+impl Place {
+    fn has(&self, seat: Seat) -> bool {
+        seat.index() < 32 && self.cutouts & (1 << seat.index()) != 0
+    }
+
+    /// The seats whose cutout stands there, ascending.
+    fn cutouts(self) -> impl Iterator<Item = Seat> {
+        bits(self.cutouts).map(Seat::new)
+    }
+}
+
+/// The places of the bits set in `mask`, ascending.
+fn bits(mut mask: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        let next = mask.trailing_zeros() as usize;
+        mask &= mask.wrapping_sub(1);
+        (next < 32).then_some(next)
+    })
+}
+
+/// The seats in `seats` as [`Place::cutouts`]' bits.
+fn seat_bits(seats: impl IntoIterator<Item = Seat>) -> u32 {
+    seats
+        .into_iter()
+        .filter(|s| s.index() < 32)
+        .fold(0, |bits, s| bits | 1 << s.index())
+}
+
+impl Table for Seen {
+    fn you(&self) -> Option<Seat> {
+        self.you
+    }
+
+    fn rocker(&self) -> Option<Seat> {
+        self.rocker
+    }
+
+    fn seated(&self, seat: Seat) -> Option<Seated> {
+        let p = self.players.iter().find(|p| p.seat == seat)?;
+        let mut band = Band::default();
+        for m in &p.band {
+            band.add(m.character, m.family);
+        }
+        Some(Seated {
+            seat: p.seat,
+            colour: p.colour,
+            space: p.space,
+            cash: p.cash,
+            tokens: p.tokens,
+            band,
+            eliminated: p.eliminated,
+        })
+    }
+
+    fn band_value(&self, seat: Seat) -> u64 {
+        self.players
+            .iter()
+            .find(|p| p.seat == seat)
+            .map_or(0, |p| p.band_value)
+    }
+
+    /// The board lists the spaces as `BOARD` does (`BOARD[s - 1]` is space `s`), so `space` is
+    /// looked up by its place first.
+    fn place(&self, space: u8) -> Option<Place> {
+        let listed = usize::from(space).checked_sub(1).and_then(|i| self.board.get(i));
+        let s = listed
+            .filter(|s| s.space == space)
+            .or_else(|| self.board.iter().find(|s| s.space == space))?;
+        Some(Place {
+            icons: s.icons,
+            character: s.character,
+            open: s.open,
+            cutouts: seat_bits(s.cutouts.iter().copied()),
+        })
+    }
+}
+
+/// The state, read for `you` as its view shows it (R14: everything the heuristic reads is
+/// public).
+struct InState<'a> {
+    game: &'a RockTheWorld,
+    you: Option<Seat>,
+}
+
+impl Table for InState<'_> {
+    fn you(&self) -> Option<Seat> {
+        self.you
+    }
+
+    fn rocker(&self) -> Option<Seat> {
+        self.game.rocker
+    }
+
+    fn seated(&self, seat: Seat) -> Option<Seated> {
+        let game = self.game;
+        let (_, p) = game.players.seats().find(|&(s, _)| s == seat)?;
+        let mut band = Band::default();
+        for character in game.band(seat) {
+            band.add(character, !game.is_extra(seat, character));
+        }
+        Some(Seated {
+            seat,
+            colour: p.colour,
+            space: game.cutout_on_board(seat).then_some(p.space),
+            cash: p.cash,
+            tokens: p.tokens,
+            band,
+            eliminated: p.out,
+        })
+    }
+
+    fn band_value(&self, seat: Seat) -> u64 {
+        self.game.band_value(seat)
+    }
+
+    fn place(&self, space: u8) -> Option<Place> {
+        let c = city(space)?;
+        Some(Place {
+            icons: c.icons,
+            character: self.game.board_character(space),
+            open: self.game.is_open(space),
+            cutouts: seat_bits(
+                self.game
+                    .players
+                    .seats()
+                    .filter(|&(s, p)| p.space == space && self.game.cutout_on_board(s))
+                    .map(|(s, _)| s),
+            ),
+        })
+    }
+}
+
 /// The greedy pick, as an index into `legal`.
 pub(super) fn greedy(view: &View, legal: &[Action], rng: &mut dyn RngCore) -> Option<usize> {
     let seen: Seen = heuristic::read(view)?;
     pick(&seen, legal, rng)
 }
 
-/// The same pick for `seat` in `game`, read from the state as the view shows it (R14:
-/// everything the heuristic reads is public).
-///
-/// The playouts ask this at every step, so only what the scores of `legal` read is filled in:
-/// the board and the other seats' bands only when a gig or a token move is scored (the spaces'
-/// icons and cutouts, the claims against those met there), and a band's value for the seat
-/// alone. The pick is the one the whole view gives.
+/// The same pick for `seat` in `game`, read from the state as the view shows it. The playouts
+/// ask this at every step, so nothing is built that the scores of `legal` do not read: a
+/// seat's band, a space of the board, when a score asks for it ([`InState`]).
 pub(super) fn greedy_in(
     game: &RockTheWorld,
     seat: Seat,
@@ -116,87 +318,38 @@ pub(super) fn greedy_in(
     rng: &mut dyn RngCore,
 ) -> Option<usize> {
     let you = Some(seat).filter(|s| s.index() < game.seats());
-    let on_board = legal
-        .iter()
-        .any(|action| matches!(action, Action::Gig | Action::Use { .. }));
-    let seen = Seen {
-        you,
-        rocker: game.rocker,
-        players: game
-            .players
-            .seats()
-            .map(|(s, p)| {
-                let read = on_board || Some(s) == you;
-                Player {
-                    seat: s,
-                    colour: p.colour,
-                    space: game.cutout_on_board(s).then_some(p.space),
-                    cash: p.cash,
-                    tokens: p.tokens,
-                    band: if read {
-                        // Room for every character at once.
-                        let mut band = Vec::with_capacity(CharacterId::ALL.len());
-                        band.extend(game.band(s).map(|character| Member {
-                            character,
-                            family: !game.is_extra(s, character),
-                        }));
-                        band
-                    } else {
-                        Vec::new()
-                    },
-                    band_value: if Some(s) == you { game.band_value(s) } else { 0 },
-                    eliminated: p.out,
-                }
-            })
-            .collect(),
-        board: if on_board {
-            BOARD
-                .iter()
-                .map(|c| Space {
-                    space: c.space,
-                    icons: c.icons,
-                    character: game.board_character(c.space),
-                    open: game.is_open(c.space),
-                    cutouts: game.cutouts_at(c.space),
-                })
-                .collect()
-        } else {
-            Vec::new()
-        },
-    };
-    pick(&seen, legal, rng)
+    pick(&InState { game, you }, legal, rng)
 }
 
-fn pick(seen: &Seen, legal: &[Action], rng: &mut dyn RngCore) -> Option<usize> {
-    let me = seen.players.iter().find(|p| Some(p.seat) == seen.you)?;
-    let bot = Bot { view: seen, me };
+fn pick(table: &impl Table, legal: &[Action], rng: &mut dyn RngCore) -> Option<usize> {
+    let me = table.seated(table.you()?)?;
+    let bot = Bot {
+        table,
+        me,
+        band_value: table.band_value(me.seat),
+        rocker: table.rocker(),
+        family_held: me.band.family().filter(|c| c.card().colour == me.colour).count(),
+    };
     heuristic::best_by(legal, rng, |action| bot.score(action))
 }
 
 /// The bot in its seat.
-struct Bot<'a> {
-    view: &'a Seen,
-    me: &'a Player,
+struct Bot<'a, T> {
+    table: &'a T,
+    me: Seated,
+    band_value: u64,
+    rocker: Option<Seat>,
+    /// The family characters of its own colour it holds.
+    family_held: usize,
 }
 
-impl Bot<'_> {
+impl<T: Table> Bot<'_, T> {
     fn is_rocker(&self) -> bool {
-        self.view.rocker == Some(self.me.seat)
+        self.rocker == Some(self.me.seat)
     }
 
     fn here(&self) -> Option<u8> {
         self.me.space
-    }
-
-    /// The board lists the spaces as `BOARD` does (`BOARD[s - 1]` is space `s`), so `space` is
-    /// looked up by its place first.
-    fn space(&self, space: u8) -> Option<&Space> {
-        let listed = usize::from(space)
-            .checked_sub(1)
-            .and_then(|i| self.view.board.get(i));
-        listed
-            .filter(|s| s.space == space)
-            .or_else(|| self.view.board.iter().find(|s| s.space == space))
     }
 
     fn score(&self, action: &Action) -> f64 {
@@ -235,12 +388,7 @@ impl Bot<'_> {
         let worth = if self.is_rocker() {
             ROCKER_CLAIM
         } else {
-            let held = self
-                .me
-                .band
-                .iter()
-                .filter(|m| m.family && m.character.card().colour == self.me.colour)
-                .count();
+            let held = self.family_held;
             // R25: the fourth family character flips the Lead to 30.
             let family_bonus = if card.colour == self.me.colour {
                 2.0 + held as f64
@@ -255,39 +403,46 @@ impl Bot<'_> {
     /// A gig here: band value x own-colour icons x the mean card x $10,000, from the bank and
     /// from each opponent present; on the rocker's space, a step towards eliminating him.
     fn gig_worth(&self, space: u8) -> f64 {
-        let Some(s) = self.space(space) else { return 0.0 };
+        let Some(s) = self.table.place(space) else {
+            return 0.0;
+        };
+        self.gig_worth_at(&s)
+    }
+
+    fn gig_worth_at(&self, s: &Place) -> f64 {
         if self.is_rocker() || !s.open {
             return 0.0;
         }
         let icons = f64::from(s.icons[self.me.colour.index()]);
-        let payers = 1 + s.cutouts.iter().filter(|&&c| c != self.me.seat).count();
-        let pay = self.me.band_value as f64 * icons * MEAN_MULTIPLIER * GIG_UNIT * payers as f64;
-        let rocker_here = self.view.rocker.is_some_and(|r| s.cutouts.contains(&r));
+        let others = s.cutouts & !seat_bits([self.me.seat]);
+        let payers = 1 + others.count_ones() as usize;
+        let pay = self.band_value as f64 * icons * MEAN_MULTIPLIER * GIG_UNIT * payers as f64;
+        let rocker_here = self.rocker.is_some_and(|r| s.has(r));
         pay + if rocker_here { HUNT } else { 0.0 }
     }
 
     /// What ending a turn on `space` may bring: its best claim or its gig.
     fn stay_worth(&self, space: u8) -> f64 {
-        let Some(s) = self.space(space) else { return 0.0 };
+        let Some(s) = self.table.place(space) else {
+            return 0.0;
+        };
         let mut claim = s.character.map_or(0.0, |c| self.claim_worth(c));
         if s.character.is_some() || self.is_rocker() {
-            for other in s.cutouts.iter().filter(|&&c| c != self.me.seat) {
+            for other in s.cutouts().filter(|&c| c != self.me.seat) {
                 let best = self
-                    .view
-                    .players
-                    .iter()
-                    .find(|p| p.seat == *other && !p.eliminated && Some(p.seat) != self.view.rocker)
+                    .table
+                    .seated(other)
+                    .filter(|p| !p.eliminated && Some(p.seat) != self.rocker)
                     .and_then(|p| {
                         p.band
-                            .iter()
-                            .filter(|m| !m.family)
-                            .map(|m| self.claim_worth(m.character))
+                            .extras()
+                            .map(|c| self.claim_worth(c))
                             .max_by(f64::total_cmp)
                     });
                 claim += best.unwrap_or(0.0);
             }
         }
-        claim.max(self.gig_worth(space))
+        claim.max(self.gig_worth_at(&s))
     }
 
     /// Moving to `space` by token is worth what staying there brings.
@@ -302,5 +457,36 @@ fn token_price(token: Token) -> f64 {
         Token::Bus => TOKEN_PRICE,
         Token::Train => 1.5 * TOKEN_PRICE,
         Token::Plane => 3.0 * TOKEN_PRICE,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bits_and_bands_list_their_members_in_ascending_order() {
+        assert_eq!(bits(0).count(), 0);
+        assert_eq!(bits(0b1010_0001).collect::<Vec<_>>(), vec![0, 5, 7]);
+        assert_eq!(bits(1 << 31).collect::<Vec<_>>(), vec![31]);
+        let mut band = Band::default();
+        let [a, b, c, ..] = CharacterId::ALL;
+        band.add(c, true);
+        band.add(a, false);
+        band.add(b, true);
+        assert_eq!(band.len(), 3);
+        assert_eq!(band.family().collect::<Vec<_>>(), vec![b, c]);
+        assert_eq!(band.extras().collect::<Vec<_>>(), vec![a]);
+        let place = Place {
+            icons: [0; 4],
+            character: None,
+            open: true,
+            cutouts: seat_bits([Seat::new(3), Seat::new(1)]),
+        };
+        assert_eq!(
+            place.cutouts().collect::<Vec<_>>(),
+            vec![Seat::new(1), Seat::new(3)]
+        );
+        assert!(place.has(Seat::new(3)) && !place.has(Seat::new(2)));
     }
 }

@@ -65,12 +65,9 @@ pub(super) fn greedy_action(game: &ShowBusiness, seat: Seat, rng: &mut dyn RngCo
         return search::greedy_among(game, seat, decision, rng);
     }
     let seen = seen_in(game, seat);
-    let top = decision
-        .iter()
-        .map(|a| score(&seen, a))
-        .fold(f64::NEG_INFINITY, f64::max);
-    if top > ANYTIME {
-        let pick = heuristic::best_by(&decision, rng, |a| score(&seen, a))?;
+    let scores: Vec<f64> = decision.iter().map(|a| score(&seen, a)).collect();
+    if scores.iter().any(|&s| s > ANYTIME) {
+        let pick = heuristic::best_by(&scores, rng, |&s| s)?;
         return decision.into_iter().nth(pick);
     }
     search::greedy_among(game, seat, game.legal(seat), rng)
