@@ -22,6 +22,8 @@
 //! and be hunted down by two outsiders ("The other player's (the outsiders) main goal is to
 //! deplete the rocker of money in order to eliminate him"), then declares itself against one.
 
+use std::cell::OnceCell;
+
 use rand::RngCore;
 use serde::Deserialize;
 
@@ -326,7 +328,7 @@ fn pick(table: &impl Table, legal: &[Action], rng: &mut dyn RngCore) -> Option<u
     let bot = Bot {
         table,
         me,
-        band_value: table.band_value(me.seat),
+        band_value: OnceCell::new(),
         rocker: table.rocker(),
         family_held: me.band.family().filter(|c| c.card().colour == me.colour).count(),
     };
@@ -337,7 +339,8 @@ fn pick(table: &impl Table, legal: &[Action], rng: &mut dyn RngCore) -> Option<u
 struct Bot<'a, T> {
     table: &'a T,
     me: Seated,
-    band_value: u64,
+    /// Its band value, asked only by a gig's worth.
+    band_value: OnceCell<u64>,
     rocker: Option<Seat>,
     /// The family characters of its own colour it holds.
     family_held: usize,
@@ -416,7 +419,10 @@ impl<T: Table> Bot<'_, T> {
         let icons = f64::from(s.icons[self.me.colour.index()]);
         let others = s.cutouts & !seat_bits([self.me.seat]);
         let payers = 1 + others.count_ones() as usize;
-        let pay = self.band_value as f64 * icons * MEAN_MULTIPLIER * GIG_UNIT * payers as f64;
+        let band_value = *self
+            .band_value
+            .get_or_init(|| self.table.band_value(self.me.seat));
+        let pay = band_value as f64 * icons * MEAN_MULTIPLIER * GIG_UNIT * payers as f64;
         let rocker_here = self.rocker.is_some_and(|r| s.has(r));
         pay + if rocker_here { HUNT } else { 0.0 }
     }

@@ -148,11 +148,6 @@ impl RockTheWorld {
         character.card().colour != self.players[seat].colour
     }
 
-    /// Extras held by `seat`.
-    pub(super) fn extras(&self, seat: Seat) -> impl Iterator<Item = CharacterId> + '_ {
-        self.band(seat).filter(move |&c| self.is_extra(seat, c))
-    }
-
     /// Family characters held by `seat`.
     pub(super) fn family(&self, seat: Seat) -> impl Iterator<Item = CharacterId> + '_ {
         self.band(seat).filter(move |&c| !self.is_extra(seat, c))
@@ -165,12 +160,21 @@ impl RockTheWorld {
 
     /// R25: 10 + every held character; with the Lead turned over, 30 + extras only.
     pub(super) fn band_value(&self, seat: Seat) -> u64 {
-        let extras: u64 = self.extras(seat).map(|c| u64::from(c.card().value)).sum();
-        if self.lead_flipped(seat) {
+        // One pass over the band: the family held, its value, and the extras' value.
+        let (mut family, mut family_value, mut extras) = (0, 0, 0);
+        for c in self.band(seat) {
+            let value = u64::from(c.card().value);
+            if self.is_extra(seat, c) {
+                extras += value;
+            } else {
+                family += 1;
+                family_value += value;
+            }
+        }
+        if family == FAMILY_SIZE {
             FLIPPED_LEAD_VALUE + extras
         } else {
-            let family: u64 = self.family(seat).map(|c| u64::from(c.card().value)).sum();
-            LEAD_VALUE + family + extras
+            LEAD_VALUE + family_value + extras
         }
     }
 

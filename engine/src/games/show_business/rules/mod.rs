@@ -392,7 +392,8 @@ impl ShowBusiness {
     /// The actions of the decision at the head of the queue: [`Self::legal`] without the
     /// anytime actions that may follow them.
     pub(crate) fn decision_legal(&self, seat: Seat) -> Vec<Action> {
-        let mut out = Vec::new();
+        // Room for most lists at once (a turn's choice of actions runs to a dozen or two).
+        let mut out = Vec::with_capacity(16);
         if let Some(task) = self.queue.front() {
             (rules_of(task).legal)(self, seat, task, &mut out);
         }
