@@ -70,7 +70,9 @@ pub(super) fn greedy_action(game: &ShowBusiness, seat: Seat, rng: &mut dyn RngCo
         let pick = heuristic::best_by(&scores, rng, |&s| s)?;
         return decision.into_iter().nth(pick);
     }
-    search::greedy_among(game, seat, game.legal(seat), rng)
+    let mut legal = decision;
+    game.anytime_actions(seat, &mut legal);
+    search::greedy_among(game, seat, legal, rng)
 }
 
 /// What the heuristic reads of `game` for `seat`.

@@ -41,8 +41,6 @@ const MAX_OWNED: usize = 32;
 /// The best assignment's artist Pt and the mask of the owned cards it uses, over the first
 /// [`MAX_OWNED`] of `owned`.
 fn best_pt_and_mask(requires: &[Part], owned: &[ArtistId], dual_fills_both: bool) -> Option<(u32, u32)> {
-    // Per owned card, the parts it is already playing (bit per part).
-    let mut used = [0u8; MAX_OWNED];
     let owned = &owned[..owned.len().min(MAX_OWNED)];
     // The most Pt any owned card playing each part could bring: what the slots still open may
     // add at most, to leave out the branches that cannot beat the best found.
@@ -59,66 +57,68 @@ fn best_pt_and_mask(requires: &[Part], owned: &[ArtistId], dual_fills_both: bool
         // A part no owned card plays: the song cannot be completed.
         bound += top[part as usize]?;
     }
-    let top = top.map(|t| t.unwrap_or(0));
-    let mut best: Option<(u32, u32)> = None;
-    search(
-        requires,
+    let mut search = Search {
         owned,
-        dual_fills_both,
-        &top,
-        bound,
-        &mut used,
-        0,
-        &mut best,
-    );
-    best
+        dual: dual_fills_both,
+        top: top.map(|t| t.unwrap_or(0)),
+        used: [0; MAX_OWNED],
+        best: None,
+    };
+    search.fill(requires, bound, 0);
+    search.best
 }
 
 /// The parts there are ([`Part`]'s variants).
 const PARTS: usize = Part::ALL.len();
 
-/// Fills `slots` from `owned` depth first, keeping in `best` the first assignment with the most
-/// Pt. `bound` is the most the open slots could add ([`best_pt_and_mask`]'s `top` per slot): a
-/// branch that cannot beat `best` is left, which finds the same first best as trying them all.
-#[allow(clippy::too_many_arguments)]
-fn search(
-    slots: &[Part],
-    owned: &[ArtistId],
+/// A depth-first search for [`best_pt_and_mask`].
+struct Search<'a> {
+    owned: &'a [ArtistId],
     dual: bool,
-    top: &[u32; PARTS],
-    bound: u32,
-    used: &mut [u8; 32],
-    pt: u32,
-    best: &mut Option<(u32, u32)>,
-) {
-    if best.is_some_and(|(b, _)| pt + bound <= b) {
-        return;
-    }
-    let Some((&part, rest)) = slots.split_first() else {
-        let mask = used
-            .iter()
-            .take(owned.len())
-            .enumerate()
-            .filter(|(_, u)| **u != 0)
-            .fold(0u32, |m, (i, _)| m | (1 << i));
-        *best = Some((pt, mask));
-        return;
-    };
-    let bit = 1u8 << (part as u8);
-    let bound = bound - top[part as usize];
-    for (i, artist) in owned.iter().enumerate() {
-        let card = artist.card();
-        if !card.parts.contains(&part) {
-            continue;
+    /// The most Pt an owned card playing each part could bring.
+    top: [u32; PARTS],
+    /// Per owned card, the parts it is already playing (bit per part).
+    used: [u8; MAX_OWNED],
+    /// The first assignment found with the most Pt: its Pt and the mask of the cards it uses.
+    best: Option<(u32, u32)>,
+}
+
+impl Search<'_> {
+    /// Fills `slots`, the assignment so far worth `pt`, keeping the first best in `best`.
+    /// `bound` is the most the open slots could add (`top` per slot): a branch that cannot beat
+    /// `best` is left, which finds the same first best as trying them all.
+    fn fill(&mut self, slots: &[Part], bound: u32, pt: u32) {
+        if self.best.is_some_and(|(b, _)| pt + bound <= b) {
+            return;
         }
-        let free = if dual { used[i] & bit == 0 } else { used[i] == 0 };
-        if !free {
-            continue;
+        let Some((&part, rest)) = slots.split_first() else {
+            let mask = self
+                .used
+                .iter()
+                .take(self.owned.len())
+                .enumerate()
+                .filter(|(_, u)| **u != 0)
+                .fold(0u32, |m, (i, _)| m | (1 << i));
+            self.best = Some((pt, mask));
+            return;
+        };
+        let bit = 1u8 << (part as u8);
+        let bound = bound - self.top[part as usize];
+        for (i, artist) in self.owned.iter().enumerate() {
+            let card = artist.card();
+            if !card.parts.contains(&part) {
+                continue;
+            }
+            let used = self.used[i];
+            let free = if self.dual { used & bit == 0 } else { used == 0 };
+            if !free {
+                continue;
+            }
+            let gain = if used == 0 { u32::from(card.pt) } else { 0 };
+            self.used[i] |= bit;
+            self.fill(rest, bound, pt + gain);
+            self.used[i] &= !bit;
         }
-        let gain = if used[i] == 0 { u32::from(card.pt) } else { 0 };
-        used[i] |= bit;
-        search(rest, owned, dual, top, bound, used, pt + gain, best);
-        used[i] &= !bit;
     }
 }
 
